@@ -1,0 +1,51 @@
+/*
+ * cli.h: the subcommands of Lair's command line and the small helpers they
+ * share. bot/main.c dispatches to them; each returns the process's exit
+ * status: 0 success, 1 failure (e.g. invariant violations, write errors),
+ * 2 usage errors (unknown game, bad number, unknown option).
+ */
+#ifndef LAIR_BOT_CLI_H
+#define LAIR_BOT_CLI_H
+
+#include "eng.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { BOT_EXIT_OK = 0, BOT_EXIT_FAIL = 1, BOT_EXIT_USAGE = 2 };
+
+/* `lair simulate ...`; argv[0] is "simulate". Returns the exit status. */
+int bot_cmd_simulate(int argc, char **argv);
+/* `lair cards ...`; argv[0] is "cards". Returns the exit status. */
+int bot_cmd_cards(int argc, char **argv);
+
+/* Write the usage text of one subcommand to f. */
+void bot_usage_simulate(FILE *f);
+void bot_usage_cards(FILE *f);
+/* Writes the registered games, one per line, to f. */
+void bot_list_games(FILE *f);
+
+/* Parses text as a decimal integer in [min, max] into *out. On failure
+ * prints one line naming `what` to stderr, leaves *out alone and returns
+ * false. */
+bool bot_parse_long(const char *what, const char *text, long min, long max,
+                    long *out);
+/* The same for unsigned 64-bit values in [0, max]; a sign is refused. */
+bool bot_parse_u64(const char *what, const char *text, uint64_t max,
+                   uint64_t *out);
+
+/* Returns the ruleset called id, or NULL after printing
+ * "lair: unknown game 'ID' (known: a, b)" to stderr. */
+const eng_ruleset *bot_find_game(const char *id);
+
+/* Reports a getopt error (opterr is 0, optstring starts with ':') for the
+ * command cmd ("" for the top level) as one line on stderr. */
+void bot_option_error(const char *cmd, int c, char **argv);
+
+/* Prints j with json_dumps flags and a newline to stdout and flushes.
+ * Does not take the reference. Returns BOT_EXIT_OK, or BOT_EXIT_FAIL after
+ * a message when out of memory or stdout cannot be written. */
+int bot_print_json(const json_t *j, size_t flags);
+
+#endif

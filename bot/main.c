@@ -1,0 +1,102 @@
+/*
+ * main.c: the `lair` process's entry point and command line.
+ *
+ * Plain `lair` runs the bot: on Discord when DISCORD_TOKEN is set,
+ * otherwise the console table. Neither transport exists yet, so for now it
+ * says so. The tools that already work are subcommands: `lair simulate`
+ * (random playouts with invariant checks) and `lair cards` (the built-in
+ * card data). Options are parsed with getopt_long; the global options stop
+ * at the first word that is not an option, which names the subcommand.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef LAIR_VERSION
+#define LAIR_VERSION "0.0.0"
+#endif
+
+static void usage(FILE *f) {
+  fputs("Usage: lair [--help] [--version] [COMMAND ...]\n"
+        "\n"
+        "Lair hosts tabletop card games in Discord text channels.\n"
+        "\n"
+        "Commands:\n"
+        "  lair           Run the bot: on Discord when DISCORD_TOKEN is set,\n"
+        "                 otherwise the console table (the console table\n"
+        "                 comes with a later version).\n",
+        f);
+  bot_usage_simulate(f);
+  bot_usage_cards(f);
+  fputs("  lair --help    Show this help.\n"
+        "  lair --version Show the version.\n"
+        "\n"
+        "Games:\n",
+        f);
+  bot_list_games(f);
+  fputs("\n"
+        "Environment:\n"
+        "  DISCORD_TOKEN  Discord bot token; when unset or empty, plain\n"
+        "                 `lair` uses the console table.\n"
+        "\n"
+        "Exit status: 0 success, 1 failure (e.g. invariant violations),\n"
+        "2 usage error.\n",
+        f);
+}
+
+/* Plain `lair`: pick the transport from the environment. */
+static int run_bot(void) {
+  const char *token = getenv("DISCORD_TOKEN");
+
+  if (token && token[0]) {
+    fputs("lair: Discord transport not built yet\n", stderr);
+    return BOT_EXIT_FAIL;
+  }
+  printf("lair %s: DISCORD_TOKEN is not set, so lair would open the console\n"
+         "table here; the console table comes with a later version.\n"
+         "Try 'lair simulate GAME' or 'lair --help'.\n",
+         LAIR_VERSION);
+  return BOT_EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},
+      {NULL, 0, NULL, 0},
+  };
+  const char *cmd;
+  int c;
+
+  opterr = 0;
+  /* '+': stop at the subcommand, whose options are its own. */
+  while ((c = getopt_long(argc, argv, "+:hV", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h':
+      usage(stdout);
+      return BOT_EXIT_OK;
+    case 'V':
+      printf("lair %s\n", LAIR_VERSION);
+      return BOT_EXIT_OK;
+    default:
+      bot_option_error("", c, argv);
+      return BOT_EXIT_USAGE;
+    }
+  }
+  if (optind >= argc)
+    return run_bot();
+
+  cmd = argv[optind];
+  if (strcmp(cmd, "simulate") == 0)
+    return bot_cmd_simulate(argc - optind, argv + optind);
+  if (strcmp(cmd, "cards") == 0)
+    return bot_cmd_cards(argc - optind, argv + optind);
+  if (strcmp(cmd, "help") == 0) {
+    usage(stdout);
+    return BOT_EXIT_OK;
+  }
+  fprintf(stderr, "lair: unknown command '%.40s' (see 'lair --help')\n", cmd);
+  return BOT_EXIT_USAGE;
+}

@@ -1,0 +1,47 @@
+# Tests: every tests/test_*.c is one cmocka executable; tests/toy_ruleset.c
+# is a test-only game linked into all of them. Script tests check the
+# source for banned calls, the engine library for network/database
+# symbols, and the command line's contract.
+enable_testing()
+pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+find_program(LAIR_BASH bash REQUIRED)
+
+add_library(lair_toy STATIC ${PROJECT_SOURCE_DIR}/tests/toy_ruleset.c)
+target_link_libraries(lair_toy PUBLIC lair_engine)
+
+# Sanitizer reports must fail the test, and a stack trace helps.
+set(LAIR_TEST_ENV "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+                  "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0")
+
+file(GLOB LAIR_TEST_SOURCES CONFIGURE_DEPENDS
+     ${PROJECT_SOURCE_DIR}/tests/test_*.c)
+foreach(src IN LISTS LAIR_TEST_SOURCES)
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE lair_toy lair_engine
+                                        PkgConfig::CMOCKA m)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${LAIR_TEST_ENV}"
+                                          TIMEOUT 120)
+endforeach()
+
+add_test(NAME check_banned
+         COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tools/check_banned.sh
+                 ${PROJECT_SOURCE_DIR})
+
+add_test(NAME nm_engine
+         COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/nm_engine.sh
+                 ${CMAKE_NM} $<TARGET_FILE:lair_engine>)
+
+# One ctest entry per command-line case, so a failure names the case.
+set(LAIR_CLI_CASES
+    unknown_game version help no_command unknown_command
+    plain_no_token plain_with_token
+    bad_games bad_players_text bad_seed missing_game extra_argument
+    cards_unknown simulate_registered)
+foreach(case IN LISTS LAIR_CLI_CASES)
+  add_test(NAME cli_${case}
+           COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/cli.sh
+                   $<TARGET_FILE:lair> ${case})
+  set_tests_properties(cli_${case} PROPERTIES ENVIRONMENT "${LAIR_TEST_ENV}")
+endforeach()

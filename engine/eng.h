@@ -1,0 +1,266 @@
+/*
+ * eng.h: the public face of Lair's game engine core.
+ *
+ * engine/ is pure game rules: it never reads a clock, a file or the
+ * network, and links nothing but libc and jansson. Every game is a ruleset
+ * (a table of functions over a flat state value) that the core drives
+ * through one prompt/answer loop: prompt() says who must decide now and
+ * which options they have, apply() takes one of those options. Everything
+ * else Lair offers (buttons, autocomplete, AI seats, random playouts,
+ * replays, takeback) is built on that one loop.
+ *
+ * States are flat values: a ruleset's state is `state_size` bytes with no
+ * pointers inside, so the core copies it with memcpy and a game never owns
+ * hidden heap memory. All randomness comes from the eng_rng inside the
+ * state, so options + seed + ordered answers replay byte for byte.
+ */
+#ifndef LAIR_ENG_H
+#define LAIR_ENG_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- results ----------------------------------------------------------
+ * One result type for the whole engine; 0 is success. The strings are
+ * player-facing: transports show them as they are. */
+#define ENG_ERRORS(X)                                                          \
+  X(OK, "OK.")                                                                 \
+  X(NOMEM, "Lair ran out of memory; the move was not made.")                   \
+  X(NOT_YOUR_TURN, "It is not your decision right now; another player must "   \
+                   "answer first.")                                            \
+  X(NOT_PLAYING, "You are not a player in this game.")                         \
+  X(BAD_OPTION, "That is not one of the options you have right now.")          \
+  X(GAME_OVER, "The game is over; no more moves can be made.")                 \
+  X(BAD_PLAYERS, "That number of players is not allowed for this game.")       \
+  X(BAD_MODE, "This game has no such mode, or those modes cannot be "          \
+              "combined.")                                                     \
+  X(BAD_SEAT, "There is no such seat at this table.")                          \
+  X(BAD_STATE, "The saved game state is malformed.")                           \
+  X(BAD_RECORD, "The game record is malformed.")                               \
+  X(UNKNOWN_GAME, "Lair has no game by that name.")                            \
+  X(NO_TAKEBACK, "You have no answer of this turn that can be taken back.")    \
+  X(INTERNAL, "Lair's rules engine hit an internal error; the move was not "   \
+              "made.")
+
+typedef enum {
+#define ENG_RC_ENUM(name, text) ENG_##name,
+  ENG_ERRORS(ENG_RC_ENUM)
+#undef ENG_RC_ENUM
+      ENG_RC_COUNT
+} eng_rc;
+
+/* Returns the player-facing text of rc (static storage, never NULL). */
+const char *eng_strerror(eng_rc rc);
+/* Returns the stable name of rc, e.g. "BAD_OPTION" (static, never NULL). */
+const char *eng_rcname(eng_rc rc);
+
+/* ---- randomness -------------------------------------------------------
+ * PCG32 (XSH-RR, 64-bit state): two 64-bit words are the whole state, so
+ * it serialises into a save exactly; it passes the usual statistical
+ * batteries, is a few instructions per draw, and distinct streams come for
+ * free from the increment. Bounded draws use Lemire's unbiased method. */
+typedef struct eng_rng {
+  uint64_t state;
+  uint64_t inc; /* always odd */
+} eng_rng;
+
+/* Seeds r from seed and a stream number (e.g. 0 for the game itself). */
+void eng_rng_seed(eng_rng *r, uint64_t seed, uint64_t stream);
+/* Returns the next 32 random bits. */
+uint32_t eng_rng_u32(eng_rng *r);
+/* Returns a uniform integer in [0, n); n must be > 0 (returns 0 if not). */
+uint32_t eng_rng_below(eng_rng *r, uint32_t n);
+/* Writes r as JSON: ["<16 hex>", "<16 hex>"]; new reference or NULL. */
+json_t *eng_rng_to_json(const eng_rng *r);
+/* Reads r from eng_rng_to_json's form; ENG_BAD_STATE leaves r unchanged. */
+eng_rc eng_rng_from_json(eng_rng *r, const json_t *j);
+/* splitmix64 step: derives well-spread seeds from a counter. */
+uint64_t eng_mix64(uint64_t x);
+
+/* ---- piles ------------------------------------------------------------
+ * An ordered stack of card numbers (a ruleset's own numbering), top last.
+ * Fixed capacity keeps states flat. */
+#define ENG_PILE_MAX 128
+typedef struct eng_pile {
+  uint16_t n;
+  uint16_t c[ENG_PILE_MAX];
+} eng_pile;
+
+/* Pushes card on top; false (pile unchanged) when full. */
+bool eng_pile_push(eng_pile *p, uint16_t card);
+/* Pops the top card into *card; false when empty. */
+bool eng_pile_pop(eng_pile *p, uint16_t *card);
+/* Removes the first occurrence of card keeping order; false if absent. */
+bool eng_pile_remove(eng_pile *p, uint16_t card);
+/* Returns the index of card in p, or -1. */
+int eng_pile_find(const eng_pile *p, uint16_t card);
+/* Fisher-Yates shuffle driven by r. */
+void eng_pile_shuffle(eng_pile *p, eng_rng *r);
+/* Draws the top of deck into *card. When deck is empty it first moves the
+ * whole discard pile into deck and shuffles it (*reshuffled set true).
+ * Returns false, with nothing changed, when both are empty. */
+bool eng_pile_draw(eng_pile *deck, eng_pile *discard, eng_rng *r,
+                   uint16_t *card, bool *reshuffled);
+/* JSON array of numbers, bottom first; new reference or NULL. */
+json_t *eng_pile_to_json(const eng_pile *p);
+/* Reads a pile; every card must be < limit. ENG_BAD_STATE on error. */
+eng_rc eng_pile_from_json(eng_pile *p, const json_t *j, uint16_t limit);
+
+/* ---- prompts ----------------------------------------------------------
+ * A prompt addresses exactly one seat, whoever that is: the player whose
+ * turn it is, or anyone else for an out-of-turn decision. Options are
+ * kept compact as ruleset-private codes; their stable ids (at most
+ * ENG_ID_MAX characters of [A-Za-z0-9_.-], safe inside a Discord
+ * custom_id) and human labels are formatted on demand. */
+#define ENG_ID_MAX 40
+#define ENG_LABEL_MAX 80 /* Discord's button label limit */
+#define ENG_QUESTION_MAX 200
+#define ENG_OPTIONS_MAX 256 /* one prompt never needs more */
+#define ENG_MAX_SEATS 8
+
+typedef struct eng_prompt {
+  int player; /* seat that must answer; -1 when the game is over */
+  int turn;   /* turn counter; answers of one turn may be taken back */
+  int n;      /* number of options, >= 1 while player >= 0 */
+  uint32_t code[ENG_OPTIONS_MAX];
+} eng_prompt;
+
+/* Flags apply() adds to *flags. */
+enum {
+  ENG_REVEALED = 1u << 0, /* new information came out: no takeback past it */
+};
+
+/* What a game is set up from (besides its seed). */
+typedef struct eng_config {
+  int players;
+  char mode[64]; /* "" = the ruleset's default; modes joined with '+' */
+  int first;     /* seat that starts, or -1 for a random one */
+} eng_config;
+
+typedef struct eng_result {
+  bool over;
+  unsigned winners;    /* bit i set: seat i won (teams win together) */
+  char reason[32];     /* stable, e.g. "points", "decks_exhausted" */
+  int score[ENG_MAX_SEATS];
+} eng_result;
+
+/* ---- rulesets ---------------------------------------------------------
+ * A ruleset never fails on an option taken from its own current prompt,
+ * except for ENG_NOMEM/ENG_INTERNAL; the core validates answers before
+ * apply() sees them and restores the state if apply() fails anyway. */
+typedef struct eng_ruleset {
+  const char *id;   /* stable id used in saves and commands */
+  const char *name; /* display name */
+  int version;      /* rules version recorded in saves */
+  int min_players, max_players;
+  const char *modes_help; /* one line: the modes and how they combine */
+  size_t state_size;
+
+  /* Sets up a new game in st (state_size bytes, zeroed by the caller). */
+  eng_rc (*setup)(void *st, const eng_config *cfg, uint64_t seed);
+  /* Fills p with who must answer now and the legal options. */
+  void (*prompt)(const void *st, eng_prompt *p);
+  /* Writes the question of prompt p ("Play which card?") into buf. */
+  void (*question)(const void *st, const eng_prompt *p, char *buf,
+                   size_t cap);
+  /* Writes option i of p: id (<= ENG_ID_MAX) and label (<= ENG_LABEL_MAX). */
+  void (*option)(const void *st, const eng_prompt *p, int i,
+                 char id[ENG_ID_MAX + 1], char label[ENG_LABEL_MAX + 1]);
+  /* Applies option code (from the current prompt); may OR ENG_REVEALED
+   * into *flags. */
+  eng_rc (*apply)(void *st, uint32_t code, unsigned *flags);
+  /* JSON of exactly what viewer (a seat, or -1 for the public/channel)
+   * may see; new reference, NULL only when out of memory. */
+  json_t *(*view)(const void *st, int viewer);
+  /* Full state as JSON; new reference, NULL only when out of memory. */
+  json_t *(*to_json)(const void *st);
+  /* Reads a full state; ENG_BAD_STATE (st undefined) on any error. */
+  eng_rc (*from_json)(void *st, const json_t *j);
+  /* Fills r; r->over tells whether the game has ended. */
+  void (*result)(const void *st, eng_result *r);
+  /* Checks the ruleset's invariants (conservation, token rules, view
+   * privacy...). Returns 0, or 1 with a description in msg. */
+  int (*check)(const void *st, char *msg, size_t cap);
+} eng_ruleset;
+
+/* Returns the ruleset registered under id, or NULL. */
+const eng_ruleset *eng_find(const char *id);
+/* Returns the registered rulesets; *n receives their number. */
+const eng_ruleset *const *eng_rulesets(size_t *n);
+
+/* ---- games ------------------------------------------------------------
+ * A game is a ruleset, its config, its seed and its ordered answers; the
+ * state is derived from them. */
+typedef struct eng_answer {
+  int8_t player;
+  int32_t turn;
+  char id[ENG_ID_MAX + 1];
+} eng_answer;
+
+typedef struct eng_game {
+  const eng_ruleset *rs;
+  eng_config cfg;
+  uint64_t seed;
+  void *state;
+  eng_prompt prompt; /* always the current prompt */
+  eng_answer *answers;
+  size_t n_answers, cap_answers;
+  size_t takeback_floor; /* answers before this index are final */
+} eng_game;
+
+/* Creates a game; *out is owned by the caller (eng_game_free). On error
+ * *out is NULL and nothing is allocated. */
+eng_rc eng_game_new(const eng_ruleset *rs, const eng_config *cfg,
+                    uint64_t seed, eng_game **out);
+/* Frees g and everything it owns; NULL is fine. */
+void eng_game_free(eng_game *g);
+/* Answers the current prompt as seat player with option id. On any error
+ * the game is unchanged. */
+eng_rc eng_game_answer(eng_game *g, int player, const char *id);
+/* Answers with option index i of the current prompt (AI and simulator). */
+eng_rc eng_game_answer_index(eng_game *g, int i);
+/* Finds the option of the current prompt whose id or exact label is text;
+ * returns its index, -1 if none, -2 if several labels match. */
+int eng_game_find_option(const eng_game *g, const char *text);
+/* Formats option i of the current prompt. */
+void eng_game_option(const eng_game *g, int i, char id[ENG_ID_MAX + 1],
+                     char label[ENG_LABEL_MAX + 1]);
+/* Takes back player's last answer if the takeback rule allows it. */
+eng_rc eng_game_takeback(eng_game *g, int player);
+/* Number of answers player could take back right now. */
+size_t eng_game_takeback_count(const eng_game *g, int player);
+/* Fills r with the game's result. */
+void eng_game_result(const eng_game *g, eng_result *r);
+/* The full state as canonical JSON text (sorted keys, compact); caller
+ * frees with free(). NULL when out of memory. */
+char *eng_game_state_text(const eng_game *g);
+/* The record {ruleset, version, players, mode, first, seed (decimal
+ * string), answers: [[seat, id]...]}; new reference. */
+json_t *eng_game_record(const eng_game *g);
+/* Rebuilds a game by replaying a record; ENG_BAD_RECORD, ENG_UNKNOWN_GAME
+ * or an answer's error on failure (*out NULL). */
+eng_rc eng_game_from_record(const json_t *rec, eng_game **out);
+
+/* ---- random playouts -------------------------------------------------- */
+#define ENG_SIM_REASONS 8
+typedef struct eng_sim_stats {
+  long games, moves, turns;
+  long wins_by_seat[ENG_MAX_SEATS];
+  char reason[ENG_SIM_REASONS][32];
+  long reason_count[ENG_SIM_REASONS];
+  int n_reasons;
+  long violations;
+  char first_violation[256];
+} eng_sim_stats;
+
+/* Plays `games` games with uniformly random legal answers, checking the
+ * ruleset's invariants after every answer (when check is true). Game k
+ * uses seed eng_mix64(seed + k). A game longer than max_answers answers
+ * counts as a violation. Returns ENG_OK or a setup error. */
+eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
+                    uint64_t seed, long games, bool check, long max_answers,
+                    eng_sim_stats *out);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * registry.c: the rulesets Lair ships, by stable id.
+ *
+ * A ruleset is static configuration, not game state, so one read-only
+ * table serves every game in the process.
+ */
+#include "eng.h"
+
+#include <string.h>
+
+static const eng_ruleset *const rulesets[] = {
+    NULL, /* keeps the table valid while it is empty */
+};
+
+#define N_RULESETS (sizeof rulesets / sizeof rulesets[0] - 1)
+
+const eng_ruleset *const *eng_rulesets(size_t *n) {
+  *n = N_RULESETS;
+  return rulesets;
+}
+
+const eng_ruleset *eng_find(const char *id) {
+  if (!id)
+    return NULL;
+  for (const eng_ruleset *const *r = rulesets; *r; r++)
+    if (strcmp((*r)->id, id) == 0)
+      return *r;
+  return NULL;
+}

@@ -1,0 +1,153 @@
+/*
+ * simulate.c: random playouts, the engine's broadest test.
+ *
+ * Plays whole games with uniformly random legal answers straight through
+ * a ruleset (no answer list is kept, so it is fast), and after every
+ * answer checks what every prompt must satisfy plus the ruleset's own
+ * invariants. The caller times it: the engine has no clock.
+ */
+#include "eng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool id_char_ok(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+}
+
+/* Checks that every option has a valid, unique id and a label. */
+static int check_prompt(const eng_ruleset *rs, const void *st,
+                        const eng_prompt *p, int players, char *msg,
+                        size_t cap) {
+  if (p->player < 0)
+    return 0;
+  if (p->player >= players || p->n < 1 || p->n > ENG_OPTIONS_MAX) {
+    snprintf(msg, cap, "prompt addresses seat %d with %d options", p->player,
+             p->n);
+    return 1;
+  }
+  static _Thread_local char ids[ENG_OPTIONS_MAX][ENG_ID_MAX + 1];
+  char label[ENG_LABEL_MAX + 1];
+  for (int i = 0; i < p->n; i++) {
+    rs->option(st, p, i, ids[i], label);
+    size_t len = strlen(ids[i]);
+    bool ok = len > 0 && len <= ENG_ID_MAX && label[0] != '\0';
+    for (size_t c = 0; ok && c < len; c++)
+      ok = id_char_ok(ids[i][c]);
+    if (!ok) {
+      snprintf(msg, cap, "option %d has a bad id '%s' or empty label", i,
+               ids[i]);
+      return 1;
+    }
+    for (int j = 0; j < i; j++)
+      if (strcmp(ids[i], ids[j]) == 0) {
+        snprintf(msg, cap, "option id '%s' offered twice", ids[i]);
+        return 1;
+      }
+  }
+  return 0;
+}
+
+static void count_reason(eng_sim_stats *s, const char *reason) {
+  for (int i = 0; i < s->n_reasons; i++)
+    if (strcmp(s->reason[i], reason) == 0) {
+      s->reason_count[i]++;
+      return;
+    }
+  if (s->n_reasons < ENG_SIM_REASONS) {
+    snprintf(s->reason[s->n_reasons], sizeof s->reason[0], "%s", reason);
+    s->reason_count[s->n_reasons++] = 1;
+  }
+}
+
+static void violation(eng_sim_stats *s, long game, long move,
+                      const char *what) {
+  if (s->violations++ == 0)
+    snprintf(s->first_violation, sizeof s->first_violation,
+             "game %ld, answer %ld: %s", game, move, what);
+}
+
+eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
+                    uint64_t seed, long games, bool check, long max_answers,
+                    eng_sim_stats *out) {
+  memset(out, 0, sizeof *out);
+  if (cfg->players < rs->min_players || cfg->players > rs->max_players ||
+      cfg->players > ENG_MAX_SEATS)
+    return ENG_BAD_PLAYERS;
+  void *st = malloc(rs->state_size);
+  eng_prompt *p = malloc(sizeof *p);
+  if (!st || !p) {
+    free(st);
+    free(p);
+    return ENG_NOMEM;
+  }
+  eng_rc rc = ENG_OK;
+  char msg[200];
+  for (long k = 0; k < games; k++) {
+    memset(st, 0, rs->state_size);
+    uint64_t game_seed = eng_mix64(seed + (uint64_t)k);
+    rc = rs->setup(st, cfg, game_seed);
+    if (rc)
+      break;
+    eng_rng pick;
+    eng_rng_seed(&pick, game_seed, 1);
+    long moves = 0;
+    bool broken = false;
+    rs->prompt(st, p);
+    while (p->player >= 0) {
+      if (check && check_prompt(rs, st, p, cfg->players, msg, sizeof msg)) {
+        violation(out, k, moves, msg);
+        broken = true;
+        break;
+      }
+      unsigned flags = 0;
+      eng_rc arc = rs->apply(st, p->code[eng_rng_below(&pick, (uint32_t)p->n)],
+                             &flags);
+      moves++;
+      if (arc) {
+        snprintf(msg, sizeof msg, "a legal answer failed: %s",
+                 eng_rcname(arc));
+        violation(out, k, moves, msg);
+        broken = true;
+        break;
+      }
+      if (check && rs->check(st, msg, sizeof msg)) {
+        violation(out, k, moves, msg);
+        broken = true;
+        break;
+      }
+      if (moves >= max_answers) {
+        snprintf(msg, sizeof msg, "no end after %ld answers (safety cap)",
+                 moves);
+        violation(out, k, moves, msg);
+        broken = true;
+        break;
+      }
+      rs->prompt(st, p);
+    }
+    out->games++;
+    out->moves += moves;
+    out->turns += p->turn;
+    if (broken) {
+      count_reason(out, "violation");
+      continue;
+    }
+    eng_result r;
+    memset(&r, 0, sizeof r);
+    rs->result(st, &r);
+    if (!r.over) {
+      violation(out, k, moves, "no prompt but the game is not over");
+      count_reason(out, "violation");
+      continue;
+    }
+    for (int s = 0; s < cfg->players; s++)
+      if (r.winners & (1u << s))
+        out->wins_by_seat[s]++;
+    count_reason(out, r.reason);
+  }
+  free(st);
+  free(p);
+  return rc;
+}

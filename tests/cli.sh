@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# cli.sh LAIR CASE: one case of the command-line contract (design.md,
+# README). Each case runs lair, then checks exit status, stdout and stderr.
+set -uo pipefail
+lair=$1
+case_name=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run ARGS...: runs lair with stdout/stderr captured; sets $rc.
+run() {
+  "$lair" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+}
+fail() {
+  echo "cli $case_name: $*" >&2
+  echo "--- exit status: $rc" >&2
+  echo "--- stdout:" >&2; cat "$tmp/out" >&2
+  echo "--- stderr:" >&2; cat "$tmp/err" >&2
+  exit 1
+}
+expect_rc() { [ "$rc" -eq "$1" ] || fail "expected exit status $1"; }
+expect_out() { grep -qF -- "$1" "$tmp/out" || fail "stdout lacks '$1'"; }
+expect_err() { grep -qF -- "$1" "$tmp/err" || fail "stderr lacks '$1'"; }
+expect_no_out() { [ ! -s "$tmp/out" ] || fail "expected empty stdout"; }
+expect_no_err() { [ ! -s "$tmp/err" ] || fail "expected empty stderr"; }
+expect_one_err_line() {
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "expected one line on stderr"
+}
+
+unset DISCORD_TOKEN
+case $case_name in
+unknown_game)
+  run simulate nosuchgame
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "lair: unknown game 'nosuchgame' (known: "
+  ;;
+version)
+  run --version
+  expect_rc 0; expect_no_err
+  [ "$(cat "$tmp/out")" = "lair 0.1.0" ] || fail "expected 'lair 0.1.0'"
+  ;;
+help)
+  run --help
+  expect_rc 0; expect_no_err
+  for word in "lair simulate GAME" "--games N" "--players P" "--seed S" \
+              "--mode M" "--no-check" "lair cards GAME" "--version" \
+              "DISCORD_TOKEN"; do
+    expect_out "$word"
+  done
+  ;;
+no_command)
+  run --bogus
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--bogus"
+  ;;
+unknown_command)
+  run frobnicate
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "frobnicate"
+  ;;
+plain_no_token)
+  run
+  expect_rc 0; expect_no_err; expect_out "console table"
+  DISCORD_TOKEN= run
+  expect_rc 0; expect_no_err
+  ;;
+plain_with_token)
+  DISCORD_TOKEN=x run
+  expect_rc 1; expect_no_out; expect_err "Discord transport not built yet"
+  ;;
+bad_games)
+  game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')
+  [ -n "$game" ] && [ "$game" != "(none" ] || exit 0
+  for v in 0 -1 abc 1x "" " 5" 99999999999999999999 1e3; do
+    run simulate "$game" --games "$v"
+    expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--games"
+  done
+  ;;
+bad_players_text)
+  game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')
+  [ -n "$game" ] && [ "$game" != "(none" ] || exit 0
+  for v in x 2.5 -2 9; do
+    run simulate "$game" --players "$v"
+    expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--players"
+  done
+  ;;
+bad_seed)
+  game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')
+  [ -n "$game" ] && [ "$game" != "(none" ] || exit 0
+  for v in -1 +1 x 9223372036854775808 18446744073709551616; do
+    run simulate "$game" --seed "$v"
+    expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--seed"
+  done
+  ;;
+missing_game)
+  run simulate
+  expect_rc 2; expect_no_out; expect_one_err_line
+  run simulate --games
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "needs a value"
+  run cards
+  expect_rc 2; expect_no_out; expect_one_err_line
+  ;;
+extra_argument)
+  run simulate a b
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "'b'"
+  ;;
+cards_unknown)
+  run cards nosuchgame
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "lair: unknown game 'nosuchgame'"
+  ;;
+simulate_registered)
+  # Every registered game plays a few games, prints one JSON line with the
+  # documented keys, and exits 0 (no violations).
+  games=$("$lair" --help | awk '/^Games:/{g=1;next} g&&!NF{exit} g{print $1}')
+  for game in $games; do
+    [ "$game" = "(none" ] && continue
+    run simulate "$game" --games 3 --seed 7
+    expect_rc 0
+    [ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "expected one line of JSON"
+    for key in '"game": "'"$game"'"' '"games": 3' '"players": ' \
+               '"mode": "standard"' '"seed": 7' '"moves": ' '"avg_turns": ' \
+               '"avg_moves": ' '"wins_by_seat": [' '"end_reasons": {' \
+               '"violations": 0' '"first_violation": null' \
+               '"games_per_second": '; do
+      expect_out "$key"
+    done
+    run cards "$game"
+    expect_rc 0
+    head -c1 "$tmp/out" | grep -q '\[' || fail "cards: expected a JSON array"
+    run simulate "$game" --mode no-such-mode --games 1
+    expect_rc 2; expect_no_out; expect_one_err_line
+  done
+  ;;
+*)
+  echo "cli.sh: unknown case '$case_name'" >&2
+  exit 1
+  ;;
+esac
+echo "cli $case_name: ok"

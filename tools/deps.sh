@@ -1,0 +1,30 @@
+# deps.sh: installs the Debian packages Lair needs to build and test.
+# Sourced by tools/run.sh and tools/test.sh; installs only what `dpkg -s`
+# reports missing, so a second run costs a few dpkg queries and no network.
+LAIR_DEBS=(gcc libc6-dev make cmake pkg-config binutils
+           libjansson-dev libcurl4-openssl-dev libwebsockets-dev
+           libsqlite3-dev libcmocka-dev)
+
+lair_install_deps() {
+  if ! command -v dpkg >/dev/null 2>&1; then
+    echo "tools: not a Debian system; install these yourself:" \
+         "${LAIR_DEBS[*]}" >&2
+    return 0
+  fi
+  local missing=() p status
+  for p in "${LAIR_DEBS[@]}"; do
+    # Captured, not piped into grep -q: with pipefail an early-exiting grep
+    # would make dpkg die of SIGPIPE and the package look missing.
+    status=$(dpkg -s "$p" 2>/dev/null) || status=
+    if [[ $status != *"Status: install ok installed"* ]]; then
+      missing+=("$p")
+    fi
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  echo "tools: installing ${missing[*]}" >&2
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+}

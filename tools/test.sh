@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# test.sh: installs what is missing, builds the sanitizer (ASan + UBSan)
+# Debug build in build/test and runs every test. .ci/run runs exactly this.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. tools/deps.sh
+lair_install_deps
+cmake -S . -B build/test -DCMAKE_BUILD_TYPE=Debug -DLAIR_SANITIZE=ON \
+  -DLAIR_TESTS=ON
+cmake --build build/test -j2
+cd build/test
+ctest --output-on-failure --verbose
