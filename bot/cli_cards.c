@@ -1,95 +1,60 @@
 /*
- * cli_cards.c: `lair cards GAME`, the card data built into the binary.
+ * cli_cards.c: `lair cards GAME [--markdown]`, the card data built into
+ * the binary.
  *
- * Each data file engine/games/GAME/data/FILE.json is embedded as the blob
- * "GAME/FILE.json". A card file is an object {"deck": ..., "cards": [...]}
- * (a bare array of cards is accepted too, its deck named after the file);
- * files without a "cards" array hold other data and are skipped. The output
- * is one JSON array: every card object with a leading "deck" field.
+ * The list comes from the ruleset, so it shows the cards as the engine
+ * validated and understood them: by default one JSON object per distinct
+ * card with its deck and count; with --markdown the tables that the
+ * game's docs/rules page embeds (tools/gen_docs.sh copies them there and
+ * a test checks that the page still matches).
  */
-#include "blob.h"
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 void bot_usage_cards(FILE *f) {
-  fputs("  lair cards GAME\n"
+  fputs("  lair cards GAME [--markdown]\n"
         "                 Print GAME's cards as one JSON array, each card\n"
-        "                 with the deck it belongs to.\n",
+        "                 with the deck it belongs to; with --markdown as\n"
+        "                 the Markdown tables of docs/rules/GAME.md.\n",
         f);
 }
 
-/* "GAME/FILE.json" -> json string "FILE"; new reference or NULL. */
-static json_t *file_stem(const char *name) {
-  const char *base = strrchr(name, '/');
-  const char *dot;
+/* Prints rs's Markdown card list; returns the exit status. */
+static int print_markdown(const eng_ruleset *rs) {
+  char *text;
 
-  base = base ? base + 1 : name;
-  dot = strrchr(base, '.');
-  return json_stringn(base, dot ? (size_t)(dot - base) : strlen(base));
-}
-
-/* Appends the cards of blob b to out. Returns 0, or 1 after a message. */
-static int add_cards(json_t *out, const eng_blob *b) {
-  json_error_t err;
-  json_t *root = json_loadb(b->text, b->len, 0, &err);
-  json_t *cards, *deck;
-  int bad = 0;
-
-  if (!root) {
-    fprintf(stderr, "lair: data file %s, line %d: %s\n", b->name, err.line,
-            err.text);
-    return 1;
+  if (!rs->cards_markdown) {
+    fprintf(stderr, "lair: %s has no Markdown card list\n", rs->id);
+    return BOT_EXIT_FAIL;
   }
-  if (json_is_array(root)) {
-    cards = root;
-    deck = file_stem(b->name);
-  } else {
-    cards = json_object_get(root, "cards");
-    deck = json_object_get(root, "deck");
-    deck = deck ? json_incref(deck) : file_stem(b->name);
+  text = rs->cards_markdown();
+  if (!text) {
+    fprintf(stderr, "lair: %s has no valid card list (or out of memory)\n",
+            rs->id);
+    return BOT_EXIT_FAIL;
   }
-  if (!json_is_array(cards)) {
-    /* Not a card file. */
-    json_decref(deck);
-    json_decref(root);
-    return 0;
+  fputs(text, stdout);
+  free(text);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "lair: cannot write output: %s\n", strerror(errno));
+    return BOT_EXIT_FAIL;
   }
-  for (size_t i = 0; !bad && i < json_array_size(cards); i++) {
-    json_t *card = json_array_get(cards, i), *o, *v;
-    const char *key;
-
-    if (!json_is_object(card)) {
-      fprintf(stderr, "lair: data file %s: card %zu is not an object\n",
-              b->name, i);
-      bad = 1;
-      break;
-    }
-    o = json_object();
-    bad |= json_object_set(o, "deck", deck);
-    json_object_foreach(card, key, v) {
-      if (strcmp(key, "deck") != 0)
-        bad |= json_object_set(o, key, v);
-    }
-    bad |= json_array_append_new(out, o);
-    if (bad)
-      fputs("lair: out of memory\n", stderr);
-  }
-  json_decref(deck);
-  json_decref(root);
-  return bad;
+  return BOT_EXIT_OK;
 }
 
 int bot_cmd_cards(int argc, char **argv) {
   static const struct option opts[] = {
       {"help", no_argument, NULL, 'h'},
+      {"markdown", no_argument, NULL, 'm'},
       {NULL, 0, NULL, 0},
   };
   const eng_ruleset *rs;
-  char prefix[128];
-  size_t plen;
   json_t *out;
+  bool markdown = false;
   int c, status;
 
   optind = 0;
@@ -100,6 +65,9 @@ int bot_cmd_cards(int argc, char **argv) {
       fputs("Usage:\n", stdout);
       bot_usage_cards(stdout);
       return BOT_EXIT_OK;
+    case 'm':
+      markdown = true;
+      break;
     default:
       bot_option_error("cards", c, argv);
       return BOT_EXIT_USAGE;
@@ -117,24 +85,13 @@ int bot_cmd_cards(int argc, char **argv) {
   rs = bot_find_game(argv[optind]);
   if (!rs)
     return BOT_EXIT_USAGE;
+  if (markdown)
+    return print_markdown(rs);
 
-  c = snprintf(prefix, sizeof prefix, "%s/", rs->id);
-  if (c < 0 || (size_t)c >= sizeof prefix) {
-    fputs("lair: game id too long\n", stderr);
-    return BOT_EXIT_FAIL;
-  }
-  plen = (size_t)c;
-  out = json_array();
+  out = rs->cards ? rs->cards() : NULL;
   if (!out) {
-    fputs("lair: out of memory\n", stderr);
+    fprintf(stderr, "lair: %s has no valid card list\n", rs->id);
     return BOT_EXIT_FAIL;
-  }
-  for (size_t i = 0; i < eng_n_blobs; i++) {
-    if (strncmp(eng_blobs[i].name, prefix, plen) == 0 &&
-        add_cards(out, &eng_blobs[i]) != 0) {
-      json_decref(out);
-      return BOT_EXIT_FAIL;
-    }
   }
   status = bot_print_json(out, JSON_INDENT(2));
   json_decref(out);

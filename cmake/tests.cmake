@@ -25,6 +25,16 @@ foreach(src IN LISTS LAIR_TEST_SOURCES)
                                           TIMEOUT 120)
 endforeach()
 
+# The Supervillain rule tests build their states from position files read
+# at run time (tests/data/supervillain/*.json) with the test-only loader
+# tests/sv_position.c.
+if(TARGET test_sv_rules)
+  target_sources(test_sv_rules PRIVATE
+                 ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
+  target_compile_definitions(test_sv_rules PRIVATE
+    "SV_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/supervillain\"")
+endif()
+
 add_test(NAME check_banned
          COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tools/check_banned.sh
                  ${PROJECT_SOURCE_DIR})
@@ -33,12 +43,20 @@ add_test(NAME nm_engine
          COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/nm_engine.sh
                  ${CMAKE_NM} $<TARGET_FILE:lair_engine>)
 
+# The card lists in docs/rules/GAME.md must equal `lair cards GAME
+# --markdown`; on a difference it prints the diff and how to regenerate
+# (tools/gen_docs.sh).
+add_test(NAME docs_cards
+         COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tools/gen_docs.sh --check
+                 $<TARGET_FILE:lair>)
+set_tests_properties(docs_cards PROPERTIES ENVIRONMENT "${LAIR_TEST_ENV}")
+
 # One ctest entry per command-line case, so a failure names the case.
 set(LAIR_CLI_CASES
     unknown_game version help no_command unknown_command
     plain_no_token plain_with_token
     bad_games bad_players_text bad_seed missing_game extra_argument
-    cards_unknown simulate_registered)
+    cards_unknown cards_markdown cards_markdown_errors simulate_registered)
 foreach(case IN LISTS LAIR_CLI_CASES)
   add_test(NAME cli_${case}
            COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/cli.sh

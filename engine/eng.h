@@ -183,7 +183,29 @@ typedef struct eng_ruleset {
   /* Checks the ruleset's invariants (conservation, token rules, view
    * privacy...). Returns 0, or 1 with a description in msg. */
   int (*check)(const void *st, char *msg, size_t cap);
+  /* The validated card list: an array of one object per distinct card
+   * (with its deck and count); new reference, NULL when the built-in data
+   * is invalid (the errors went to stderr when it was loaded). */
+  json_t *(*cards)(void);
+  /* The same validated card list as Markdown tables (what the game's
+   * docs/rules page embeds); a malloc'd string the caller frees, NULL when
+   * out of memory or the built-in data is invalid. A NULL member means
+   * the game has no Markdown card list. */
+  char *(*cards_markdown)(void);
+  /* Renders a view (from view()) as Markdown text for people: the table
+   * (what == ENG_RENDER_TABLE) or the viewer's private hand
+   * (ENG_RENDER_HAND). It sees only the view, so it cannot reveal more
+   * than the view holds. Writes at most cap bytes, NUL-terminated. */
+  void (*render)(const json_t *view, int what, char *buf, size_t cap);
+  /* Writes the public account of an answer for the channel: after is the
+   * state once the answer (option code, whose label was label) has been
+   * applied. It names a card only when the card is open information in
+   * after. */
+  void (*public_answer)(const void *after, int seat, uint32_t code,
+                        const char *label, char *buf, size_t cap);
 } eng_ruleset;
+
+enum { ENG_RENDER_TABLE = 0, ENG_RENDER_HAND = 1 };
 
 /* Returns the ruleset registered under id, or NULL. */
 const eng_ruleset *eng_find(const char *id);
@@ -195,6 +217,7 @@ const eng_ruleset *const *eng_rulesets(size_t *n);
  * state is derived from them. */
 typedef struct eng_answer {
   int8_t player;
+  uint8_t revealed; /* it brought new information out: final */
   int32_t turn;
   char id[ENG_ID_MAX + 1];
 } eng_answer;
@@ -207,13 +230,18 @@ typedef struct eng_game {
   eng_prompt prompt; /* always the current prompt */
   eng_answer *answers;
   size_t n_answers, cap_answers;
-  size_t takeback_floor; /* answers before this index are final */
 } eng_game;
 
 /* Creates a game; *out is owned by the caller (eng_game_free). On error
  * *out is NULL and nothing is allocated. */
 eng_rc eng_game_new(const eng_ruleset *rs, const eng_config *cfg,
                     uint64_t seed, eng_game **out);
+/* Recreates a game from its answers and the state they lead to (a
+ * snapshot, as to_json text), without replaying them; the answers keep
+ * takeback working. ENG_BAD_STATE if the text is not a valid state. */
+eng_rc eng_game_restore(const eng_ruleset *rs, const eng_config *cfg,
+                        uint64_t seed, const eng_answer *answers, size_t n,
+                        const char *state_text, eng_game **out);
 /* Frees g and everything it owns; NULL is fine. */
 void eng_game_free(eng_game *g);
 /* Answers the current prompt as seat player with option id. On any error

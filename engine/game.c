@@ -65,19 +65,28 @@ void eng_game_option(const eng_game *g, int i, char id[ENG_ID_MAX + 1],
     g->rs->option(g->state, &g->prompt, i, id, label);
 }
 
+static eng_rc grow_answers(eng_game *g, size_t need) {
+  if (need <= g->cap_answers)
+    return ENG_OK;
+  size_t cap = g->cap_answers ? g->cap_answers : 64;
+  while (cap < need)
+    cap *= 2;
+  eng_answer *a = realloc(g->answers, cap * sizeof *a);
+  if (!a)
+    return ENG_NOMEM;
+  g->answers = a;
+  g->cap_answers = cap;
+  return ENG_OK;
+}
+
 eng_rc eng_game_answer_index(eng_game *g, int i) {
   if (g->prompt.player < 0)
     return ENG_GAME_OVER;
   if (i < 0 || i >= g->prompt.n)
     return ENG_BAD_OPTION;
-  if (g->n_answers == g->cap_answers) {
-    size_t cap = g->cap_answers ? g->cap_answers * 2 : 64;
-    eng_answer *a = realloc(g->answers, cap * sizeof *a);
-    if (!a)
-      return ENG_NOMEM;
-    g->answers = a;
-    g->cap_answers = cap;
-  }
+  eng_rc rc = grow_answers(g, g->n_answers + 1);
+  if (rc)
+    return rc;
   void *saved = malloc(g->rs->state_size);
   if (!saved)
     return ENG_NOMEM;
@@ -88,7 +97,7 @@ eng_rc eng_game_answer_index(eng_game *g, int i) {
   char label[ENG_LABEL_MAX + 1];
   g->rs->option(g->state, &g->prompt, i, ans.id, label);
   unsigned flags = 0;
-  eng_rc rc = g->rs->apply(g->state, g->prompt.code[i], &flags);
+  rc = g->rs->apply(g->state, g->prompt.code[i], &flags);
   if (rc) {
     memcpy(g->state, saved, g->rs->state_size);
     free(saved);
@@ -96,14 +105,7 @@ eng_rc eng_game_answer_index(eng_game *g, int i) {
   }
   free(saved);
 
-  /* Takeback: only a run of one player's answers in one turn, and never
-   * back across an answer that revealed something. */
-  size_t k = g->n_answers;
-  if (k > 0 && (g->answers[k - 1].player != ans.player ||
-                g->answers[k - 1].turn != ans.turn))
-    g->takeback_floor = k;
-  if (flags & ENG_REVEALED)
-    g->takeback_floor = k + 1;
+  ans.revealed = (flags & ENG_REVEALED) != 0;
   g->answers[g->n_answers++] = ans;
   refresh(g);
   return ENG_OK;
@@ -151,15 +153,43 @@ int eng_game_find_option(const eng_game *g, const char *text) {
   return matches > 1 ? -2 : found;
 }
 
+/* Takeback: a run of the player's own latest answers in the current turn,
+ * back to (not including) one that revealed something. */
 size_t eng_game_takeback_count(const eng_game *g, int player) {
   size_t n = 0;
-  for (size_t k = g->n_answers; k > g->takeback_floor; k--) {
+  for (size_t k = g->n_answers; k > 0; k--) {
     const eng_answer *a = &g->answers[k - 1];
-    if (a->player != player || a->turn != g->prompt.turn)
+    if (a->player != player || a->turn != g->prompt.turn || a->revealed)
       break;
     n++;
   }
   return n;
+}
+
+eng_rc eng_game_restore(const eng_ruleset *rs, const eng_config *cfg,
+                        uint64_t seed, const eng_answer *answers, size_t n,
+                        const char *state_text, eng_game **out) {
+  *out = NULL;
+  json_t *j = json_loads(state_text, 0, NULL);
+  if (!j)
+    return ENG_BAD_STATE;
+  eng_game *g;
+  eng_rc rc = eng_game_new(rs, cfg, seed, &g);
+  if (!rc)
+    rc = rs->from_json(g->state, j);
+  json_decref(j);
+  if (!rc)
+    rc = grow_answers(g, n);
+  if (rc) {
+    eng_game_free(g);
+    return rc;
+  }
+  if (n)
+    memcpy(g->answers, answers, n * sizeof *answers);
+  g->n_answers = n;
+  refresh(g);
+  *out = g;
+  return ENG_OK;
 }
 
 /* Replays the first n answers of src into a fresh game. */

@@ -6,10 +6,13 @@
  */
 #include "eng.h"
 
+#include "games/supervillain/sv.h"
+
 #include <string.h>
 
 static const eng_ruleset *const rulesets[] = {
-    NULL, /* keeps the table valid while it is empty */
+    &sv_ruleset,
+    NULL,
 };
 
 #define N_RULESETS (sizeof rulesets / sizeof rulesets[0] - 1)

@@ -44,7 +44,8 @@ help)
   run --help
   expect_rc 0; expect_no_err
   for word in "lair simulate GAME" "--games N" "--players P" "--seed S" \
-              "--mode M" "--no-check" "lair cards GAME" "--version" \
+              "--mode M" "--no-check" "lair cards GAME" "--markdown" \
+              "--version" \
               "DISCORD_TOKEN"; do
     expect_out "$word"
   done
@@ -107,6 +108,44 @@ cards_unknown)
   run cards nosuchgame
   expect_rc 2; expect_no_out; expect_one_err_line
   expect_err "lair: unknown game 'nosuchgame'"
+  ;;
+cards_markdown)
+  # The Markdown card list (what docs/rules/supervillain.md embeds): both
+  # tables, their totals, rows that add up to the rulebook's deck sizes,
+  # the same text wherever the option stands; JSON stays the default.
+  run cards supervillain --markdown
+  expect_rc 0; expect_no_err
+  for text in "### Minion cards" "### Domination cards" \
+              "| Card | Count | Power | Asteroid-proof | Boosted | Swift |" \
+              "| Card | Count | Cost | Points | Project ability |" \
+              "| Adrenaline Shot | 2 | 100m |  | yes |  |" \
+              "| Transgalactic Bank | 1 | 1,200m | 2 | \`whenever\`" \
+              "Total: 43 Minion cards" "Total: 44 Domination cards"; do
+    expect_out "$text"
+  done
+  # Sum the Count column of each table.
+  sums=$(awk '/^### /{t++} /^\| [^-]/ && $0 !~ /^\| Card \|/ {
+                split($0, f, " \\| "); n[t] += f[2] }
+              END {print n[1] + 0, n[2] + 0}' "$tmp/out")
+  [ "$sums" = "43 44" ] || fail "table counts add up to '$sums', not '43 44'"
+  cp "$tmp/out" "$tmp/first"
+  run cards --markdown supervillain
+  expect_rc 0; expect_no_err
+  cmp -s "$tmp/out" "$tmp/first" || fail "output depends on option order"
+  run cards supervillain
+  expect_rc 0
+  head -c1 "$tmp/out" | grep -q '\[' || fail "default: expected a JSON array"
+  ;;
+cards_markdown_errors)
+  run cards nosuchgame --markdown
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "lair: unknown game 'nosuchgame'"
+  run cards --markdown
+  expect_rc 2; expect_no_out; expect_one_err_line
+  run cards supervillain --markdown extra
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "'extra'"
+  run cards supervillain --markdown --bogus
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--bogus"
   ;;
 simulate_registered)
   # Every registered game plays a few games, prints one JSON line with the
