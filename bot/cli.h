@@ -17,6 +17,9 @@ enum { BOT_EXIT_OK = 0, BOT_EXIT_FAIL = 1, BOT_EXIT_USAGE = 2 };
 
 /* `lair simulate ...`; argv[0] is "simulate". Returns the exit status. */
 int bot_cmd_simulate(int argc, char **argv);
+/* `lair local ...`: the console table; argv[0] is "local". */
+int bot_cmd_local(int argc, char **argv);
+void bot_usage_local(FILE *f);
 /* `lair cards ...`; argv[0] is "cards". Returns the exit status. */
 int bot_cmd_cards(int argc, char **argv);
 

@@ -1,11 +1,10 @@
 /*
  * main.c: the `lair` process's entry point and command line.
  *
- * Plain `lair` runs the bot: on Discord when DISCORD_TOKEN is set,
- * otherwise the console table. Neither transport exists yet, so for now it
- * says so. The tools that already work are subcommands: `lair simulate`
- * (random playouts with invariant checks) and `lair cards` (the built-in
- * card data). Options are parsed with getopt_long; the global options stop
+ * Plain `lair` runs the bot: on Discord when DISCORD_TOKEN is set (that
+ * transport is not built yet), otherwise the console table (`lair local`).
+ * The other subcommands are tools: `lair simulate` (random playouts with
+ * invariant checks) and `lair cards` (the built-in card data). Options are parsed with getopt_long; the global options stop
  * at the first word that is not an option, which names the subcommand.
  */
 #include "cli.h"
@@ -25,9 +24,9 @@ static void usage(FILE *f) {
         "\n"
         "Commands:\n"
         "  lair           Run the bot: on Discord when DISCORD_TOKEN is set,\n"
-        "                 otherwise the console table (the console table\n"
-        "                 comes with a later version).\n",
+        "                 otherwise the console table (lair local).\n",
         f);
+  bot_usage_local(f);
   bot_usage_simulate(f);
   bot_usage_cards(f);
   fputs("  lair --help    Show this help.\n"
@@ -40,6 +39,8 @@ static void usage(FILE *f) {
         "Environment:\n"
         "  DISCORD_TOKEN  Discord bot token; when unset or empty, plain\n"
         "                 `lair` uses the console table.\n"
+        "  LAIR_DB        The SQLite database (default\n"
+        "                 ~/.local/share/lair/lair.db).\n"
         "\n"
         "Exit status: 0 success, 1 failure (e.g. invariant violations),\n"
         "2 usage error.\n",
@@ -54,11 +55,8 @@ static int run_bot(void) {
     fputs("lair: Discord transport not built yet\n", stderr);
     return BOT_EXIT_FAIL;
   }
-  printf("lair %s: DISCORD_TOKEN is not set, so lair would open the console\n"
-         "table here; the console table comes with a later version.\n"
-         "Try 'lair simulate GAME' or 'lair --help'.\n",
-         LAIR_VERSION);
-  return BOT_EXIT_OK;
+  char *argv[] = {"local", NULL};
+  return bot_cmd_local(1, argv);
 }
 
 int main(int argc, char **argv) {
@@ -91,6 +89,8 @@ int main(int argc, char **argv) {
   cmd = argv[optind];
   if (strcmp(cmd, "simulate") == 0)
     return bot_cmd_simulate(argc - optind, argv + optind);
+  if (strcmp(cmd, "local") == 0)
+    return bot_cmd_local(argc - optind, argv + optind);
   if (strcmp(cmd, "cards") == 0)
     return bot_cmd_cards(argc - optind, argv + optind);
   if (strcmp(cmd, "help") == 0) {

@@ -35,6 +35,11 @@ if(TARGET test_sv_rules)
     "SV_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/supervillain\"")
 endif()
 
+# test_storage also builds damaged and foreign database files by hand.
+if(TARGET test_storage)
+  target_link_libraries(test_storage PRIVATE lair_storage PkgConfig::SQLITE3)
+endif()
+
 add_test(NAME check_banned
          COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tools/check_banned.sh
                  ${PROJECT_SOURCE_DIR})
@@ -62,4 +67,17 @@ foreach(case IN LISTS LAIR_CLI_CASES)
            COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/cli.sh
                    $<TARGET_FILE:lair> ${case})
   set_tests_properties(cli_${case} PROPERTIES ENVIRONMENT "${LAIR_TEST_ENV}")
+endforeach()
+
+# The console-table tests (tests/local/*.py, Python 3 standard library):
+# whole games through `lair local --json` with restarts, SIGKILLs, privacy
+# checks, bad input and the quick start. Each prints a one-line summary.
+find_program(LAIR_PYTHON3 python3 REQUIRED)
+foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart)
+  add_test(NAME local_${case}
+           COMMAND ${LAIR_PYTHON3} -B
+                   ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py
+                   $<TARGET_FILE:lair>)
+  set_tests_properties(local_${case} PROPERTIES
+                       ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 120)
 endforeach()

@@ -59,9 +59,11 @@ unknown_command)
   expect_rc 2; expect_no_out; expect_one_err_line; expect_err "frobnicate"
   ;;
 plain_no_token)
-  run
+  # No token: the console table, on the default database under $HOME.
+  HOME=$tmp/home run </dev/null
   expect_rc 0; expect_no_err; expect_out "console table"
-  DISCORD_TOKEN= run
+  [ -f "$tmp/home/.local/share/lair/lair.db" ] || fail "no default database"
+  DISCORD_TOKEN= HOME=$tmp/home run </dev/null
   expect_rc 0; expect_no_err
   ;;
 plain_with_token)

@@ -137,7 +137,7 @@ static int hands(builder *b, const json_t *h) {
     if (!json_is_array(cards))
       return bad(b, "%s: expected an array of card ids", where);
     json_array_foreach(cards, k, c) {
-      int i;
+      int i = 0;
       if (take(b, c, false, where, &i))
         return 1;
       put(b, i, SV_Z_HAND, (int)seat);
@@ -157,7 +157,7 @@ static int projects(builder *b, const json_t *list) {
   json_t *p, *mob;
   json_array_foreach(list, k, p) {
     char where[64];
-    int seat, pr;
+    int seat = 0, pr = 0;
     bool used;
     snprintf(where, sizeof where, "projects[%zu]", k);
     if (keys_ok(b, p, where, keys) || seat_key(b, p, "seat", where, &seat) ||
@@ -172,7 +172,7 @@ static int projects(builder *b, const json_t *list) {
     int power = 0;
     json_array_foreach(mobs, m, mob) {
       char mw[96];
-      int i;
+      int i = 0;
       bool proof;
       snprintf(mw, sizeof mw, "%s.mobs[%zu]", where, m);
       if (keys_ok(b, mob, mw, mob_keys) ||
@@ -203,7 +203,7 @@ static int facilities(builder *b, const json_t *list) {
   json_t *f;
   json_array_foreach(list, k, f) {
     char where[64];
-    int seat, i;
+    int seat = 0, i = 0;
     bool proof, used;
     snprintf(where, sizeof where, "facilities[%zu]", k);
     if (keys_ok(b, f, where, keys) || seat_key(b, f, "seat", where, &seat) ||
@@ -229,7 +229,7 @@ static int asteroids(builder *b, const json_t *list) {
   json_t *a;
   json_array_foreach(list, k, a) {
     char where[64];
-    int owner, target, i;
+    int owner = 0, target = 0, i = 0;
     bool charged;
     snprintf(where, sizeof where, "asteroids[%zu]", k);
     if (keys_ok(b, a, where, keys) || seat_key(b, a, "owner", where, &owner) ||
@@ -257,7 +257,7 @@ static int card_list(builder *b, const json_t *j, const char *key,
   size_t k;
   json_t *c;
   json_array_foreach(j, k, c) {
-    int i;
+    int i = 0;
     if (take(b, c, domination, key, &i))
       return 1;
     list[(*n)++] = (uint16_t)i;
@@ -362,7 +362,7 @@ int sv_position_build(sv_state *s, const json_t *pos, char *err, size_t cap) {
   if (!rule || !*rule)
     return bad(&b, "position: \"rule\" must quote the rulebook passage");
 
-  int players, current, turn, mobs_left, ops_left, seed;
+  int players = 0, current = 0, turn = 0, mobs_left = 0, ops_left = 0, seed = 0;
   if (int_key(&b, pos, "players", 2, 4, 0, "position", &players) ||
       int_key(&b, pos, "seed", 0, 1 << 30, 1, "position", &seed))
     return 1;

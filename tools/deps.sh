@@ -4,6 +4,7 @@
 LAIR_DEBS=(gcc libc6-dev make cmake pkg-config binutils
            libjansson-dev libcurl4-openssl-dev libwebsockets-dev
            libsqlite3-dev libcmocka-dev)
+LAIR_DEBS+=(python3) # tests/local/: the console-table tests (stdlib only)
 
 lair_install_deps() {
   if ! command -v dpkg >/dev/null 2>&1; then

@@ -1357,14 +1357,26 @@ static void sv_option(const void *st, const eng_prompt *p, int i,
   char d[120], pw[16], who[16];
   switch (OPT_TYPE(code)) {
   case OPT_PROJECT:
-    snprintf(id, ENG_ID_MAX + 1, "project");
-    label_set(label, "Start it as a Project");
+  case OPT_LAUNCH: {
+    int drawn = -1; /* the card drawn in Act III lies face up */
+    for (int k = DOM_LO; k < SV_N; k++)
+      if (s->w[k].zone == SV_Z_LIMBO)
+        drawn = k;
+    if (drawn >= 0)
+      describe(s, drawn, d, sizeof d);
+    else
+      snprintf(d, sizeof d, "it");
+    if (OPT_TYPE(code) == OPT_PROJECT) {
+      snprintf(id, ENG_ID_MAX + 1, "project");
+      label_set(label, "Start %s as a Project", d);
+    } else {
+      seat_name(a, who, sizeof who);
+      snprintf(id, ENG_ID_MAX + 1, "launch.%d", a + 1);
+      label_set(label, "Launch %s as an Asteroid at %s",
+                drawn >= 0 ? C(drawn)->name : "it", who);
+    }
     return;
-  case OPT_LAUNCH:
-    seat_name(a, who, sizeof who);
-    snprintf(id, ENG_ID_MAX + 1, "launch.%d", a + 1);
-    label_set(label, "Launch it as an Asteroid at %s", who);
-    return;
+  }
   case OPT_MOB:
     power_of(a, pw, sizeof pw);
     snprintf(id, ENG_ID_MAX + 1, "mob.c%d", a);

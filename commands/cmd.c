@@ -1,0 +1,635 @@
+/*
+ * cmd.c: the machinery behind every chat command: validating a request
+ * against the command table, finding and lazily loading games, committing
+ * moves before anything is said about them, and rendering what each
+ * person may see.
+ *
+ * Games are loaded the first time a request touches them (a snapshot plus
+ * the moves after it, or a full replay) and kept in a small cache that
+ * cmd_forget empties, as a restart would. A cached game is only ever
+ * changed together with a committed move; if the commit fails the cached
+ * copy is dropped, so the next request reloads the truth from storage.
+ */
+#include "cmd_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+cmd_ctx *cmd_new(const cmd_config *cfg) {
+  cmd_ctx *c = calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->cfg = *cfg;
+  if (c->cfg.snapshot_every <= 0)
+    c->cfg.snapshot_every = 32;
+  return c;
+}
+
+static void live_free(live *L) {
+  if (!L)
+    return;
+  eng_game_free(L->g);
+  free(L);
+}
+
+void cmd_forget(cmd_ctx *c) {
+  while (c->games) {
+    live *next = c->games->next;
+    live_free(c->games);
+    c->games = next;
+  }
+}
+
+void cmd_free(cmd_ctx *c) {
+  if (!c)
+    return;
+  cmd_forget(c);
+  free(c);
+}
+
+void cmd_set_now(cmd_ctx *c, int64_t now) { c->now = now; }
+
+/* ---- messages ------------------------------------------------------- */
+
+const char *cmd_status_name(int status) {
+  return status == STO_LOBBY     ? "lobby"
+         : status == STO_RUNNING ? "running"
+                                 : "finished";
+}
+
+/* Delivers text, split at line ends into pieces Discord accepts; the
+ * options ride on the last piece. */
+void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
+              const char *user_name, const live *L, const char *text,
+              const cmd_choice *options, int n_options) {
+  cmd_msg m = {.to = to,
+               .user = to == CMD_TO_CHANNEL ? NULL : user,
+               .user_name = to == CMD_TO_CHANNEL ? NULL : user_name,
+               .channel = r->channel,
+               .game = L ? L->row.id : 0,
+               .status = L ? L->row.status : -1,
+               .version = L ? L->row.moves : 0};
+  char piece[CMD_TEXT_MAX + 1];
+  size_t len = strlen(text);
+  while (len > 0 && text[len - 1] == '\n')
+    len--;
+  const char *p = text;
+  do {
+    size_t n = (size_t)(text + len - p);
+    if (n > CMD_TEXT_MAX) {
+      n = CMD_TEXT_MAX;
+      const char *nl = NULL;
+      for (size_t k = n; k > CMD_TEXT_MAX / 2; k--)
+        if (p[k] == '\n') {
+          nl = p + k;
+          break;
+        }
+      if (nl)
+        n = (size_t)(nl - p);
+      else
+        while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
+          n--; /* never cut a UTF-8 sequence */
+    }
+    memcpy(piece, p, n);
+    piece[n] = '\0';
+    p += n;
+    while (p < text + len && *p == '\n')
+      p++;
+    bool last = p >= text + len;
+    m.text = piece;
+    m.options = last ? options : NULL;
+    m.n_options = last ? n_options : 0;
+    c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
+  } while (p < text + len);
+}
+
+static void vsay(cmd_ctx *c, const cmd_request *r, const live *L, cmd_to to,
+                 const char *fmt, va_list ap) {
+  char text[CMD_TEXT_MAX * 2];
+  vsnprintf(text, sizeof text, fmt, ap);
+  if (to == CMD_TO_CHANNEL)
+    cmd_send(c, r, to, NULL, NULL, L, text, NULL, 0);
+  else
+    cmd_send(c, r, to, r->user, r->user_name, L, text, NULL, 0);
+}
+
+void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L,
+               const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsay(c, r, L, CMD_TO_EPHEMERAL, fmt, ap);
+  va_end(ap);
+}
+
+void cmd_announce(cmd_ctx *c, const cmd_request *r, const live *L,
+                  const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsay(c, r, L, CMD_TO_CHANNEL, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- arguments ------------------------------------------------------ */
+
+const char *cmd_arg_get(const cmd_request *r, const char *name) {
+  for (int i = 0; i < r->n_args; i++)
+    if (strcmp(r->args[i].name, name) == 0)
+      return r->args[i].value;
+  return NULL;
+}
+
+bool cmd_parse_int(const char *text, long min, long max, long *out) {
+  if (!text || !*text)
+    return false;
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (errno || *end || v < min || v > max)
+    return false;
+  *out = v;
+  return true;
+}
+
+/* Checks r against its table entry; replies and returns false if bad. */
+static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
+  const cmd_def *d = cmd_find(r->command ? r->command : "");
+  if (!d) {
+    char list[400] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < cmd_table_n && len < sizeof list; i++)
+      len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                              i ? ", " : "", cmd_table[i].name);
+    cmd_reply(c, r, NULL, "Unknown command '/game %.40s'. The commands are: %s.",
+              r->command ? r->command : "", list);
+    return false;
+  }
+  for (int i = 0; i < r->n_args; i++) {
+    const cmd_option_def *o = NULL;
+    for (int k = 0; k < d->n_options; k++)
+      if (strcmp(d->options[k].name, r->args[i].name) == 0)
+        o = &d->options[k];
+    if (!o) {
+      cmd_reply(c, r, NULL, "/game %s has no option '%.40s'.", d->name,
+                r->args[i].name);
+      return false;
+    }
+    for (int k = 0; k < i; k++)
+      if (strcmp(r->args[k].name, r->args[i].name) == 0) {
+        cmd_reply(c, r, NULL, "Option '%s' was given twice.", o->name);
+        return false;
+      }
+    long v;
+    if (o->type == CMD_ARG_INTEGER &&
+        !cmd_parse_int(r->args[i].value, o->min, o->max, &v)) {
+      cmd_reply(c, r, NULL,
+                "Option '%s' must be a whole number from %ld to %ld, not "
+                "'%.40s'.",
+                o->name, o->min, o->max, r->args[i].value);
+      return false;
+    }
+    if (strlen(r->args[i].value) == 0 ||
+        strlen(r->args[i].value) > CMD_VALUE_MAX) {
+      cmd_reply(c, r, NULL, "Option '%s' needs a value of 1 to %d characters.",
+                o->name, CMD_VALUE_MAX);
+      return false;
+    }
+  }
+  for (int k = 0; k < d->n_options; k++)
+    if (d->options[k].required && !cmd_arg_get(r, d->options[k].name)) {
+      cmd_reply(c, r, NULL, "/game %s needs the option '%s' (%s).", d->name,
+                d->options[k].name, d->options[k].description);
+      return false;
+    }
+  if (d->mod_only && !r->is_mod) {
+    cmd_reply(c, r, NULL, "Only moderators can use /game %s.", d->name);
+    return false;
+  }
+  *out = d;
+  return true;
+}
+
+void cmd_handle(cmd_ctx *c, const cmd_request *r) {
+  const cmd_def *d;
+  if (!validate(c, r, &d))
+    return;
+  d->handler(c, r);
+}
+
+/* ---- games ------------------------------------------------------------ */
+
+int cmd_seat_of(const live *L, const char *user) {
+  for (int i = 0; i < L->n_seats; i++)
+    if (strcmp(L->seats[i].user, user) == 0)
+      return i;
+  return -1;
+}
+
+void cmd_evict(cmd_ctx *c, int64_t id) {
+  for (live **p = &c->games; *p; p = &(*p)->next)
+    if ((*p)->row.id == id) {
+      live *dead = *p;
+      *p = dead->next;
+      live_free(dead);
+      return;
+    }
+}
+
+/* Reads a game's engine config from its stored JSON. */
+bool cmd_parse_config(const char *text, eng_config *cfg, int *max_seats) {
+  json_t *j = json_loads(text, 0, NULL);
+  const char *mode = NULL;
+  int players = 0, first = -1, seats = 0;
+  bool ok = j && !json_unpack(j, "{s?i, s:s, s?i, s:i}", "players", &players,
+                              "mode", &mode, "first", &first, "seats",
+                              &seats) &&
+            strlen(mode) < sizeof cfg->mode;
+  if (ok) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->players = players;
+    cfg->first = first;
+    memcpy(cfg->mode, mode, strlen(mode) + 1);
+    *max_seats = seats;
+  }
+  json_decref(j);
+  return ok;
+}
+
+typedef struct move_list {
+  sto_move *m;
+  size_t n, cap;
+  bool nomem;
+} move_list;
+
+static int collect_move(void *ctx, const sto_move *m) {
+  move_list *l = ctx;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 64;
+    sto_move *p = realloc(l->m, cap * sizeof *p);
+    if (!p) {
+      l->nomem = true;
+      return 1;
+    }
+    l->m = p;
+    l->cap = cap;
+  }
+  l->m[l->n++] = *m;
+  return 0;
+}
+
+eng_rc cmd_apply_stored(eng_game *g, const sto_move *m) {
+  if (m->kind == STO_MOVE_TAKEBACK)
+    return eng_game_takeback(g, m->seat);
+  return eng_game_answer(g, m->seat, m->option);
+}
+
+/* Builds the engine game of L from storage: the newest snapshot and the
+ * moves after it, or every move from the start. */
+static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  eng_config cfg;
+  int seats;
+  if (!rs || rs->version != L->row.ruleset_version) {
+    snprintf(why, cap, "it was saved by rules this Lair does not have (%s v%d)",
+             L->row.ruleset, L->row.ruleset_version);
+    return false;
+  }
+  if (!cmd_parse_config(L->row.config, &cfg, &seats)) {
+    snprintf(why, cap, "its stored settings are malformed");
+    return false;
+  }
+  move_list ml = {0};
+  if (sto_move_list(c->cfg.db, L->row.id, 0, collect_move, &ml) || ml.nomem) {
+    free(ml.m);
+    snprintf(why, cap, "its moves could not be read");
+    return false;
+  }
+  eng_game *g = NULL;
+  int64_t snap_seq;
+  char *snap = NULL;
+  size_t from = 0;
+  if (sto_snapshot_get(c->cfg.db, L->row.id, &snap_seq, &snap) == STO_OK &&
+      snap_seq >= 0 && (size_t)snap_seq <= ml.n) {
+    /* The answers as they stood at the snapshot keep takeback working. */
+    eng_answer *ans = calloc((size_t)snap_seq + 1, sizeof *ans);
+    size_t n = 0;
+    for (size_t k = 0; ans && k < (size_t)snap_seq; k++) {
+      if (ml.m[k].kind == STO_MOVE_TAKEBACK) {
+        if (n)
+          n--;
+        continue;
+      }
+      eng_answer *a = &ans[n++];
+      a->player = (int8_t)ml.m[k].seat;
+      a->turn = ml.m[k].turn;
+      a->revealed = (uint8_t)ml.m[k].revealed;
+      cmd_copy(a->id, sizeof a->id, ml.m[k].option);
+    }
+    if (ans && eng_game_restore(rs, &cfg, L->row.seed, ans, n, snap, &g) ==
+                   ENG_OK)
+      from = (size_t)snap_seq;
+    free(ans);
+  }
+  free(snap);
+  if (!g && eng_game_new(rs, &cfg, L->row.seed, &g) != ENG_OK) {
+    free(ml.m);
+    snprintf(why, cap, "its rules could not set it up");
+    return false;
+  }
+  for (size_t k = from; k < ml.n; k++)
+    if (cmd_apply_stored(g, &ml.m[k]) != ENG_OK) {
+      snprintf(why, cap, "its move %zu no longer fits the rules", k + 1);
+      eng_game_free(g);
+      free(ml.m);
+      return false;
+    }
+  free(ml.m);
+  L->g = g;
+  return true;
+}
+
+live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap) {
+  for (live *L = c->games; L; L = L->next)
+    if (L->row.id == id)
+      return L;
+  live *L = calloc(1, sizeof *L);
+  if (!L) {
+    snprintf(why, cap, "out of memory");
+    return NULL;
+  }
+  sto_rc rc = sto_game_get(c->cfg.db, id, &L->row);
+  if (!rc)
+    rc = sto_seat_list(c->cfg.db, id, L->seats, ENG_MAX_SEATS, &L->n_seats);
+  if (rc) {
+    snprintf(why, cap, "%s", rc == STO_NOT_FOUND ? "there is no such game"
+                                                 : sto_strerror(rc));
+    free(L);
+    return NULL;
+  }
+  if ((L->row.status == STO_RUNNING || L->row.status == STO_FINISHED) &&
+      !build_engine(c, L, why, cap)) {
+    free(L);
+    return NULL;
+  }
+  L->next = c->games;
+  c->games = L;
+  return L;
+}
+
+typedef struct id_list {
+  int64_t id[16];
+  int n;
+} id_list;
+
+static int collect_id(void *ctx, const sto_game *g) {
+  id_list *l = ctx;
+  if (l->n < 16)
+    l->id[l->n++] = g->id;
+  return 0;
+}
+
+int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
+                      int64_t *ids, int max) {
+  id_list l = {.n = 0};
+  if (sto_game_list(c->cfg.db, channel, statuses, collect_id, &l))
+    return -1;
+  int n = l.n < max ? l.n : max;
+  memcpy(ids, l.id, (size_t)n * sizeof *ids);
+  return n;
+}
+
+live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
+  char why[200];
+  const char *explicit = cmd_arg_get(r, "game");
+  if (explicit) {
+    long id = 0;
+    cmd_parse_int(explicit, 1, LONG_MAX, &id); /* validated by the table */
+    live *L = cmd_load(c, id, why, sizeof why);
+    if (!L) {
+      cmd_reply(c, r, NULL, "Game #%ld cannot be used: %s.", id, why);
+      return NULL;
+    }
+    if (strcmp(L->row.channel, r->channel) != 0 &&
+        cmd_seat_of(L, r->user) < 0) {
+      cmd_reply(c, r, NULL, "Game #%ld is not played in this channel.", id);
+      return NULL;
+    }
+    if (!(statuses & (1u << L->row.status))) {
+      cmd_reply(c, r, L, "Game #%ld is %s.", id,
+                L->row.status == STO_ABORTED ? "aborted"
+                                             : cmd_status_name(L->row.status));
+      return NULL;
+    }
+    return L;
+  }
+  int64_t ids[16];
+  int n = cmd_channel_games(c, r->channel, statuses, ids, 16);
+  if (n < 0) {
+    cmd_reply(c, r, NULL, "The games of this channel could not be read.");
+    return NULL;
+  }
+  live *pick = NULL;
+  int candidates = 0;
+  for (int k = 0; k < n; k++) {
+    live *L = cmd_load(c, ids[k], why, sizeof why);
+    if (!L)
+      continue;
+    if (cmd_seat_of(L, r->user) >= 0) {
+      if (!pick || cmd_seat_of(pick, r->user) < 0)
+        candidates = 0;
+      pick = L;
+      candidates++;
+    } else if (!pick || cmd_seat_of(pick, r->user) < 0) {
+      pick = L;
+      candidates++;
+    }
+  }
+  if (!pick) {
+    cmd_reply(c, r, NULL,
+              statuses & (1u << STO_LOBBY)
+                  ? "There is no open game in this channel. Start one with "
+                    "/game new."
+                  : "No game is running in this channel. Start one with "
+                    "/game new.");
+    return NULL;
+  }
+  if (candidates > 1) {
+    cmd_reply(c, r, NULL,
+              "Several games are open here; say which with game:<number> "
+              "(see /game list).");
+    return NULL;
+  }
+  return pick;
+}
+
+/* ---- rendering -------------------------------------------------------- */
+
+void cmd_names(const live *L, const char *in, char *out, size_t cap) {
+  size_t o = 0;
+  while (*in && o + 1 < cap) {
+    if (strncmp(in, "Villain ", 8) == 0 && in[8] >= '1' && in[8] <= '8' &&
+        !isdigit((unsigned char)in[9]) && in[8] - '1' < L->n_seats) {
+      const char *name = L->seats[in[8] - '1'].name;
+      size_t n = strlen(name);
+      if (o + n >= cap)
+        break;
+      memcpy(out + o, name, n);
+      o += n;
+      in += 9;
+      continue;
+    }
+    out[o++] = *in++;
+  }
+  out[o] = '\0';
+}
+
+void cmd_render(const live *L, int viewer, int what, char *out, size_t cap) {
+  char raw[CMD_TEXT_MAX * 4];
+  json_t *v = L->g->rs->view(L->g->state, viewer);
+  raw[0] = '\0';
+  if (v)
+    L->g->rs->render(v, what, raw, sizeof raw);
+  json_decref(v);
+  cmd_names(L, raw, out, cap);
+}
+
+int cmd_options(const live *L, cmd_choice *out, int max) {
+  int n = 0;
+  for (int i = 0; i < L->g->prompt.n && n < max; i++, n++) {
+    char label[ENG_LABEL_MAX + 1];
+    eng_game_option(L->g, i, out[n].id, label);
+    char named[ENG_LABEL_MAX * 2];
+    cmd_names(L, label, named, sizeof named);
+    cmd_copy(out[n].label, sizeof out[n].label, named);
+  }
+  return n;
+}
+
+void cmd_result_text(const live *L, char *out, size_t cap) {
+  eng_result res;
+  eng_game_result(L->g, &res);
+  size_t o = (size_t)snprintf(out, cap, "**Game #%" PRId64 " is over.** ",
+                              L->row.id);
+  int winners = 0;
+  for (int s = 0; s < L->n_seats && o < cap; s++)
+    if (res.winners & (1u << s))
+      o += (size_t)snprintf(out + o, cap - o, "%s%s", winners++ ? " and " : "",
+                            L->seats[s].name);
+  if (o < cap)
+    snprintf(out + o, cap - o, "%s (%s).",
+             winners ? (winners > 1 ? " win" : " wins") : "Nobody wins",
+             res.reason);
+}
+
+/* Tells the player who must answer now, by DM, with the options. */
+void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
+  const eng_prompt *p = &L->g->prompt;
+  if (p->player < 0 || p->player >= L->n_seats)
+    return;
+  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+  int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
+  char q[ENG_QUESTION_MAX], qn[ENG_QUESTION_MAX * 2];
+  L->g->rs->question(L->g->state, p, q, sizeof q);
+  cmd_names(L, q, qn, sizeof qn);
+  char text[CMD_TEXT_MAX * 8];
+  size_t o = (size_t)snprintf(text, sizeof text,
+                              "**Your turn** in game #%" PRId64 ": %s\n", L->row.id,
+                              qn);
+  for (int i = 0; i < n && o < sizeof text; i++)
+    o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n", opts[i].id,
+                          opts[i].label);
+  if (o < sizeof text)
+    snprintf(text + o, sizeof text - o,
+             "Answer with /game move choice:<id or label>.");
+  const sto_seat *s = &L->seats[p->player];
+  cmd_send(c, r, CMD_TO_DM, s->user, s->name, L, text, opts, n);
+}
+
+/* Renders every seat's hand, for noticing which changed. */
+void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]) {
+  for (int s = 0; s < L->n_seats; s++)
+    cmd_render(L, s, ENG_RENDER_HAND, hands[s], CMD_TEXT_MAX + 1);
+}
+
+void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
+                      const char *public_line,
+                      char before[][CMD_TEXT_MAX + 1], bool table) {
+  char text[CMD_TEXT_MAX * 3];
+  size_t o = 0;
+  if (public_line && *public_line)
+    o += (size_t)snprintf(text, sizeof text, "%s\n", public_line);
+  bool over = L->g->prompt.player < 0;
+  if (table || over) {
+    char t[CMD_TEXT_MAX * 2];
+    cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t);
+    o += (size_t)snprintf(text + o, sizeof text - o, "%s", t);
+  }
+  if (over) {
+    char res[300];
+    cmd_result_text(L, res, sizeof res);
+    snprintf(text + o, sizeof text - o, "%s", res);
+  } else {
+    char q[ENG_QUESTION_MAX];
+    L->g->rs->question(L->g->state, &L->g->prompt, q, sizeof q);
+    snprintf(text + o, sizeof text - o, "Waiting for %s.",
+             L->seats[L->g->prompt.player].name);
+  }
+  cmd_send(c, r, CMD_TO_CHANNEL, NULL, NULL, L, text, NULL, 0);
+  static _Thread_local char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  cmd_hands(L, now);
+  for (int s = 0; s < L->n_seats; s++)
+    if (!before || strcmp(before[s], now[s]) != 0)
+      cmd_send(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
+               NULL, 0);
+  if (!over)
+    cmd_prompt(c, r, L);
+}
+
+/* Records one move; on failure drops the cached game and says why. */
+bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
+                const char *option, int turn, bool revealed) {
+  sto_move m = {.seq = L->row.moves,
+                .seat = seat,
+                .kind = kind,
+                .turn = turn,
+                .revealed = revealed,
+                .time = c->now};
+  snprintf(m.option, sizeof m.option, "%s", option);
+  snprintf(m.request, sizeof m.request, "%s", r->request_id);
+  sto_rc rc = sto_move_append(c->cfg.db, L->row.id, &m);
+  if (rc) {
+    int64_t id = L->row.id;
+    cmd_evict(c, id);
+    cmd_reply(c, r, NULL,
+              rc == STO_DUPLICATE ? "That request was already handled."
+              : rc == STO_CONFLICT
+                  ? "Another move was recorded first; nothing changed. Look "
+                    "again and retry."
+                  : "Your move could not be saved (%s); nothing changed.",
+              sto_strerror(rc));
+    return false;
+  }
+  L->row.moves++;
+  if (L->row.moves % c->cfg.snapshot_every == 0) {
+    char *state = eng_game_state_text(L->g);
+    if (state)
+      sto_snapshot_put(c->cfg.db, L->row.id, L->row.moves, state);
+    free(state);
+  }
+  if (L->g->prompt.player < 0 && L->row.status == STO_RUNNING) {
+    L->row.status = STO_FINISHED;
+    sto_game_set_status(c->cfg.db, L->row.id, STO_FINISHED, c->now);
+  }
+  return true;
+}
+
+char *cmd_state_text(cmd_ctx *c, int64_t id) {
+  char why[200];
+  live *L = cmd_load(c, id, why, sizeof why);
+  return L && L->g ? eng_game_state_text(L->g) : NULL;
+}

@@ -1,0 +1,132 @@
+/*
+ * cmd.h: Lair's chat commands, between the transports and the engine.
+ *
+ * The command set is declared once as data (cmd_table: names, options
+ * with types and descriptions, handler, who may use it), so the console
+ * and Discord register and parse the very same table. A transport turns
+ * what a user typed or clicked into a cmd_request; cmd_handle validates
+ * it, asks the engine, commits the move through storage and only then
+ * renders what each person may see, delivering it through the
+ * transport's sink. Nothing here knows how a message travels.
+ */
+#ifndef LAIR_CMD_H
+#define LAIR_CMD_H
+
+#include "eng.h"
+#include "sto.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CMD_TEXT_MAX 2000 /* Discord's message limit */
+#define CMD_MAX_ARGS 8
+
+typedef enum { CMD_TO_CHANNEL, CMD_TO_DM, CMD_TO_EPHEMERAL } cmd_to;
+
+typedef struct cmd_choice {
+  char id[ENG_ID_MAX + 1];
+  char label[ENG_LABEL_MAX + 1];
+} cmd_choice;
+
+/* One message to deliver. Pointers are valid during deliver() only. */
+typedef struct cmd_msg {
+  cmd_to to;
+  const char *user;      /* recipient's user id (DM, ephemeral) or NULL */
+  const char *user_name; /* recipient's display name or NULL */
+  const char *channel;   /* the channel the request came from */
+  const char *text;      /* at most CMD_TEXT_MAX bytes */
+  int64_t game;          /* the game it concerns, 0 if none */
+  int status;            /* STO_LOBBY.. of that game, -1 if none */
+  int64_t version;       /* moves recorded in that game (for custom_ids) */
+  const cmd_choice *options; /* a prompt addressed to `user` */
+  int n_options;
+} cmd_msg;
+
+typedef struct cmd_sink {
+  void (*deliver)(void *ctx, const cmd_msg *m);
+  void *ctx;
+} cmd_sink;
+
+typedef enum { CMD_ARG_STRING, CMD_ARG_INTEGER, CMD_ARG_USER } cmd_arg_type;
+
+typedef struct cmd_option_def {
+  const char *name;
+  const char *description; /* 1-100 characters (Discord) */
+  cmd_arg_type type;
+  bool required;
+  bool autocomplete;
+  long min, max; /* CMD_ARG_INTEGER */
+} cmd_option_def;
+
+typedef struct cmd_request cmd_request;
+typedef struct cmd_ctx cmd_ctx;
+
+#define CMD_MAX_OPTIONS 4
+typedef struct cmd_def {
+  const char *name; /* subcommand of /game */
+  const char *description;
+  bool mod_only;
+  void (*handler)(cmd_ctx *c, const cmd_request *r);
+  int n_options;
+  cmd_option_def options[CMD_MAX_OPTIONS];
+} cmd_def;
+
+/* The command table; cmd_table_n entries. */
+extern const cmd_def cmd_table[];
+extern const size_t cmd_table_n;
+/* Returns the command called name, or NULL. */
+const cmd_def *cmd_find(const char *name);
+
+typedef struct cmd_arg {
+  const char *name;
+  const char *value;
+} cmd_arg;
+
+struct cmd_request {
+  const char *request_id; /* unique per user action (interaction id) */
+  const char *guild;      /* "" for DMs and the console */
+  const char *channel;
+  const char *user;      /* user id */
+  const char *user_name; /* display name */
+  bool is_mod;           /* the transport decided (permissions, role) */
+  const char *command;   /* subcommand name, e.g. "move" */
+  int n_args;
+  cmd_arg args[CMD_MAX_ARGS];
+};
+
+typedef struct cmd_config {
+  sto *db;
+  cmd_sink sink;
+  /* Where new games get their seed; NULL = the system's randomness. */
+  uint64_t (*seed)(void *ctx);
+  void *seed_ctx;
+  int snapshot_every; /* moves between snapshots; 0 = 32 */
+} cmd_config;
+
+/* Creates a command context over an open database; NULL when out of
+ * memory. The caller keeps owning db and closes it after cmd_free. */
+cmd_ctx *cmd_new(const cmd_config *cfg);
+/* Frees c and its cached games; NULL is fine. */
+void cmd_free(cmd_ctx *c);
+/* Forgets every cached game, as after a restart. */
+void cmd_forget(cmd_ctx *c);
+/* Sets the clock (Unix seconds) used for timestamps. */
+void cmd_set_now(cmd_ctx *c, int64_t now);
+
+/* Handles one request: validates it against the table, runs it and
+ * delivers every resulting message through the sink. Bad input gets one
+ * ephemeral error message and changes nothing. */
+void cmd_handle(cmd_ctx *c, const cmd_request *r);
+
+/* The full state of game id as canonical JSON text (hidden cards
+ * included: for tests and operators, never for a channel); malloc'd,
+ * NULL when the game cannot be loaded or has not started. */
+char *cmd_state_text(cmd_ctx *c, int64_t id);
+
+/* Fills out with up to max autocomplete choices for option `option` of
+ * request r (whose other args are as typed so far), matching `partial`
+ * case-insensitively. Returns the number of choices. */
+int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
+                     const char *partial, cmd_choice *out, int max);
+
+#endif

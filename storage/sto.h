@@ -1,0 +1,161 @@
+/*
+ * sto.h: Lair's persistence, one interface with SQLite behind it.
+ *
+ * Event sourcing: a game row (ruleset, config, seed, where it is played,
+ * status), its seats, an append-only moves table and periodic snapshots of
+ * the state. A move is committed before anyone hears of it; the moves
+ * table's (game, seq) key is the arbiter, so a move is accepted only if
+ * its sequence number is the next one, and a request id (a Discord
+ * interaction id, a console line number) is applied at most once.
+ * Nothing here knows a game's rules: states and configs are opaque text.
+ */
+#ifndef LAIR_STO_H
+#define LAIR_STO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STO_ERRORS(X)                                                          \
+  X(OK, "OK.")                                                                 \
+  X(NOMEM, "Out of memory.")                                                   \
+  X(IO, "The database could not be read or written.")                          \
+  X(CORRUPT, "The database file is damaged or not a Lair database; it was "    \
+             "left untouched.")                                                \
+  X(TOO_NEW, "The database was written by a newer Lair; it was left "          \
+             "untouched. Upgrade Lair to use it.")                             \
+  X(BUSY, "The database is busy; try again.")                                  \
+  X(NOT_FOUND, "No such game.")                                                \
+  X(CONFLICT, "Another move was recorded first; reload and try again.")        \
+  X(DUPLICATE, "That request was already applied.")                            \
+  X(TOO_BIG, "A stored value is larger than Lair accepts.")                    \
+  X(INVALID, "Storage was asked to record a malformed value.")
+
+typedef enum {
+#define STO_RC_ENUM(name, text) STO_##name,
+  STO_ERRORS(STO_RC_ENUM)
+#undef STO_RC_ENUM
+      STO_RC_COUNT
+} sto_rc;
+
+/* Returns the human text of rc (static, never NULL). */
+const char *sto_strerror(sto_rc rc);
+
+typedef struct sto sto;
+
+/* Opens (creating if absent) the database at path, in WAL mode, and
+ * migrates its schema forward (PRAGMA user_version). A file that is not a
+ * database, fails `PRAGMA quick_check`, or has a newer user_version is
+ * refused (STO_CORRUPT / STO_TOO_NEW) WITHOUT being modified. On error
+ * *out is NULL and err (if not NULL) holds a one-line explanation.
+ * A handle is used by one thread at a time; open one per thread. */
+sto_rc sto_open(const char *path, sto **out, char *err, size_t cap);
+/* Closes db; NULL is fine. */
+void sto_close(sto *db);
+/* The schema version this build writes. */
+int sto_schema_version(void);
+
+/* ---- games ------------------------------------------------------------ */
+enum { STO_LOBBY = 0, STO_RUNNING = 1, STO_FINISHED = 2, STO_ABORTED = 3 };
+
+#define STO_ID_MAX 32     /* ruleset ids, Discord snowflakes as text */
+#define STO_CONFIG_MAX 512 /* a game's config JSON */
+
+typedef struct sto_game {
+  int64_t id;                   /* assigned by sto_game_create */
+  char ruleset[STO_ID_MAX + 1]; /* "supervillain" */
+  int ruleset_version;
+  char config[STO_CONFIG_MAX + 1]; /* JSON text, opaque here */
+  uint64_t seed;
+  char guild[STO_ID_MAX + 1];   /* "" for a DM or the console */
+  char channel[STO_ID_MAX + 1]; /* where the game is played */
+  char creator[STO_ID_MAX + 1]; /* user id */
+  int status;                   /* STO_LOBBY ... */
+  int64_t created, updated;     /* Unix seconds, from the caller's clock */
+  int64_t moves;                /* number of moves recorded (next seq) */
+} sto_game;
+
+/* Inserts g (id and moves ignored); *id receives the new game id. */
+sto_rc sto_game_create(sto *db, const sto_game *g, int64_t *id);
+/* Reads game id into *out; STO_NOT_FOUND if there is none. */
+sto_rc sto_game_get(sto *db, int64_t id, sto_game *out);
+/* Sets a game's status and updated time; STO_NOT_FOUND if no such game. */
+sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now);
+/* Replaces a game's config (e.g. seats fixed at start) and seed;
+ * STO_NOT_FOUND if no such game. */
+sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
+                           uint64_t seed, int64_t now);
+/* Calls fn for each game in channel (all channels when channel is NULL)
+ * whose status is in the bit mask statuses (1 << STO_LOBBY | ...), newest
+ * first; fn returns non-zero to stop. */
+sto_rc sto_game_list(sto *db, const char *channel, unsigned statuses,
+                     int (*fn)(void *ctx, const sto_game *g), void *ctx);
+
+/* ---- seats ------------------------------------------------------------ */
+typedef struct sto_seat {
+  int seat; /* 0-based */
+  char user[STO_ID_MAX + 1];
+  char name[64]; /* display name at join time */
+} sto_seat;
+
+/* Puts user in seat (replacing whoever sat there); STO_NOT_FOUND if no
+ * such game. */
+sto_rc sto_seat_set(sto *db, int64_t game, const sto_seat *s);
+/* Removes a seat and renumbers nothing (callers keep seats dense); an
+ * empty seat is not an error. */
+sto_rc sto_seat_remove(sto *db, int64_t game, int seat);
+/* Reads up to max seats of game ordered by seat; *n receives the count.
+ * STO_TOO_BIG if the game has more than max seats (out holds the first). */
+sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n);
+
+/* ---- moves ------------------------------------------------------------ */
+#define STO_OPTION_MAX 64
+#define STO_REQUEST_MAX 64
+
+typedef struct sto_move {
+  int64_t seq;  /* 0, 1, 2... per game */
+  int seat;     /* who answered */
+  int kind;     /* STO_MOVE_ANSWER, STO_MOVE_TAKEBACK */
+  int turn;     /* the engine's turn number when it was answered */
+  int revealed; /* 1 if the answer revealed information (no takeback) */
+  char option[STO_OPTION_MAX + 1];   /* the option id ("" for a takeback) */
+  char request[STO_REQUEST_MAX + 1]; /* the request id that caused it */
+  int64_t time;
+} sto_move;
+enum { STO_MOVE_ANSWER = 0, STO_MOVE_TAKEBACK = 1 };
+
+/* Appends m to game in one transaction, together with the game's move
+ * count. STO_CONFLICT if m->seq is not the next sequence number;
+ * STO_DUPLICATE if m->request was already used by any move (then nothing
+ * is written); STO_NOT_FOUND if there is no such game; STO_INVALID if
+ * m->request is empty. Durable (synchronous=FULL) when it returns STO_OK. */
+sto_rc sto_move_append(sto *db, int64_t game, const sto_move *m);
+/* Calls fn for each move of game with seq >= from, in order. */
+sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
+                     int (*fn)(void *ctx, const sto_move *m), void *ctx);
+/* Whether request id was already applied; *game and *seq (if not NULL)
+ * receive where. */
+sto_rc sto_request_seen(sto *db, const char *request, bool *seen,
+                        int64_t *game, int64_t *seq);
+
+/* ---- snapshots ------------------------------------------------------- */
+#define STO_STATE_MAX (16u << 20) /* bytes of one snapshot's state text */
+
+/* Stores the state text after `seq` moves (replacing an older one; a
+ * snapshot older than the stored one is ignored). STO_TOO_BIG past
+ * STO_STATE_MAX. */
+sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq,
+                        const char *state);
+/* Reads the newest snapshot of game: *seq and *state (malloc'd, caller
+ * frees); STO_NOT_FOUND when there is none. */
+sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state);
+
+/* ---- key/value settings (per guild or channel) ----------------------- */
+/* Reads setting key of scope into buf; STO_NOT_FOUND if unset. */
+sto_rc sto_setting_get(sto *db, const char *scope, const char *key,
+                       char *buf, size_t cap);
+/* Writes setting key of scope. */
+sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
+                       const char *value);
+
+#endif

@@ -1,0 +1,289 @@
+"""lairlocal.py: drives `lair local --json` for the console-table tests.
+
+Shared by the tests in tests/local/ (Python 3, standard library only).
+A Lair object is one `lair local --json` process: send(line) writes one
+input line and returns the messages it produced, up to its {"to":"done"}.
+Games are played with seeded random answers taken from the options that
+the bot sends by DM to the player who must decide.
+"""
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import traceback
+
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
+DONE = {"to": "done"}
+
+# Zones of the state's "where" list (engine/games/supervillain/sv.h).
+Z_MDECK, Z_MDISC, Z_HAND, Z_MOB, Z_DDECK, Z_DDISC = 0, 1, 2, 3, 4, 5
+Z_PROJECT, Z_FACILITY, Z_ASTEROID, Z_LIMBO = 6, 7, 8, 9
+HIDDEN_ZONES = {Z_MDECK, Z_HAND, Z_DDECK}
+N_CARDS = 87
+TAKEBACK_REFUSED = "You have no answer of this turn that can be taken back."
+
+
+class Fail(AssertionError):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Fail(what)
+
+
+def sanitizer_env():
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    env.pop("DISCORD_TOKEN", None)
+    return env
+
+
+class Lair:
+    """One `lair local --json` process on a database file."""
+
+    def __init__(self, binary, db, seed=None, mods=()):
+        self.binary, self.db, self.seed, self.mods = binary, db, seed, mods
+        self.proc = None
+        self.start()
+
+    def start(self):
+        argv = [self.binary, "local", "--json", "--db", self.db]
+        if self.seed is not None:
+            argv += ["--seed", str(self.seed)]
+        for m in self.mods:
+            argv += ["--mod", m]
+        self.err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.err, env=sanitizer_env(), bufsize=0)
+
+    def write(self, line):
+        """Sends one line without waiting for its answer."""
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def read_message(self):
+        """The next message (a dict), or None at the end of the output."""
+        raw = self.proc.stdout.readline()
+        if not raw:
+            return None
+        if not raw.endswith(b"\n"):
+            return None  # a partial line cut by a kill
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise Fail("not JSON: %r" % raw[:300])
+
+    def read_answer(self):
+        """The messages up to the next done; None if the output ended
+        first (the process died)."""
+        out = []
+        while True:
+            m = self.read_message()
+            if m is None:
+                return None
+            if m == DONE:
+                return out
+            out.append(m)
+
+    def send(self, line):
+        self.write(line)
+        out = self.read_answer()
+        check(out is not None, "lair ended while answering %r: %s" %
+              (line, self.stderr_text()))
+        return out
+
+    def dump(self, game=1):
+        out = self.send("!dump %d" % game)
+        check(len(out) == 1 and out[0].get("to") == "state",
+              "!dump gave %r" % out)
+        return out[0]["state"]
+
+    def restart(self):
+        check(self.send("!restart") == [], "!restart said something")
+
+    def stderr_text(self):
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace")
+
+    def close(self):
+        """Ends the process with end of input; it must exit 0, silently."""
+        self.proc.stdin.close()
+        rest = self.proc.stdout.read()
+        rc = self.proc.wait(timeout=60)
+        self.proc.stdout.close()
+        err = self.stderr_text()
+        self.err.close()
+        check(rc == 0 and not err.strip(),
+              "lair exited %d; stderr: %s" % (rc, err[-3000:]))
+        check(not rest.strip(), "unread output at exit: %r" % rest[:300])
+
+    def kill(self):
+        """SIGKILL; returns the messages still readable (complete lines)."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.stdin.close()
+        msgs = []
+        while True:
+            m = self.read_message()
+            if m is None:
+                break
+            msgs.append(m)
+        self.proc.wait(timeout=60)
+        self.proc.stdout.close()
+        self.err.close()
+        return msgs
+
+
+def prompts(msgs):
+    """The DMs carrying options in msgs: [(user, options)]."""
+    return [(m["user"], m["options"]) for m in msgs
+            if m.get("to") == "dm" and m.get("options")]
+
+
+_OPTION_START = re.compile(r"(^| )[a-z_]+:")
+
+
+def choice_text(rng, options, opt):
+    """What to type for opt: its id, or its label when that label is
+    unique among the options (chosen at random between the two when both
+    are possible)."""
+    label = opt["label"]
+    unique = sum(1 for o in options if o["label"] == label) == 1
+    typeable = (label == label.strip() and not label.endswith("?") and
+                not _OPTION_START.search(label) and "\n" not in label)
+    if unique and typeable and rng.random() < 0.5:
+        return label
+    return opt["id"]
+
+
+def setup_lines(players):
+    lines = ["alice> /game new game:supervillain"]
+    lines += ["%s> /game join" % n for n in NAMES[1:players]]
+    lines.append("alice> /game start")
+    return lines
+
+
+def open_game(lair, players):
+    """Opens and starts game 1 with `players` players; returns the prompt
+    (user, options) the start produced."""
+    last = None
+    for line in setup_lines(players):
+        out = lair.send(line)
+        check(not any(m["to"] == "ephemeral" for m in out),
+              "%r was refused: %r" % (line, out))
+        last = out
+    return one_prompt(last, line)
+
+
+def next_prompt(out):
+    """The prompt in out (None if none); more than one is an error."""
+    p = prompts(out)
+    check(len(p) <= 1, "several prompts after one line: %r" % p)
+    return p[0] if p else None
+
+
+def one_prompt(out, line):
+    """The one prompt (user, options) that line's answer out must hold."""
+    p = prompts(out)
+    check(len(p) == 1, "after %r %d prompts came, not 1: %r" %
+          (line, len(p), out))
+    return p[0]
+
+
+def is_over(out):
+    return any(m.get("to") == "channel" and "is over.**" in m.get("text", "")
+               for m in out)
+
+
+def cards(binary):
+    """Instance number -> card name (87 entries)."""
+    raw = subprocess.run([binary, "cards", "supervillain"], check=True,
+                         stdout=subprocess.PIPE, env=sanitizer_env()).stdout
+    all_cards = json.loads(raw)
+    names = []
+    for deck in ("minion", "domination"):
+        for c in all_cards:
+            if c["deck"] == deck:
+                names += [c["name"]] * c["count"]
+    check(len(names) == N_CARDS, "%d card instances, not 87" % len(names))
+    return names
+
+
+def where(state_text):
+    w = json.loads(state_text)["where"]
+    check(len(w) == N_CARDS, "where has %d entries" % len(w))
+    return w
+
+
+def moves_in_db(db, game=1):
+    """[(seq, request, seat, option)] of game from the moves table."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        return con.execute(
+            "SELECT seq, request, seat, option FROM moves WHERE game = ? "
+            "ORDER BY seq", (game,)).fetchall()
+    finally:
+        con.close()
+
+
+def play_random(lair, rng, players, max_moves=None, on_line=None,
+                move_id=None, undo_chance=0.0):
+    """Plays game 1 from its setup with random legal answers, and now and
+    then (undo_chance) a /game undo by the player who must decide. Returns
+    the lines that changed the game (refused undos are left out).
+    on_line(line, out) runs after each of them; move_id(i) gives the
+    request id of line i (None: no id)."""
+    user, options = open_game(lair, players)
+    lines = []
+    while max_moves is None or len(lines) < max_moves:
+        undo = rng.random() < undo_chance
+        if undo:
+            text = "%s> /game undo" % user
+        else:
+            opt = rng.choice(options)
+            text = "%s> /game move choice:%s" % (
+                user, choice_text(rng, options, opt))
+        if move_id:
+            text = "@%s %s" % (move_id(len(lines)), text)
+        out = lair.send(text)
+        if undo and len(out) == 1 and out[0]["to"] == "ephemeral":
+            check(TAKEBACK_REFUSED in out[0]["text"],
+                  "%r said %r" % (text, out[0]["text"]))
+            continue  # nothing to take back: nothing changed
+        check(not any(m["to"] == "ephemeral" for m in out),
+              "line %d %r refused: %r" % (len(lines), text, out))
+        lines.append(text)
+        if on_line:
+            on_line(text, out)
+        if is_over(out):
+            check(not prompts(out), "a prompt after the end")
+            break
+        user, options = one_prompt(out, text)
+    return lines
+
+
+def main(name, fn):
+    """Runs fn(binary, tmpdir) -> summary text; prints it; exit status."""
+    if len(sys.argv) != 2:
+        print("usage: %s PATH/TO/lair" % sys.argv[0], file=sys.stderr)
+        return 2
+    binary = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory(prefix="lair-%s-" % name) as tmp:
+        try:
+            summary = fn(binary, tmp)
+        except Fail as e:
+            print("%s: FAIL: %s" % (name, e))
+            return 1
+        except Exception:
+            traceback.print_exc(file=sys.stdout)
+            print("%s: FAIL: the harness broke (above)" % name)
+            return 1
+    print("%s: %s" % (name, summary))
+    return 0

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""local_privacy: hidden cards never reach the wrong eyes.
+
+Plays whole Supervillain games through `lair local --json` with seeded
+random answers (and, now and then, /game undo, hand, status and log), dumping
+the full state after every input line to know where each of the 87 cards
+is. Then:
+- no channel message names a card unless at that moment some card of
+  that name is in a public zone (discards, Mobs, Projects, Facilities,
+  Asteroids, drawn face up); the three hidden zones are the Minion deck,
+  the Domination deck and the hands. /game log (an ephemeral account of
+  the public history) may name only cards that were public at some time;
+- every message showing a hand ("**Your hand** (NAME, ...") is a DM or an
+  ephemeral reply to NAME, and lists exactly the cards in NAME's hand;
+- any other DM or ephemeral reply to a player names only public cards and
+  cards in that player's own hand.
+"""
+
+import collections
+import random
+import re
+import sys
+
+import lairlocal as ll
+
+# (players, --seed, answer seed)
+GAMES = [(2, 21, 201), (3, 22, 202), (4, 23, 208)]
+
+HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
+HAND_LINE = re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M)
+
+
+class Names:
+    """Finds card names in text, longest first, so that a name inside a
+    longer one is not counted twice."""
+
+    def __init__(self, names):
+        self.names = sorted(set(names), key=len, reverse=True)
+
+    def find(self, text):
+        found = set()
+        for n in self.names:
+            if n in text:
+                found.add(n)
+                text = text.replace(n, "\0")
+        return found
+
+
+def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
+    rng = random.Random(answer_seed)
+    lair = ll.Lair(binary, "%s/p%d.db" % (tmp, players), seed)
+    seats = ll.NAMES[:players]
+    ever_public = set()
+    moves = 0
+
+    def examine(line, out, state):
+        w = ll.where(state) if state is not None else []  # None: lobby
+        public = {card[i] for i, x in enumerate(w)
+                  if x[0] not in ll.HIDDEN_ZONES}
+        ever_public.update(public)
+        hands = collections.defaultdict(list)
+        for i, x in enumerate(w):
+            if x[0] == ll.Z_HAND:
+                hands[seats[x[1]]].append(card[i])
+        for m in out:
+            text = m.get("text", "")
+            named = finder.find(text)
+            stats["messages"] += 1
+            head = HAND_HEAD.search(text)
+            if head:
+                stats["hands"] += 1
+                who = head.group(1)
+                ll.check(m["to"] in ("dm", "ephemeral") and m["user"] == who,
+                         "after %r the hand of %s went to %s %s: %r" %
+                         (line, who, m["to"], m["user"], text))
+                listed = sorted(HAND_LINE.findall(text))
+                ll.check(listed == sorted(hands[who]) and
+                         int(head.group(2)) == len(listed),
+                         "after %r %s's hand message lists %r; the hand "
+                         "holds %r" % (line, who, listed, sorted(hands[who])))
+                continue
+            if m["to"] == "channel":
+                leak = named - public
+                what = "channel message"
+            elif text.startswith("**Game #"):
+                leak = named - ever_public
+                what = "log for %s" % m["user"]
+            else:
+                leak = named - public - set(hands[m["user"]])
+                what = "%s to %s" % (m["to"], m["user"])
+            ll.check(not leak,
+                     "after %r a %s names %s, which nobody may see:\n%s" %
+                     (line, what, sorted(leak), text))
+            stats["names"] += len(named)
+
+    def send(line):
+        out = lair.send(line)
+        examine(line, out, lair.dump())
+        return out
+
+    out = None
+    for line in ll.setup_lines(players):
+        out = send(line)
+    user, options = ll.one_prompt(out, line)
+    while True:
+        r = rng.random()
+        if r < 0.03:
+            send("%s> /game hand" % rng.choice(seats))
+        elif r < 0.04:
+            send("%s> /game status" % rng.choice(seats))
+        elif r < 0.05:
+            send("%s> /game log" % rng.choice(seats))
+        undo = rng.random() < 0.02
+        if undo:
+            line = "%s> /game undo" % user
+        else:
+            opt = rng.choice(options)
+            line = "%s> /game move choice:%s" % (
+                user, ll.choice_text(rng, options, opt))
+        out = send(line)
+        if undo and [m["to"] for m in out] == ["ephemeral"]:
+            continue  # nothing to take back
+        ll.check(not any(m["to"] == "ephemeral" for m in out),
+                 "move %r refused: %r" % (line, out))
+        moves += 1
+        if ll.is_over(out):
+            break
+        user, options = ll.one_prompt(out, line)
+        ll.check(moves < 20000, "the game does not end")
+    for who in seats:  # hands and the log after the end
+        send("%s> /game hand" % who)
+        send("%s> /game log" % who)
+    lair.close()
+    return moves
+
+
+def run(binary, tmp):
+    card = ll.cards(binary)
+    finder = Names(card)
+    stats = collections.Counter()
+    parts = []
+    for players, seed, answer_seed in GAMES:
+        moves = play(binary, tmp, players, seed, answer_seed, card, finder,
+                     stats)
+        parts.append("%dp %d moves" % (players, moves))
+    ll.check(stats["names"] > 1000 and stats["hands"] > 100,
+             "too little was checked: %r" % dict(stats))
+    return "%d complete games (%s), %d messages, %d hand messages, %d card " \
+           "names checked, 0 leaks" % (len(GAMES), ", ".join(parts),
+                                       stats["messages"], stats["hands"],
+                                       stats["names"])
+
+
+if __name__ == "__main__":
+    sys.exit(ll.main("local_privacy", run))

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""local_replay_restart: games survive !restart bit for bit.
+
+Plays complete 2-, 3- and 4-player Supervillain games through
+`lair local --json` with seeded random answers taken from the options the
+bot sends (and now and then a /game undo, often right after a restart),
+in two processes in lockstep on two databases with the same
+--seed: A gets a !restart at random points, B never restarts. Every input
+line must produce the same messages in A and B; the !dump right after
+each restart must equal the one just before it; the final states must be
+equal; and A's database must hold exactly the moves sent.
+"""
+
+import random
+import sys
+
+import lairlocal as ll
+
+# (players, --seed, answer seed, restart chance per line)
+GAMES = [(2, 11, 101, 0.04), (3, 12, 102, 0.02), (4, 13, 103, 0.015)]
+UNDO = 0.03  # chance of a /game undo instead of an answer
+
+
+def both(a, b, line):
+    """Sends line to A and B at once; their answers must be equal."""
+    a.write(line)
+    b.write(line)
+    out_a, out_b = a.read_answer(), b.read_answer()
+    ll.check(out_a is not None and out_b is not None,
+             "lair ended at %r: %s %s" % (line, a.stderr_text(),
+                                          b.stderr_text()))
+    for k in range(max(len(out_a), len(out_b))):
+        x, y = out_a[k:k + 1], out_b[k:k + 1]
+        ll.check(x == y, "after %r the restarted run said\n  %r\nwhere the "
+                 "uninterrupted run said\n  %r" % (line, x, y))
+    return out_a
+
+
+def play(binary, tmp, players, seed, answer_seed, chance):
+    rng = random.Random(answer_seed)
+    a = ll.Lair(binary, "%s/a%d.db" % (tmp, players), seed)
+    b = ll.Lair(binary, "%s/b%d.db" % (tmp, players), seed)
+    stats = {"restarts": 0, "at_snapshot": 0, "mid_setup": 0, "undos": 0}
+    moves = 0
+
+    def maybe_restart(forced=False):
+        if not forced and rng.random() >= chance:
+            return False
+        before = a.dump()
+        a.restart()
+        after = a.dump()
+        ll.check(before == after,
+                 "the state changed across !restart after %d moves:\n"
+                 "before %s\nafter  %s" % (moves, before, after))
+        ll.check(after == b.dump(), "restarted state differs from the "
+                 "uninterrupted run's after %d moves" % moves)
+        stats["restarts"] += 1
+        if before is None:
+            stats["mid_setup"] += 1
+        elif moves % 32 == 0:
+            stats["at_snapshot"] += 1
+        return True
+
+    out = None
+    for k, line in enumerate(ll.setup_lines(players)):
+        out = both(a, b, line)
+        ll.check(not any(m["to"] == "ephemeral" for m in out),
+                 "%r refused: %r" % (line, out))
+        maybe_restart(forced=k == 0)  # always once in the lobby
+    user, options = ll.one_prompt(out, line)
+    undo_next = False
+    while True:
+        undo = undo_next or rng.random() < UNDO
+        if undo:
+            line = "%s> /game undo" % user
+        else:
+            opt = rng.choice(options)
+            line = "%s> /game move choice:%s" % (
+                user, ll.choice_text(rng, options, opt))
+        out = both(a, b, line)
+        if undo and [m["to"] for m in out] == ["ephemeral"]:
+            ll.check(ll.TAKEBACK_REFUSED in out[0]["text"],
+                     "%r said %r" % (line, out[0]["text"]))
+            undo_next = False
+            continue  # nothing to take back: nothing changed
+        ll.check(not any(m["to"] == "ephemeral" for m in out),
+                 "move %d %r refused: %r" % (moves, line, out))
+        moves += 1
+        stats["undos"] += undo
+        if ll.is_over(out):
+            break
+        # Always right after the start, at the first snapshot (every 32
+        # moves) and just after it; elsewhere at random. After a restart,
+        # often an undo, which needs the answers from before it.
+        undo_next = maybe_restart(forced=moves in (1, 32, 33)) and \
+            rng.random() < 0.5
+        user, options = ll.one_prompt(out, line)
+        ll.check(moves < 20000, "the game does not end")
+    # A restart after the end must change nothing either.
+    final_b = b.dump()
+    before = a.dump()
+    a.restart()
+    final_a = a.dump()
+    ll.check(before == final_a, "the finished game changed across !restart")
+    ll.check(final_a == final_b, "final states differ:\nrestarted     %s\n"
+             "uninterrupted %s" % (final_a, final_b))
+    ll.check(final_a is not None and '"over":1' in final_a,
+             "the final state is not a finished game: %s" % final_a)
+    a.close()
+    b.close()
+    stored = ll.moves_in_db(a.db)
+    ll.check(len(stored) == moves == len(ll.moves_in_db(b.db)),
+             "%d moves sent, %d stored" % (moves, len(stored)))
+    ll.check(stats["restarts"] >= 3, "only %d restarts" % stats["restarts"])
+    return moves, stats
+
+
+def run(binary, tmp):
+    parts = []
+    total = 0
+    for players, seed, answer_seed, chance in GAMES:
+        moves, st = play(binary, tmp, players, seed, answer_seed, chance)
+        total += st["restarts"]
+        parts.append("%dp %d moves (%d undos) %d restarts (%d at a "
+                     "snapshot, %d in the lobby)" %
+                     (players, moves, st["undos"], st["restarts"],
+                      st["at_snapshot"], st["mid_setup"]))
+    return "%d complete games, %d restarts, states and messages equal to " \
+           "uninterrupted runs: %s" % (len(GAMES), total, "; ".join(parts))
+
+
+if __name__ == "__main__":
+    sys.exit(ll.main("local_replay_restart", run))

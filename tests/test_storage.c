@@ -1,0 +1,998 @@
+/*
+ * test_storage.c: storage/sto.h on SQLite.
+ *
+ * Each test gets a fresh directory under /tmp (removed afterwards) and
+ * works on real files: games, seats, moves (the sequence and request-id
+ * arbiter), snapshots and settings; reopening; migration of an empty
+ * file; refusal of garbage, newer, foreign and damaged files without
+ * changing a byte of them; and a crash test that SIGKILLs a writer at a
+ * random moment and checks that every acknowledged move survived, with
+ * no gap and no duplicate.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "sto.h"
+
+/* ---- fixture and file helpers ------------------------------------------ */
+
+typedef struct fixture {
+  char dir[64];
+  char path[128];
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+
+  if (!f)
+    return -1;
+  snprintf(f->dir, sizeof f->dir, "/tmp/lair-sto-XXXXXX");
+  if (!mkdtemp(f->dir)) {
+    free(f);
+    return -1;
+  }
+  snprintf(f->path, sizeof f->path, "%s/lair.db", f->dir);
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  DIR *d = opendir(f->dir);
+  struct dirent *e;
+  char p[512];
+
+  while (d && (e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    snprintf(p, sizeof p, "%s/%s", f->dir, e->d_name);
+    unlink(p);
+  }
+  if (d)
+    closedir(d);
+  rmdir(f->dir);
+  free(f);
+  return 0;
+}
+
+/* Reads a whole file; the caller frees. */
+static unsigned char *slurp(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  unsigned char *buf = NULL;
+  long n;
+
+  assert_non_null(fp);
+  assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+  n = ftell(fp);
+  assert_true(n >= 0);
+  rewind(fp);
+  buf = malloc((size_t)n + 1);
+  assert_non_null(buf);
+  assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+  fclose(fp);
+  *len = (size_t)n;
+  return buf;
+}
+
+static void spit(const char *path, const void *data, size_t len) {
+  FILE *fp = fopen(path, "wb");
+  assert_non_null(fp);
+  assert_int_equal(fwrite(data, 1, len, fp), len);
+  assert_int_equal(fclose(fp), 0);
+}
+
+/* Runs sql on path with a plain SQLite connection (to build files by
+ * hand, or to look underneath the interface). */
+static void raw_exec(const char *path, const char *sql) {
+  sqlite3 *h = NULL;
+  char *msg = NULL;
+
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
+    fail_msg("%s: %s", sql, msg ? msg : "?");
+  sqlite3_close(h);
+}
+
+static int64_t raw_int(const char *path, const char *sql) {
+  sqlite3 *h = NULL;
+  sqlite3_stmt *s = NULL;
+  int64_t v;
+
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+  v = sqlite3_column_int64(s, 0);
+  sqlite3_finalize(s);
+  sqlite3_close(h);
+  return v;
+}
+
+/* Opening path must fail with want and leave the file's bytes as they
+ * were. */
+static void expect_refused(const char *path, sto_rc want) {
+  unsigned char *before, *after;
+  size_t n_before, n_after;
+  char err[256] = "";
+  sto *db = (sto *)&err; /* must be reset to NULL */
+
+  before = slurp(path, &n_before);
+  assert_int_equal(sto_open(path, &db, err, sizeof err), want);
+  assert_null(db);
+  assert_true(err[0] != '\0');
+  print_message("refused as expected: %s\n", err);
+  after = slurp(path, &n_after);
+  assert_int_equal(n_before, n_after);
+  assert_memory_equal(before, after, n_before);
+  free(before);
+  free(after);
+}
+
+static sto *open_ok(const char *path) {
+  char err[256] = "";
+  sto *db = NULL;
+  sto_rc rc = sto_open(path, &db, err, sizeof err);
+
+  if (rc != STO_OK)
+    fail_msg("sto_open: %s (%s)", sto_strerror(rc), err);
+  assert_non_null(db);
+  return db;
+}
+
+static void copy(char *dst, size_t cap, const char *src) {
+  snprintf(dst, cap, "%s", src);
+}
+
+static int64_t make_game(sto *db, const char *channel, int status,
+                         int64_t created) {
+  sto_game g;
+  int64_t id = -1;
+
+  memset(&g, 0, sizeof g);
+  copy(g.ruleset, sizeof g.ruleset, "supervillain");
+  g.ruleset_version = 3;
+  copy(g.config, sizeof g.config, "{\"players\":3}");
+  g.seed = 42;
+  copy(g.guild, sizeof g.guild, "111");
+  copy(g.channel, sizeof g.channel, channel);
+  copy(g.creator, sizeof g.creator, "u1");
+  g.status = status;
+  g.created = g.updated = created;
+  assert_int_equal(sto_game_create(db, &g, &id), STO_OK);
+  assert_true(id > 0);
+  return id;
+}
+
+static sto_move move_for(int64_t seq, const char *request) {
+  sto_move m;
+
+  memset(&m, 0, sizeof m);
+  m.seq = seq;
+  m.seat = (int)(seq % 3);
+  m.kind = STO_MOVE_ANSWER;
+  m.turn = (int)(seq / 3);
+  m.revealed = (int)(seq % 2);
+  snprintf(m.option, sizeof m.option, "opt-%" PRId64, seq);
+  copy(m.request, sizeof m.request, request);
+  m.time = 1000 + seq;
+  return m;
+}
+
+static void append_n(sto *db, int64_t game, int64_t from, int64_t n) {
+  char req[STO_REQUEST_MAX + 1];
+
+  for (int64_t i = from; i < from + n; i++) {
+    snprintf(req, sizeof req, "g%" PRId64 "-r%" PRId64, game, i);
+    sto_move m = move_for(i, req);
+    assert_int_equal(sto_move_append(db, game, &m), STO_OK);
+  }
+}
+
+/* Collects listed games' ids. */
+typedef struct id_list {
+  int64_t ids[16];
+  int n, stop_after;
+} id_list;
+
+static int collect_game(void *ctx, const sto_game *g) {
+  id_list *l = ctx;
+  assert_true(l->n < 16);
+  l->ids[l->n++] = g->id;
+  return l->stop_after && l->n >= l->stop_after;
+}
+
+typedef struct move_list {
+  sto_move m[64];
+  int n;
+} move_list;
+
+static int collect_move(void *ctx, const sto_move *m) {
+  move_list *l = ctx;
+  assert_true(l->n < 64);
+  l->m[l->n++] = *m;
+  return 0;
+}
+
+static void expect_moves(sto *db, int64_t game, int64_t count,
+                         int64_t updated) {
+  move_list l;
+  sto_game g;
+
+  memset(&l, 0, sizeof l);
+  assert_int_equal(sto_move_list(db, game, 0, collect_move, &l), STO_OK);
+  assert_int_equal(l.n, count);
+  assert_int_equal(sto_game_get(db, game, &g), STO_OK);
+  assert_int_equal(g.moves, count);
+  assert_int_equal(g.updated, updated);
+}
+
+/* ---- games ------------------------------------------------------------- */
+
+static void test_strerror(void **state) {
+  (void)state;
+  for (int rc = 0; rc < STO_RC_COUNT; rc++) {
+    const char *t = sto_strerror((sto_rc)rc);
+    assert_non_null(t);
+    assert_true(strlen(t) > 0);
+  }
+  assert_string_equal(sto_strerror(STO_OK), "OK.");
+  assert_non_null(sto_strerror(STO_RC_COUNT));
+  assert_non_null(sto_strerror((sto_rc)-1));
+}
+
+static void test_games(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t a1, a2, b1;
+  sto_game g;
+  id_list l;
+
+  a1 = make_game(db, "chanA", STO_LOBBY, 100);
+  a2 = make_game(db, "chanA", STO_RUNNING, 200);
+  b1 = make_game(db, "chanB", STO_FINISHED, 300);
+
+  assert_int_equal(sto_game_get(db, a2, &g), STO_OK);
+  assert_int_equal(g.id, a2);
+  assert_string_equal(g.ruleset, "supervillain");
+  assert_int_equal(g.ruleset_version, 3);
+  assert_string_equal(g.config, "{\"players\":3}");
+  assert_int_equal(g.seed, 42);
+  assert_string_equal(g.guild, "111");
+  assert_string_equal(g.channel, "chanA");
+  assert_string_equal(g.creator, "u1");
+  assert_int_equal(g.status, STO_RUNNING);
+  assert_int_equal(g.created, 200);
+  assert_int_equal(g.updated, 200);
+  assert_int_equal(g.moves, 0);
+  assert_int_equal(sto_game_get(db, 9999, &g), STO_NOT_FOUND);
+
+  /* Per channel, by status, newest first. */
+  memset(&l, 0, sizeof l);
+  assert_int_equal(sto_game_list(db, "chanA",
+                                 1u << STO_LOBBY | 1u << STO_RUNNING,
+                                 collect_game, &l),
+                   STO_OK);
+  assert_int_equal(l.n, 2);
+  assert_int_equal(l.ids[0], a2);
+  assert_int_equal(l.ids[1], a1);
+  memset(&l, 0, sizeof l);
+  assert_int_equal(
+      sto_game_list(db, "chanA", 1u << STO_LOBBY, collect_game, &l), STO_OK);
+  assert_int_equal(l.n, 1);
+  assert_int_equal(l.ids[0], a1);
+  memset(&l, 0, sizeof l);
+  assert_int_equal(sto_game_list(db, "chanA", 0, collect_game, &l), STO_OK);
+  assert_int_equal(l.n, 0);
+
+  /* All channels; the callback can stop the walk. */
+  memset(&l, 0, sizeof l);
+  assert_int_equal(sto_game_list(db, NULL, ~0u, collect_game, &l), STO_OK);
+  assert_int_equal(l.n, 3);
+  assert_int_equal(l.ids[0], b1);
+  memset(&l, 0, sizeof l);
+  l.stop_after = 1;
+  assert_int_equal(sto_game_list(db, NULL, ~0u, collect_game, &l), STO_OK);
+  assert_int_equal(l.n, 1);
+  memset(&l, 0, sizeof l);
+  assert_int_equal(
+      sto_game_list(db, NULL, 1u << STO_FINISHED, collect_game, &l), STO_OK);
+  assert_int_equal(l.n, 1);
+  assert_int_equal(l.ids[0], b1);
+
+  /* Status and config. */
+  assert_int_equal(sto_game_set_status(db, a1, STO_ABORTED, 400), STO_OK);
+  assert_int_equal(sto_game_get(db, a1, &g), STO_OK);
+  assert_int_equal(g.status, STO_ABORTED);
+  assert_int_equal(g.updated, 400);
+  assert_int_equal(g.created, 100);
+  assert_int_equal(sto_game_set_status(db, 9999, STO_ABORTED, 400),
+                   STO_NOT_FOUND);
+  assert_int_equal(sto_game_set_status(db, a1, 17, 400), STO_INVALID);
+
+  assert_int_equal(
+      sto_game_set_config(db, a2, "{\"seats\":[1,2]}", UINT64_MAX, 500),
+      STO_OK);
+  assert_int_equal(sto_game_get(db, a2, &g), STO_OK);
+  assert_string_equal(g.config, "{\"seats\":[1,2]}");
+  assert_true(g.seed == UINT64_MAX);
+  assert_int_equal(g.updated, 500);
+  assert_int_equal(sto_game_set_config(db, 9999, "{}", 1, 500), STO_NOT_FOUND);
+
+  /* A config over the cap is refused, not cut. */
+  {
+    char big[STO_CONFIG_MAX + 2];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    assert_int_equal(sto_game_set_config(db, a2, big, 1, 600), STO_TOO_BIG);
+    big[STO_CONFIG_MAX] = '\0';
+    assert_int_equal(sto_game_set_config(db, a2, big, 1, 600), STO_OK);
+  }
+
+  /* Fields of the struct must be terminated within their buffer. */
+  memset(&g, 0, sizeof g);
+  memset(g.ruleset, 'r', sizeof g.ruleset);
+  {
+    int64_t id;
+    assert_int_equal(sto_game_create(db, &g, &id), STO_TOO_BIG);
+    g.ruleset[0] = '\0';
+    g.status = 9;
+    assert_int_equal(sto_game_create(db, &g, &id), STO_INVALID);
+  }
+  sto_close(db);
+}
+
+/* A callback may call back into storage, even the same list. */
+typedef struct nest {
+  sto *db;
+  int outer, inner;
+} nest;
+
+static int nest_inner(void *ctx, const sto_game *g) {
+  nest *n = ctx;
+  (void)g;
+  n->inner++;
+  return 0;
+}
+
+static int nest_outer(void *ctx, const sto_game *g) {
+  nest *n = ctx;
+  sto_game again;
+
+  n->outer++;
+  assert_int_equal(sto_game_get(n->db, g->id, &again), STO_OK);
+  assert_int_equal(again.id, g->id);
+  assert_int_equal(sto_game_list(n->db, NULL, ~0u, nest_inner, n), STO_OK);
+  return 0;
+}
+
+/* A sweep over running games that records a move in each (a deadline
+ * passing, say) while the list is still being read. */
+static int sweep_append(void *ctx, const sto_game *g) {
+  nest *n = ctx;
+  char req[32];
+  sto_move m;
+
+  snprintf(req, sizeof req, "sweep-%" PRId64, g->id);
+  m = move_for(g->moves, req);
+  assert_int_equal(sto_move_append(n->db, g->id, &m), STO_OK);
+  n->outer++;
+  return 0;
+}
+
+static void test_nested_list(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  nest n = {db, 0, 0};
+  int64_t ids[3];
+
+  for (int i = 0; i < 3; i++)
+    ids[i] = make_game(db, "c", STO_LOBBY, i + 1);
+  assert_int_equal(sto_game_list(db, "c", ~0u, nest_outer, &n), STO_OK);
+  assert_int_equal(n.outer, 3);
+  assert_int_equal(n.inner, 9);
+
+  n.outer = 0;
+  assert_int_equal(sto_game_list(db, "c", ~0u, sweep_append, &n), STO_OK);
+  assert_int_equal(n.outer, 3);
+  for (int i = 0; i < 3; i++)
+    expect_moves(db, ids[i], 1, 1000);
+  sto_close(db);
+}
+
+/* ---- seats ------------------------------------------------------------- */
+
+static void test_seats(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_LOBBY, 1);
+  sto_seat s, out[4];
+  int n = -1;
+
+  assert_int_equal(sto_seat_list(db, game, out, 4, &n), STO_OK);
+  assert_int_equal(n, 0);
+  for (int i = 0; i < 3; i++) {
+    memset(&s, 0, sizeof s);
+    s.seat = i;
+    snprintf(s.user, sizeof s.user, "user%d", i);
+    snprintf(s.name, sizeof s.name, "Name %d", i);
+    assert_int_equal(sto_seat_set(db, game, &s), STO_OK);
+  }
+  memset(&s, 0, sizeof s);
+  s.seat = 1;
+  copy(s.user, sizeof s.user, "user9");
+  copy(s.name, sizeof s.name, "Nine");
+  assert_int_equal(sto_seat_set(db, game, &s), STO_OK);
+
+  assert_int_equal(sto_seat_list(db, game, out, 4, &n), STO_OK);
+  assert_int_equal(n, 3);
+  assert_int_equal(out[0].seat, 0);
+  assert_string_equal(out[0].user, "user0");
+  assert_int_equal(out[1].seat, 1);
+  assert_string_equal(out[1].user, "user9");
+  assert_string_equal(out[1].name, "Nine");
+  assert_string_equal(out[2].name, "Name 2");
+
+  /* More seats than room: an error, not a silently short table. */
+  assert_int_equal(sto_seat_list(db, game, out, 2, &n), STO_TOO_BIG);
+  assert_int_equal(n, 2);
+
+  assert_int_equal(sto_seat_remove(db, game, 2), STO_OK);
+  assert_int_equal(sto_seat_remove(db, game, 2), STO_OK);
+  assert_int_equal(sto_seat_list(db, game, out, 4, &n), STO_OK);
+  assert_int_equal(n, 2);
+
+  assert_int_equal(sto_seat_set(db, 9999, &s), STO_NOT_FOUND);
+  s.seat = -1;
+  assert_int_equal(sto_seat_set(db, game, &s), STO_INVALID);
+  sto_close(db);
+}
+
+/* ---- moves ------------------------------------------------------------- */
+
+static void test_moves(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 1);
+  int64_t other = make_game(db, "c", STO_RUNNING, 1);
+  sto_move m;
+  move_list l;
+  bool seen;
+  int64_t where_game = -1, where_seq = -1;
+
+  m = move_for(0, "req-0");
+  assert_int_equal(sto_move_append(db, game, &m), STO_OK);
+  m = move_for(1, "req-1");
+  m.kind = STO_MOVE_TAKEBACK;
+  m.option[0] = '\0';
+  assert_int_equal(sto_move_append(db, game, &m), STO_OK);
+  m = move_for(2, "req-2");
+  assert_int_equal(sto_move_append(db, game, &m), STO_OK);
+  expect_moves(db, game, 3, 1002);
+
+  /* Not the next sequence number: rejected, nothing written. */
+  m = move_for(2, "req-x");
+  assert_int_equal(sto_move_append(db, game, &m), STO_CONFLICT);
+  m = move_for(7, "req-y");
+  assert_int_equal(sto_move_append(db, game, &m), STO_CONFLICT);
+  m = move_for(3, "req-z");
+  m.seq = -1;
+  assert_int_equal(sto_move_append(db, game, &m), STO_CONFLICT);
+  /* A request id already applied, in this game or any other. */
+  m = move_for(3, "req-1");
+  assert_int_equal(sto_move_append(db, game, &m), STO_DUPLICATE);
+  m = move_for(0, "req-2");
+  assert_int_equal(sto_move_append(db, other, &m), STO_DUPLICATE);
+  /* A duplicate that is also stale is still reported as a duplicate. */
+  m = move_for(1, "req-1");
+  assert_int_equal(sto_move_append(db, game, &m), STO_DUPLICATE);
+  expect_moves(db, game, 3, 1002);
+  expect_moves(db, other, 0, 1);
+  assert_int_equal(sto_request_seen(db, "req-x", &seen, NULL, NULL), STO_OK);
+  assert_false(seen);
+
+  /* Malformed input. */
+  m = move_for(3, "");
+  assert_int_equal(sto_move_append(db, game, &m), STO_INVALID);
+  m = move_for(3, "req-3");
+  m.kind = 5;
+  assert_int_equal(sto_move_append(db, game, &m), STO_INVALID);
+  m = move_for(3, "req-3");
+  memset(m.option, 'o', sizeof m.option);
+  assert_int_equal(sto_move_append(db, game, &m), STO_TOO_BIG);
+  m = move_for(0, "req-3");
+  assert_int_equal(sto_move_append(db, 9999, &m), STO_NOT_FOUND);
+  expect_moves(db, game, 3, 1002);
+
+  /* Request ids. */
+  assert_int_equal(
+      sto_request_seen(db, "req-1", &seen, &where_game, &where_seq), STO_OK);
+  assert_true(seen);
+  assert_int_equal(where_game, game);
+  assert_int_equal(where_seq, 1);
+
+  /* Listing from a sequence number. */
+  memset(&l, 0, sizeof l);
+  assert_int_equal(sto_move_list(db, game, 1, collect_move, &l), STO_OK);
+  assert_int_equal(l.n, 2);
+  assert_int_equal(l.m[0].seq, 1);
+  assert_int_equal(l.m[0].kind, STO_MOVE_TAKEBACK);
+  assert_string_equal(l.m[0].option, "");
+  assert_string_equal(l.m[0].request, "req-1");
+  assert_int_equal(l.m[1].seq, 2);
+  assert_int_equal(l.m[1].seat, 2);
+  assert_int_equal(l.m[1].turn, 0);
+  assert_int_equal(l.m[1].revealed, 0);
+  assert_string_equal(l.m[1].option, "opt-2");
+  assert_int_equal(l.m[1].time, 1002);
+  memset(&l, 0, sizeof l);
+  assert_int_equal(sto_move_list(db, game, 3, collect_move, &l), STO_OK);
+  assert_int_equal(l.n, 0);
+
+  /* The other game carries on from its own sequence. */
+  m = move_for(0, "other-0");
+  assert_int_equal(sto_move_append(db, other, &m), STO_OK);
+  expect_moves(db, other, 1, 1000);
+  sto_close(db);
+}
+
+/* Two handles on one file stand for two bot processes: the sequence
+ * number decides which move counts. */
+static void test_two_writers(void **state) {
+  fixture *f = *state;
+  sto *a = open_ok(f->path);
+  sto *b = open_ok(f->path);
+  int64_t game = make_game(a, "c", STO_RUNNING, 1);
+  sto_move m;
+
+  m = move_for(0, "from-a");
+  assert_int_equal(sto_move_append(a, game, &m), STO_OK);
+  m = move_for(0, "from-b");
+  assert_int_equal(sto_move_append(b, game, &m), STO_CONFLICT);
+  m = move_for(1, "from-a");
+  assert_int_equal(sto_move_append(b, game, &m), STO_DUPLICATE);
+  m = move_for(1, "from-b");
+  assert_int_equal(sto_move_append(b, game, &m), STO_OK);
+  expect_moves(a, game, 2, 1001);
+  sto_close(a);
+  sto_close(b);
+}
+
+/* ---- snapshots and settings ------------------------------------------- */
+
+static void test_snapshots(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 1);
+  int64_t seq = -1;
+  char *text = NULL;
+
+  assert_int_equal(sto_snapshot_get(db, game, &seq, &text), STO_NOT_FOUND);
+  assert_null(text);
+  assert_int_equal(sto_snapshot_put(db, game, 3, "{\"s\":3}"), STO_OK);
+  assert_int_equal(sto_snapshot_put(db, game, 5, "{\"s\":5}"), STO_OK);
+  /* An older snapshot does not replace a newer one. */
+  assert_int_equal(sto_snapshot_put(db, game, 4, "{\"s\":4}"), STO_OK);
+  assert_int_equal(sto_snapshot_get(db, game, &seq, &text), STO_OK);
+  assert_int_equal(seq, 5);
+  assert_string_equal(text, "{\"s\":5}");
+  free(text);
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM snapshots"), 1);
+
+  assert_int_equal(sto_snapshot_put(db, 9999, 1, "{}"), STO_NOT_FOUND);
+  assert_int_equal(sto_snapshot_put(db, game, -1, "{}"), STO_INVALID);
+  sto_close(db);
+}
+
+static void test_settings(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  char buf[16];
+
+  assert_int_equal(sto_setting_get(db, "guild:1", "prefix", buf, sizeof buf),
+                   STO_NOT_FOUND);
+  assert_int_equal(sto_setting_set(db, "guild:1", "prefix", "!"), STO_OK);
+  assert_int_equal(sto_setting_set(db, "guild:2", "prefix", "?"), STO_OK);
+  assert_int_equal(sto_setting_get(db, "guild:1", "prefix", buf, sizeof buf),
+                   STO_OK);
+  assert_string_equal(buf, "!");
+  assert_int_equal(sto_setting_set(db, "guild:1", "prefix", "$$"), STO_OK);
+  assert_int_equal(sto_setting_get(db, "guild:1", "prefix", buf, sizeof buf),
+                   STO_OK);
+  assert_string_equal(buf, "$$");
+  assert_int_equal(sto_setting_get(db, "guild:2", "prefix", buf, sizeof buf),
+                   STO_OK);
+  assert_string_equal(buf, "?");
+
+  /* A value longer than the caller's buffer is an error, not a cut. */
+  assert_int_equal(
+      sto_setting_set(db, "guild:1", "quiet", "22:00-07:00 Europe/Paris"),
+      STO_OK);
+  assert_int_equal(sto_setting_get(db, "guild:1", "quiet", buf, sizeof buf),
+                   STO_TOO_BIG);
+  assert_string_equal(buf, "");
+  sto_close(db);
+}
+
+/* Values that came into the file by another road are checked on the way
+ * out: too long for the struct, or a seed that is not a uint64. */
+static void test_stored_values_checked(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 1);
+  sto_game g;
+  char sql[256];
+
+  sto_close(db);
+  snprintf(sql, sizeof sql,
+           "UPDATE games SET channel = printf('%%.*c', 40, 'x') "
+           "WHERE id = %" PRId64,
+           game);
+  raw_exec(f->path, sql);
+  db = open_ok(f->path);
+  assert_int_equal(sto_game_get(db, game, &g), STO_TOO_BIG);
+  sto_close(db);
+
+  const char *bad_seeds[] = {"-1", " 5", "12x", "", "18446744073709551616"};
+  for (size_t i = 0; i < sizeof bad_seeds / sizeof bad_seeds[0]; i++) {
+    snprintf(sql, sizeof sql,
+             "UPDATE games SET channel = 'c', seed = '%s' WHERE id = %" PRId64,
+             bad_seeds[i], game);
+    raw_exec(f->path, sql);
+    db = open_ok(f->path);
+    assert_int_equal(sto_game_get(db, game, &g), STO_CORRUPT);
+    sto_close(db);
+  }
+}
+
+/* ---- opening, migrating, refusing -------------------------------------- */
+
+static void test_reopen(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 7);
+  sto_seat s, seats[2];
+  sto_game g;
+  char buf[8];
+  char *text = NULL;
+  int64_t seq;
+  int n;
+
+  memset(&s, 0, sizeof s);
+  copy(s.user, sizeof s.user, "u");
+  copy(s.name, sizeof s.name, "U");
+  assert_int_equal(sto_seat_set(db, game, &s), STO_OK);
+  append_n(db, game, 0, 5);
+  assert_int_equal(sto_snapshot_put(db, game, 4, "state"), STO_OK);
+  assert_int_equal(sto_setting_set(db, "s", "k", "v"), STO_OK);
+  sto_close(db);
+
+  db = open_ok(f->path);
+  assert_int_equal(sto_game_get(db, game, &g), STO_OK);
+  assert_int_equal(g.moves, 5);
+  assert_int_equal(g.created, 7);
+  assert_int_equal(sto_seat_list(db, game, seats, 2, &n), STO_OK);
+  assert_int_equal(n, 1);
+  assert_string_equal(seats[0].user, "u");
+  expect_moves(db, game, 5, 1004);
+  assert_int_equal(sto_snapshot_get(db, game, &seq, &text), STO_OK);
+  assert_int_equal(seq, 4);
+  assert_string_equal(text, "state");
+  free(text);
+  assert_int_equal(sto_setting_get(db, "s", "k", buf, sizeof buf), STO_OK);
+  assert_string_equal(buf, "v");
+  /* The sequence continues after a reopen. */
+  append_n(db, game, 5, 1);
+  sto_close(db);
+
+  assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+                   sto_schema_version());
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM moves"), 6);
+  /* The header's read and write versions say WAL. */
+  {
+    size_t len;
+    unsigned char *bytes = slurp(f->path, &len);
+    assert_true(len >= 100);
+    assert_int_equal(bytes[18], 2);
+    assert_int_equal(bytes[19], 2);
+    free(bytes);
+  }
+}
+
+static void test_migrate_empty_file(void **state) {
+  fixture *f = *state;
+  sto *db;
+
+  spit(f->path, "", 0);
+  assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 0);
+  db = open_ok(f->path);
+  make_game(db, "c", STO_LOBBY, 1);
+  sto_close(db);
+  assert_true(sto_schema_version() >= 1);
+  assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+                   sto_schema_version());
+  assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0x4c414952);
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_schema "
+                                    "WHERE name IN ('games', 'seats', "
+                                    "'moves', 'snapshots', 'settings')"),
+                   5);
+  /* Opening a current file again migrates nothing and keeps the data. */
+  db = open_ok(f->path);
+  sto_close(db);
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM games"), 1);
+}
+
+static void test_missing_directory(void **state) {
+  fixture *f = *state;
+  char path[160], err[256] = "";
+  sto *db = NULL;
+
+  snprintf(path, sizeof path, "%s/no/such/dir.db", f->dir);
+  assert_int_equal(sto_open(path, &db, err, sizeof err), STO_IO);
+  assert_null(db);
+  assert_true(err[0] != '\0');
+  assert_int_equal(sto_open(NULL, &db, err, sizeof err), STO_INVALID);
+  sto_close(NULL);
+}
+
+static void test_garbage_file(void **state) {
+  fixture *f = *state;
+  unsigned char junk[8192];
+  uint32_t x = 12345;
+
+  for (size_t i = 0; i < sizeof junk; i++) {
+    x = x * 1664525u + 1013904223u;
+    junk[i] = (unsigned char)(x >> 24);
+  }
+  spit(f->path, junk, sizeof junk);
+  expect_refused(f->path, STO_CORRUPT);
+
+  /* A short text file too (a config file given by mistake). */
+  spit(f->path, "DISCORD_TOKEN=abc\n", 18);
+  expect_refused(f->path, STO_CORRUPT);
+}
+
+static void test_too_new(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  char sql[64];
+
+  make_game(db, "c", STO_LOBBY, 1);
+  sto_close(db);
+  snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
+           sto_schema_version() + 1);
+  raw_exec(f->path, sql);
+  expect_refused(f->path, STO_TOO_NEW);
+  assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+                   sto_schema_version() + 1);
+}
+
+static void test_foreign_database(void **state) {
+  fixture *f = *state;
+
+  raw_exec(f->path, "CREATE TABLE foo(a, b); INSERT INTO foo VALUES(1, 2);");
+  expect_refused(f->path, STO_CORRUPT);
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_schema"), 1);
+
+  /* Another program's file that uses user_version and application_id. */
+  raw_exec(f->path, "DROP TABLE foo; PRAGMA user_version = 1;"
+                    "PRAGMA application_id = 1234;");
+  expect_refused(f->path, STO_CORRUPT);
+  raw_exec(f->path, "PRAGMA application_id = 0;");
+  expect_refused(f->path, STO_CORRUPT);
+}
+
+/* A Lair file of many pages, with moves in every page of the middle. */
+static void make_big_lair_file(const char *path) {
+  sto *db = open_ok(path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 1);
+  sqlite3 *h;
+
+  /* One transaction by hand: 2000 durable appends would take a while. */
+  sto_close(db);
+  assert_int_equal(game, 1);
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(
+      sqlite3_exec(h,
+                   "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL "
+                   "SELECT i + 1 FROM n WHERE i < 1999) "
+                   "INSERT INTO moves(game, seq, seat, kind, turn, revealed, "
+                   "option, request, time) SELECT 1, i, i % 3, 0, i / 3, 0, "
+                   "'option-' || i, 'request-' || i, 1000 + i FROM n;"
+                   "UPDATE games SET moves = 2000;",
+                   NULL, NULL, NULL),
+      SQLITE_OK);
+  sqlite3_close(h);
+  db = open_ok(path); /* still healthy */
+  sto_close(db);
+}
+
+static void test_damaged_page(void **state) {
+  fixture *f = *state;
+  unsigned char *bytes;
+  size_t len;
+  int64_t page;
+
+  make_big_lair_file(f->path);
+  page = raw_int(f->path, "PRAGMA page_size");
+  bytes = slurp(f->path, &len);
+  assert_true(len / (size_t)page >= 20);
+  memset(bytes + (len / (size_t)page / 2) * (size_t)page, 0, (size_t)page);
+  spit(f->path, bytes, len);
+  free(bytes);
+  expect_refused(f->path, STO_CORRUPT);
+}
+
+static void test_truncated_file(void **state) {
+  fixture *f = *state;
+  unsigned char *bytes;
+  size_t len;
+
+  make_big_lair_file(f->path);
+  bytes = slurp(f->path, &len);
+  spit(f->path, bytes, len / 2);
+  free(bytes);
+  expect_refused(f->path, STO_CORRUPT);
+}
+
+/* ---- crash durability -------------------------------------------------- */
+
+/* The writer: appends moves until killed and reports each acknowledged
+ * sequence number on fd. It never returns; cmocka is not used here. */
+static void crash_child(const char *path, int64_t game, int fd) {
+  char req[STO_REQUEST_MAX + 1];
+  sto_game g;
+  sto *db = NULL;
+
+  if (sto_open(path, &db, NULL, 0) != STO_OK)
+    _exit(2);
+  if (sto_game_get(db, game, &g) != STO_OK)
+    _exit(3);
+  for (int64_t seq = g.moves; seq < g.moves + 100000; seq++) {
+    snprintf(req, sizeof req, "crash-%" PRId64, seq);
+    sto_move m = move_for(seq, req);
+    if (sto_move_append(db, game, &m) != STO_OK)
+      _exit(4);
+    if (seq % 10 == 9 && sto_snapshot_put(db, game, seq + 1, req) != STO_OK)
+      _exit(5);
+    if (write(fd, &seq, sizeof seq) != (ssize_t)sizeof seq)
+      _exit(6);
+  }
+  sto_close(db);
+  _exit(0);
+}
+
+typedef struct gapless {
+  int64_t next;
+  bool ok;
+} gapless;
+
+static int check_gapless(void *ctx, const sto_move *m) {
+  gapless *c = ctx;
+  char want[STO_REQUEST_MAX + 1];
+
+  snprintf(want, sizeof want, "crash-%" PRId64, m->seq);
+  if (m->seq != c->next || strcmp(m->request, want) != 0)
+    c->ok = false;
+  c->next++;
+  return 0;
+}
+
+static void test_crash_durability(void **state) {
+  fixture *f = *state;
+  unsigned seed = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 1);
+  int64_t acked = 0; /* moves acknowledged so far, over all rounds */
+
+  sto_close(db);
+  print_message("crash test seed %u\n", seed);
+  for (int round = 0; round < 3; round++) {
+    int fds[2], status;
+    int64_t seq, start = acked;
+    struct timespec pause;
+    ssize_t got;
+    pid_t pid;
+
+    assert_int_equal(pipe(fds), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+      close(fds[0]);
+      crash_child(f->path, game, fds[1]);
+    }
+    close(fds[1]);
+
+    /* Let a few moves through, then kill at a random moment. */
+    for (int i = 0; i < 3; i++) {
+      got = read(fds[0], &seq, sizeof seq);
+      assert_int_equal(got, sizeof seq);
+      assert_int_equal(seq, acked);
+      acked++;
+    }
+    seed = seed * 1103515245u + 12345u;
+    pause.tv_sec = 0;
+    pause.tv_nsec = (long)((seed >> 8) % 40000) * 1000L;
+    nanosleep(&pause, NULL);
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ||
+                (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    while ((got = read(fds[0], &seq, sizeof seq)) == sizeof seq) {
+      assert_int_equal(seq, acked);
+      acked++;
+    }
+    assert_true(got == 0 || got == -1 || (size_t)got < sizeof seq);
+    close(fds[0]);
+    assert_true(acked > start);
+
+    /* Every acknowledged move is there, in order, with no gap and no
+     * duplicate; at most the move in flight was added unacknowledged. */
+    {
+      gapless c = {0, true};
+      sto_game g;
+      bool seen;
+
+      db = open_ok(f->path);
+      assert_int_equal(sto_game_get(db, game, &g), STO_OK);
+      assert_int_equal(sto_move_list(db, game, 0, check_gapless, &c), STO_OK);
+      assert_true(c.ok);
+      assert_int_equal(c.next, g.moves);
+      assert_true(g.moves == acked || g.moves == acked + 1);
+      for (int64_t i = 0; i < g.moves; i++) {
+        char req[32];
+        snprintf(req, sizeof req, "crash-%" PRId64, i);
+        assert_int_equal(sto_request_seen(db, req, &seen, NULL, NULL), STO_OK);
+        assert_true(seen);
+      }
+      print_message("round %d: %" PRId64 " moves acknowledged, %" PRId64
+                    " stored\n",
+                    round, acked, g.moves);
+      acked = g.moves; /* the next round starts after the last commit */
+      sto_close(db);
+    }
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_strerror),
+      cmocka_unit_test_setup_teardown(test_games, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_nested_list, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_seats, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_settings, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_stored_values_checked, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_reopen, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_migrate_empty_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_garbage_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_too_new, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_foreign_database, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_damaged_page, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_truncated_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_crash_durability, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
