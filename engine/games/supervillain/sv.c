@@ -73,6 +73,12 @@ bool sv_win_blocked(const sv_state *s, int seat) {
 /* ---- moving cards -------------------------------------------------- */
 
 static void put(sv_state *s, int i, int zone, int owner) {
+  /* Victory can only change when a Facility or an Asteroid comes or goes
+   * (points, Bad Luck Emitter's block): only then is it checked again. */
+  int old = s->w[i].zone;
+  if (old == SV_Z_FACILITY || old == SV_Z_ASTEROID ||
+      zone == SV_Z_FACILITY || zone == SV_Z_ASTEROID)
+    s->recheck = 1;
   sv_where w = {.zone = (uint8_t)zone, .owner = (uint8_t)owner};
   s->w[i] = w;
 }
@@ -145,12 +151,18 @@ static int draw_domination(sv_state *s, unsigned *fl) {
 }
 
 static void check_victory(sv_state *s) {
-  if (s->over)
+  if (s->over || !s->recheck)
     return;
+  s->recheck = 0;
   int pts[4] = {0, 0, 0, 0};
+  bool any = false;
   for (int i = DOM_LO; i < SV_N; i++)
-    if (s->w[i].zone == SV_Z_FACILITY)
+    if (s->w[i].zone == SV_Z_FACILITY) {
       pts[s->w[i].owner] += C(i)->points;
+      any = true;
+    }
+  if (!any)
+    return;
   for (int k = 0; k < s->players; k++) {
     int p = (s->current + k) % s->players;
     int total = pts[p] + (s->team ? pts[(p + 2) % 4] : 0);
@@ -954,6 +966,7 @@ static void effect_answer(sv_state *s, sv_frame *f, uint32_t code) {
   case SV_OP_CHARGE_ASTEROID:
     pop(s);
     s->w[a].charged = 1;
+    s->recheck = 1;
     return;
   case SV_OP_SHOOT_DOWN:
     pop(s);
@@ -970,6 +983,7 @@ static void effect_answer(sv_state *s, sv_frame *f, uint32_t code) {
       s->w[ast].owner = (uint8_t)me;
       s->w[ast].target = (uint8_t)a;
       s->w[ast].due = 0;
+      s->recheck = 1;
     }
     return;
   case SV_OP_ADD_PROOF:
@@ -1112,6 +1126,7 @@ static void do_answer(sv_state *s, uint32_t code, unsigned *fl) {
     return;
   case OPT_CHARGE:
     s->w[a].charged = 1;
+    s->recheck = 1;
     push_discard(s, me, 3);
     return;
   case OPT_END:

@@ -248,6 +248,7 @@ typedef struct sv_state {
   uint8_t reason;  /* SV_END_* */
   uint8_t sp;
   uint8_t overflow; /* the effect stack overflowed: a rules bug */
+  uint8_t recheck;  /* victory may have changed; 0 whenever run() rests */
   eng_pile mdeck, mdisc, ddeck, ddisc;
   sv_where w[SV_N];
   sv_frame stack[SV_STACK];
