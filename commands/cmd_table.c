@@ -442,12 +442,17 @@ static bool already_handled(cmd_ctx *c, const cmd_request *r, const live *L) {
   return true;
 }
 
+/* The game a seated player acts in with a move or an undo; NULL (after a
+ * reply) when there is none or this request was already applied. */
+static live *acting(cmd_ctx *c, const cmd_request *r, int *seat) {
+  live *L = running(c, r, true, seat);
+  return L && !already_handled(c, r, L) ? L : NULL;
+}
+
 static void h_move(cmd_ctx *c, const cmd_request *r) {
   int seat;
-  live *L = running(c, r, true, &seat);
+  live *L = acting(c, r, &seat);
   if (!L)
-    return;
-  if (already_handled(c, r, L))
     return;
   eng_game *g = L->g;
   if (g->prompt.player < 0) {
@@ -482,8 +487,6 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   int turn = g->prompt.turn;
   char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
   eng_game_option(g, i, id, label);
-  bool new_turn_before = false;
-  (void)new_turn_before;
   eng_rc erc = eng_game_answer_index(g, i);
   if (erc) {
     cmd_reply(c, r, L, "%s", eng_strerror(erc));
@@ -500,10 +503,8 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
 
 static void h_undo(cmd_ctx *c, const cmd_request *r) {
   int seat;
-  live *L = running(c, r, true, &seat);
+  live *L = acting(c, r, &seat);
   if (!L)
-    return;
-  if (already_handled(c, r, L))
     return;
   if (eng_game_takeback_count(L->g, seat) == 0) {
     cmd_reply(c, r, L, "%s Answers that drew a card, shuffled a deck or "
