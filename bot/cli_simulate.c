@@ -1,8 +1,9 @@
 /*
  * cli_simulate.c: `lair simulate GAME`, random playouts from the command
- * line. It parses the options, runs eng_simulate on the monotonic clock
- * and prints one JSON object of statistics on one line, so scripts and CI
- * can read it. Exit status 1 when any invariant was violated.
+ * line. It parses the options, runs eng_simulate_ai on the monotonic
+ * clock (every seat random unless --ai says otherwise) and prints one
+ * JSON object of statistics on one line, so scripts and CI can read it.
+ * Exit status 1 when any invariant was violated.
  */
 #include "cli.h"
 
@@ -19,28 +20,73 @@
 
 void bot_usage_simulate(FILE *f) {
   fputs("  lair simulate GAME [--games N] [--players P] [--seed S]\n"
-        "                [--mode M] [--no-check]\n"
+        "                [--mode M] [--ai SPEC] [--no-check]\n"
         "                 Play N games (default 100) with random legal\n"
         "                 answers, seat 0 first, checking the rules'\n"
         "                 invariants after every move (unless --no-check).\n"
         "                 P defaults to the game's minimum, S (0 to 2^63-1)\n"
-        "                 to 1, M to the standard rules. Prints one JSON\n"
-        "                 object of statistics; exits 1 on any violation.\n",
+        "                 to 1, M to the standard rules. SPEC gives each\n"
+        "                 seat's AI level, comma-separated, one per player\n"
+        "                 (random or heuristic), e.g. heuristic,random;\n"
+        "                 default all random. Prints one JSON object of\n"
+        "                 statistics; exits 1 on any violation.\n",
         f);
 }
 
 static double round_to(double x, double unit) { return round(x / unit) * unit; }
 
+/* Parses --ai's SPEC, "LEVEL,LEVEL,..." with one level per seat, into
+ * levels[0..players). On failure prints one line to stderr and returns
+ * false. */
+static bool parse_ai(const char *spec, int players, int *levels) {
+  const char *p = spec;
+  int n = 0;
+  for (;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    char name[16];
+    int level = -1;
+    if (len < sizeof name) {
+      memcpy(name, p, len);
+      name[len] = '\0';
+      level = eng_ai_find(name);
+    }
+    if (level < 0) {
+      fprintf(stderr, "lair: --ai: unknown level '%.*s' (known:",
+              (int)(len < 40 ? len : 40), p);
+      for (int i = 0; i < ENG_AI_COUNT; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", eng_ai_name(i));
+      fputs(")\n", stderr);
+      return false;
+    }
+    if (n < players)
+      levels[n] = level;
+    n++;
+    if (!comma)
+      break;
+    p = comma + 1;
+  }
+  if (n != players) {
+    fprintf(stderr, "lair: --ai gives %d level%s for %d players\n", n,
+            n == 1 ? "" : "s", players);
+    return false;
+  }
+  return true;
+}
+
 /* Builds the statistics object; NULL when out of memory. */
 static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
-                          uint64_t seed, const eng_sim_stats *st,
-                          double seconds) {
+                          uint64_t seed, const int *levels,
+                          const eng_sim_stats *st, double seconds) {
   json_t *o = json_object(), *wins = json_array(), *reasons = json_object();
+  json_t *ai = json_array();
   double games = st->games > 0 ? (double)st->games : 1.0;
-  int bad = !o || !wins || !reasons;
+  int bad = !o || !wins || !reasons || !ai;
 
-  for (int i = 0; !bad && i < cfg->players && i < ENG_MAX_SEATS; i++)
+  for (int i = 0; !bad && i < cfg->players && i < ENG_MAX_SEATS; i++) {
     bad |= json_array_append_new(wins, json_integer(st->wins_by_seat[i]));
+    bad |= json_array_append_new(ai, json_string(eng_ai_name(levels[i])));
+  }
   for (int i = 0; !bad && i < st->n_reasons && i < ENG_SIM_REASONS; i++)
     bad |= json_object_set_new(reasons, st->reason[i],
                                json_integer(st->reason_count[i]));
@@ -48,6 +94,7 @@ static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
     json_decref(o);
     json_decref(wins);
     json_decref(reasons);
+    json_decref(ai);
     return NULL;
   }
   bad |= json_object_set_new(o, "game", json_string(rs->id));
@@ -56,6 +103,7 @@ static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
   bad |= json_object_set_new(
       o, "mode", json_string(cfg->mode[0] ? cfg->mode : "standard"));
   bad |= json_object_set_new(o, "seed", json_integer((json_int_t)seed));
+  bad |= json_object_set_new(o, "ai", ai);
   bad |= json_object_set_new(o, "moves", json_integer(st->moves));
   bad |= json_object_set_new(
       o, "avg_turns", json_real(round_to((double)st->turns / games, 0.01)));
@@ -84,12 +132,14 @@ int bot_cmd_simulate(int argc, char **argv) {
       {"players", required_argument, NULL, 'p'},
       {"seed", required_argument, NULL, 's'},
       {"mode", required_argument, NULL, 'm'},
+      {"ai", required_argument, NULL, 'a'},
       {"no-check", no_argument, NULL, 'n'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0},
   };
   const char *games_arg = NULL, *players_arg = NULL, *seed_arg = NULL;
-  const char *mode = "";
+  const char *mode = "", *ai_arg = NULL;
+  int levels[ENG_MAX_SEATS];
   bool check = true;
   long games = 100, players = 0;
   uint64_t seed = 1;
@@ -118,6 +168,9 @@ int bot_cmd_simulate(int argc, char **argv) {
       break;
     case 'm':
       mode = optarg;
+      break;
+    case 'a':
+      ai_arg = optarg;
       break;
     case 'n':
       check = false;
@@ -154,6 +207,10 @@ int bot_cmd_simulate(int argc, char **argv) {
     return BOT_EXIT_USAGE;
   if (seed_arg && !bot_parse_u64("--seed", seed_arg, SIM_MAX_SEED, &seed))
     return BOT_EXIT_USAGE;
+  for (int i = 0; i < ENG_MAX_SEATS; i++)
+    levels[i] = ENG_AI_RANDOM;
+  if (ai_arg && !parse_ai(ai_arg, (int)players, levels))
+    return BOT_EXIT_USAGE;
   memset(&cfg, 0, sizeof cfg);
   if (strlen(mode) >= sizeof cfg.mode) {
     fprintf(stderr, "lair: --mode is longer than %zu characters\n",
@@ -166,7 +223,8 @@ int bot_cmd_simulate(int argc, char **argv) {
 
   memset(&st, 0, sizeof st);
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  rc = eng_simulate(rs, &cfg, seed, games, check, SIM_MAX_ANSWERS, &st);
+  rc = eng_simulate_ai(rs, &cfg, seed, games, check, SIM_MAX_ANSWERS, levels,
+                       &st);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (rc != ENG_OK) {
     fprintf(stderr, "lair: %s\n", eng_strerror(rc));
@@ -176,7 +234,7 @@ int bot_cmd_simulate(int argc, char **argv) {
   seconds =
       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 
-  out = stats_json(rs, &cfg, seed, &st, seconds);
+  out = stats_json(rs, &cfg, seed, levels, &st, seconds);
   if (!out) {
     fputs("lair: out of memory\n", stderr);
     return BOT_EXIT_FAIL;

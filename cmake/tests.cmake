@@ -35,6 +35,12 @@ if(TARGET test_sv_rules)
     "SV_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/supervillain\"")
 endif()
 
+# test_ai builds its small Supervillain positions with the same loader,
+# from JSON written in the test itself.
+if(TARGET test_ai)
+  target_sources(test_ai PRIVATE ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
+endif()
+
 # test_storage also builds damaged and foreign database files by hand.
 if(TARGET test_storage)
   target_link_libraries(test_storage PRIVATE lair_storage PkgConfig::SQLITE3)
@@ -61,7 +67,8 @@ set(LAIR_CLI_CASES
     unknown_game version help no_command unknown_command
     plain_no_token plain_with_token
     bad_games bad_players_text bad_seed missing_game extra_argument
-    cards_unknown cards_markdown cards_markdown_errors simulate_registered)
+    cards_unknown cards_markdown cards_markdown_errors simulate_registered
+    simulate_ai bad_ai)
 foreach(case IN LISTS LAIR_CLI_CASES)
   add_test(NAME cli_${case}
            COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/cli.sh

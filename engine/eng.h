@@ -42,7 +42,8 @@
   X(UNKNOWN_GAME, "Lair has no game by that name.")                            \
   X(NO_TAKEBACK, "You have no answer of this turn that can be taken back.")    \
   X(INTERNAL, "Lair's rules engine hit an internal error; the move was not "   \
-              "made.")
+              "made.")                                                         \
+  X(BAD_AI, "There is no such AI level.")
 
 typedef enum {
 #define ENG_RC_ENUM(name, text) ENG_##name,
@@ -203,6 +204,14 @@ typedef struct eng_ruleset {
    * after. */
   void (*public_answer)(const void *after, int seat, uint32_t code,
                         const char *label, char *buf, size_t cap);
+  /* Optional (NULL: the game has no heuristic; eng_ai_choose then plays
+   * at random). Returns the index in [0, p->n) of the option a sensible
+   * player at seat p->player picks in prompt p (p->n >= 1, the current
+   * prompt of st). It looks only at what that seat may see, takes every
+   * tie-break from rng and nothing else, so the same state, prompt and
+   * rng always give the same answer; it allocates nothing and cannot
+   * fail. Call it through eng_ai_choose, which checks the index. */
+  int (*ai)(const void *st, const eng_prompt *p, eng_rng *rng);
 } eng_ruleset;
 
 enum { ENG_RENDER_TABLE = 0, ENG_RENDER_HAND = 1 };
@@ -271,6 +280,38 @@ json_t *eng_game_record(const eng_game *g);
  * or an answer's error on failure (*out NULL). */
 eng_rc eng_game_from_record(const json_t *rec, eng_game **out);
 
+/* ---- AI seats ---------------------------------------------------------
+ * A seat played by Lair itself answers every prompt addressed to it at
+ * one of these levels: RANDOM picks uniformly among the legal options;
+ * HEURISTIC asks the ruleset's ai hook (a greedy player that scores each
+ * option), or plays RANDOM when the ruleset has none. Level names are
+ * stable: `lair simulate --ai` takes them. */
+#define ENG_AI_LEVELS(X)                                                       \
+  X(RANDOM, "random")                                                          \
+  X(HEURISTIC, "heuristic")
+
+typedef enum {
+#define ENG_AI_ENUM(name, text) ENG_AI_##name,
+  ENG_AI_LEVELS(ENG_AI_ENUM)
+#undef ENG_AI_ENUM
+      ENG_AI_COUNT
+} eng_ai_level;
+
+/* Returns the stable name of level ("random", "heuristic"; static
+ * storage), or NULL when there is no such level. */
+const char *eng_ai_name(int level);
+/* Returns the level called name (exact, lower case), or -1. */
+int eng_ai_find(const char *name);
+/* Returns the index in [0, p->n) of the option seat p->player answers
+ * prompt p with at level (an eng_ai_level), st being the state p came
+ * from. Deterministic: the same state, prompt, level and rng state give
+ * the same index; rng (owned by the caller) is the only source of
+ * randomness and advances. Nothing is allocated. Returns -1 when p has
+ * no options (the game is over), level is unknown, or the ruleset's hook
+ * returned an index outside the prompt (a ruleset bug). */
+int eng_ai_choose(const eng_ruleset *rs, const void *st, const eng_prompt *p,
+                  int level, eng_rng *rng);
+
 /* ---- random playouts -------------------------------------------------- */
 #define ENG_SIM_REASONS 8
 typedef struct eng_sim_stats {
@@ -290,5 +331,16 @@ typedef struct eng_sim_stats {
 eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
                     uint64_t seed, long games, bool check, long max_answers,
                     eng_sim_stats *out);
+/* eng_simulate with an AI level per seat: levels[s] (an eng_ai_level)
+ * answers every prompt addressed to seat s, for s < cfg->players; NULL
+ * means every seat plays ENG_AI_RANDOM, which is exactly eng_simulate.
+ * All seats draw from one answer generator per game, seeded as in
+ * eng_simulate, so a run is reproducible. An AI that picks no legal
+ * option counts as a violation. Returns ENG_BAD_AI (nothing played) for
+ * an unknown level, else as eng_simulate. */
+eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
+                       uint64_t seed, long games, bool check,
+                       long max_answers, const int *levels,
+                       eng_sim_stats *out);
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * simulate.c: random playouts, the engine's broadest test.
  *
- * Plays whole games with uniformly random legal answers straight through
- * a ruleset (no answer list is kept, so it is fast), and after every
- * answer checks what every prompt must satisfy plus the ruleset's own
+ * Plays whole games straight through a ruleset (no answer list is kept,
+ * so it is fast), every seat answering at its AI level (uniformly random
+ * legal answers unless told otherwise, see ai.c), and after every answer
+ * checks what every prompt must satisfy plus the ruleset's own
  * invariants. The caller times it: the engine has no clock.
  */
 #include "eng.h"
@@ -72,10 +73,20 @@ static void violation(eng_sim_stats *s, long game, long move,
 eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
                     uint64_t seed, long games, bool check, long max_answers,
                     eng_sim_stats *out) {
+  return eng_simulate_ai(rs, cfg, seed, games, check, max_answers, NULL, out);
+}
+
+eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
+                       uint64_t seed, long games, bool check,
+                       long max_answers, const int *levels,
+                       eng_sim_stats *out) {
   memset(out, 0, sizeof *out);
   if (cfg->players < rs->min_players || cfg->players > rs->max_players ||
       cfg->players > ENG_MAX_SEATS)
     return ENG_BAD_PLAYERS;
+  for (int i = 0; levels && i < cfg->players; i++)
+    if (!eng_ai_name(levels[i]))
+      return ENG_BAD_AI;
   void *st = malloc(rs->state_size);
   eng_prompt *p = malloc(sizeof *p);
   if (!st || !p) {
@@ -102,9 +113,19 @@ eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
         broken = true;
         break;
       }
+      /* Without checks a broken prompt may name a seat past the table. */
+      int level = levels && p->player < cfg->players ? levels[p->player]
+                                                     : ENG_AI_RANDOM;
+      int choice = eng_ai_choose(rs, st, p, level, &pick);
+      if (choice < 0) {
+        snprintf(msg, sizeof msg, "the %s AI of seat %d chose no option of %d",
+                 eng_ai_name(level), p->player, p->n);
+        violation(out, k, moves, msg);
+        broken = true;
+        break;
+      }
       unsigned flags = 0;
-      eng_rc arc = rs->apply(st, p->code[eng_rng_below(&pick, (uint32_t)p->n)],
-                             &flags);
+      eng_rc arc = rs->apply(st, p->code[choice], &flags);
       moves++;
       if (arc) {
         snprintf(msg, sizeof msg, "a legal answer failed: %s",

@@ -44,7 +44,8 @@ help)
   run --help
   expect_rc 0; expect_no_err
   for word in "lair simulate GAME" "--games N" "--players P" "--seed S" \
-              "--mode M" "--no-check" "lair cards GAME" "--markdown" \
+              "--mode M" "--ai SPEC" "--no-check" "lair cards GAME" \
+              "--markdown" \
               "--version" \
               "DISCORD_TOKEN"; do
     expect_out "$word"
@@ -171,6 +172,35 @@ simulate_registered)
     run simulate "$game" --mode no-such-mode --games 1
     expect_rc 2; expect_no_out; expect_one_err_line
   done
+  ;;
+simulate_ai)
+  # --ai gives each seat a level; the JSON names them; the default is all
+  # random, and saying so explicitly plays the very same games.
+  run simulate supervillain --games 4 --seed 3
+  expect_rc 0; expect_out '"ai": ["random", "random"]'
+  cp "$tmp/out" "$tmp/default"
+  run simulate supervillain --games 4 --seed 3 --ai random,random
+  expect_rc 0; expect_out '"ai": ["random", "random"]'
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >"$tmp/a"
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/default" >"$tmp/b"
+  cmp -s "$tmp/a" "$tmp/b" || fail "--ai random,random changed the games"
+  run simulate supervillain --games 4 --players 4 --seed 3 \
+    --ai heuristic,random,heuristic,random
+  expect_rc 0; expect_out '"violations": 0'
+  expect_out '"ai": ["heuristic", "random", "heuristic", "random"]'
+  ;;
+bad_ai)
+  # An unknown level, a wrong count or an empty spec: exit 2, one line.
+  for spec in smart heuristic heuristic,random,random "" heuristic, \
+              ,random Random,random; do
+    run simulate supervillain --games 1 --ai "$spec"
+    expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--ai"
+  done
+  run simulate supervillain --games 1 --players 3 --ai heuristic,random
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "--ai gives 2 levels for 3 players"
+  run simulate supervillain --ai
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "needs a value"
   ;;
 *)
   echo "cli.sh: unknown case '$case_name'" >&2

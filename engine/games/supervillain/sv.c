@@ -1487,4 +1487,5 @@ const eng_ruleset sv_ruleset = {
     .cards_markdown = sv_cards_markdown_list,
     .render = sv_render,
     .public_answer = sv_public_answer,
+    .ai = sv_ai_choose,
 };

@@ -270,6 +270,10 @@ void sv_view_cards(const sv_state *s, int viewer, uint8_t seen[SV_N]);
  * hand, else 1 with msg. */
 int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
                        char *msg, size_t cap);
+/* sv_ai.c: the ruleset's ai hook (see eng_ruleset.ai): the index of the
+ * option a sensible player picks in prompt p of state st, ties broken by
+ * rng. Looks only at what seat p->player may see; never fails. */
+int sv_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng);
 /* sv_text.c */
 void sv_render(const json_t *view, int what, char *buf, size_t cap);
 void sv_public_answer(const void *after, int seat, uint32_t code,
