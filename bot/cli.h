@@ -20,6 +20,10 @@ int bot_cmd_simulate(int argc, char **argv);
 /* `lair local ...`: the console table; argv[0] is "local". */
 int bot_cmd_local(int argc, char **argv);
 void bot_usage_local(FILE *f);
+/* The default database path: $LAIR_DB, else $XDG_DATA_HOME/lair/lair.db,
+ * else ~/.local/share/lair/lair.db (directories created). False when
+ * there is no HOME to put it in. */
+bool bot_default_db(char *out, size_t cap);
 /* `lair cards ...`; argv[0] is "cards". Returns the exit status. */
 int bot_cmd_cards(int argc, char **argv);
 

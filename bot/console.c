@@ -370,7 +370,7 @@ static bool handle_line(console *k, char *line) {
 
 /* The default database: $LAIR_DB, else $XDG_DATA_HOME/lair/lair.db, else
  * ~/.local/share/lair/lair.db (directories created). */
-static bool default_db(char *out, size_t cap) {
+bool bot_default_db(char *out, size_t cap) {
   const char *env = getenv("LAIR_DB");
   if (env && *env) {
     snprintf(out, cap, "%s", env);
@@ -477,7 +477,7 @@ int bot_cmd_local(int argc, char **argv) {
   }
   if (db)
     snprintf(k.db_path, sizeof k.db_path, "%s", db);
-  else if (!default_db(k.db_path, sizeof k.db_path)) {
+  else if (!bot_default_db(k.db_path, sizeof k.db_path)) {
     fputs("lair local: no database path: set LAIR_DB or HOME, or give "
           "--db PATH\n",
           stderr);

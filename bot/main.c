@@ -1,13 +1,14 @@
 /*
  * main.c: the `lair` process's entry point and command line.
  *
- * Plain `lair` runs the bot: on Discord when DISCORD_TOKEN is set (that
- * transport is not built yet), otherwise the console table (`lair local`).
+ * Plain `lair` runs the bot: on Discord when DISCORD_TOKEN is set
+ * (discord.c), otherwise the console table (`lair local`).
  * The other subcommands are tools: `lair simulate` (random playouts with
  * invariant checks) and `lair cards` (the built-in card data). Options are parsed with getopt_long; the global options stop
  * at the first word that is not an option, which names the subcommand.
  */
 #include "cli.h"
+#include "discord.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -39,6 +40,11 @@ static void usage(FILE *f) {
         "Environment:\n"
         "  DISCORD_TOKEN  Discord bot token; when unset or empty, plain\n"
         "                 `lair` uses the console table.\n"
+        "  LAIR_DISCORD_API_URL  Discord's API base (default\n"
+        "                 https://discord.com/api/v10).\n"
+        "  LAIR_GUILD_ID  Register the commands in this server only.\n"
+        "  LAIR_MOD_ROLE  A role id whose members are moderators.\n"
+        "  LAIR_LOG_LEVEL error, warn, info (default) or debug.\n"
         "  LAIR_DB        The SQLite database (default\n"
         "                 ~/.local/share/lair/lair.db).\n"
         "\n"
@@ -52,8 +58,17 @@ static int run_bot(void) {
   const char *token = getenv("DISCORD_TOKEN");
 
   if (token && token[0]) {
-    fputs("lair: Discord transport not built yet\n", stderr);
-    return BOT_EXIT_FAIL;
+    bot_discord_config cfg;
+    char err[200], db[1024];
+    if (!bot_discord_config_from_env(&cfg, err, sizeof err)) {
+      fprintf(stderr, "lair: %s\n", err);
+      return BOT_EXIT_USAGE;
+    }
+    if (!bot_default_db(db, sizeof db)) {
+      fputs("lair: no database path: set LAIR_DB or HOME\n", stderr);
+      return BOT_EXIT_USAGE;
+    }
+    return bot_discord_run(&cfg, db);
   }
   char *argv[] = {"local", NULL};
   return bot_cmd_local(1, argv);

@@ -65,7 +65,7 @@ set_tests_properties(docs_cards PROPERTIES ENVIRONMENT "${LAIR_TEST_ENV}")
 # One ctest entry per command-line case, so a failure names the case.
 set(LAIR_CLI_CASES
     unknown_game version help no_command unknown_command
-    plain_no_token plain_with_token
+    plain_no_token plain_with_token bad_config
     bad_games bad_players_text bad_seed missing_game extra_argument
     cards_unknown cards_markdown cards_markdown_errors simulate_registered
     simulate_ai bad_ai)
@@ -88,3 +88,37 @@ foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart)
   set_tests_properties(local_${case} PROPERTIES
                        ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 120)
 endforeach()
+
+# test_rest drives bot/rest.c against a scripted HTTP server on loopback
+# (tests/rest_server.py, run with Debian's /usr/bin/python3).
+if(TARGET test_rest)
+  target_link_libraries(test_rest PRIVATE lair_discord PkgConfig::CURL
+                                          PkgConfig::JANSSON)
+  target_compile_definitions(test_rest PRIVATE
+    "REST_SERVER_PY=\"${PROJECT_SOURCE_DIR}/tests/rest_server.py\""
+    "REST_PYTHON=\"/usr/bin/python3\"")
+  set_tests_properties(test_rest PROPERTIES TIMEOUT 60)
+endif()
+
+# test_gateway drives bot/gateway.c against a scripted gateway on loopback
+# (tests/gw_server.py, Debian's /usr/bin/python3 with python3-websockets).
+if(TARGET test_gateway)
+  target_link_libraries(test_gateway PRIVATE lair_discord PkgConfig::JANSSON
+                                             Threads::Threads)
+  target_compile_definitions(test_gateway PRIVATE
+    "LAIR_GW_SERVER=\"${PROJECT_SOURCE_DIR}/tests/gw_server.py\""
+    "LAIR_GW_TLS_DIR=\"${PROJECT_SOURCE_DIR}/tests/data/gateway\""
+    "LAIR_GW_PYTHON=\"/usr/bin/python3\"")
+  set_tests_properties(test_gateway PROPERTIES TIMEOUT 90)
+endif()
+
+# The fake Discord's self-test (tests/fake_discord/, Debian's /usr/bin/python3
+# with python3-websockets and python3-jsonschema): it checks every request
+# against Discord's openapi.json, which CI keeps in shared/ beside the
+# repository. A missing file fails the test with a message; it never skips.
+set(LAIR_DEBIAN_PYTHON /usr/bin/python3)
+add_test(NAME fake_discord_selftest
+         COMMAND ${LAIR_DEBIAN_PYTHON} -B
+                 ${PROJECT_SOURCE_DIR}/tests/fake_discord/test_fake.py
+                 --openapi ${PROJECT_SOURCE_DIR}/../shared/discord/openapi.json)
+set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)

@@ -71,7 +71,9 @@ void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
   cmd_msg m = {.to = to,
                .user = to == CMD_TO_CHANNEL ? NULL : user,
                .user_name = to == CMD_TO_CHANNEL ? NULL : user_name,
-               .channel = r->channel,
+               /* a game's messages belong to its channel, even when the
+                  request came from a DM */
+               .channel = L ? L->row.channel : r->channel,
                .game = L ? L->row.id : 0,
                .status = L ? L->row.status : -1,
                .version = L ? L->row.moves : 0};
@@ -403,6 +405,17 @@ int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
   return n;
 }
 
+/* The games user sits in, anywhere (for requests from a DM). */
+static int user_games(cmd_ctx *c, const char *user, unsigned statuses,
+                      int64_t *ids, int max) {
+  id_list l = {.n = 0};
+  if (sto_game_list_user(c->cfg.db, user, statuses, collect_id, &l))
+    return -1;
+  int n = l.n < max ? l.n : max;
+  memcpy(ids, l.id, (size_t)n * sizeof *ids);
+  return n;
+}
+
 live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
   char why[200];
   const char *explicit = cmd_arg_get(r, "game");
@@ -415,7 +428,7 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
       return NULL;
     }
     if (strcmp(L->row.channel, r->channel) != 0 &&
-        cmd_seat_of(L, r->user) < 0) {
+        cmd_seat_of(L, r->user) < 0) { /* from a DM: only one's own games */
       cmd_reply(c, r, NULL, "Game #%ld is not played in this channel.", id);
       return NULL;
     }
@@ -428,7 +441,8 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
     return L;
   }
   int64_t ids[16];
-  int n = cmd_channel_games(c, r->channel, statuses, ids, 16);
+  int n = r->in_dm ? user_games(c, r->user, statuses, ids, 16)
+                   : cmd_channel_games(c, r->channel, statuses, ids, 16);
   if (n < 0) {
     cmd_reply(c, r, NULL, "The games of this channel could not be read.");
     return NULL;
@@ -451,7 +465,8 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
   }
   if (!pick) {
     cmd_reply(c, r, NULL,
-              statuses & (1u << STO_LOBBY)
+              r->in_dm ? "You are not playing in any game right now."
+              : statuses & (1u << STO_LOBBY)
                   ? "There is no open game in this channel. Start one with "
                     "/game new."
                   : "No game is running in this channel. Start one with "
@@ -460,8 +475,10 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
   }
   if (candidates > 1) {
     cmd_reply(c, r, NULL,
-              "Several games are open here; say which with game:<number> "
-              "(see /game list).");
+              r->in_dm ? "You sit in several games; say which with "
+                         "game:<number>."
+                       : "Several games are open here; say which with "
+                         "game:<number> (see /game list).");
     return NULL;
   }
   return pick;
@@ -632,4 +649,25 @@ char *cmd_state_text(cmd_ctx *c, int64_t id) {
   char why[200];
   live *L = cmd_load(c, id, why, sizeof why);
   return L && L->g ? eng_game_state_text(L->g) : NULL;
+}
+
+int64_t cmd_game_version(cmd_ctx *c, int64_t id) {
+  char why[200];
+  live *L = cmd_load(c, id, why, sizeof why);
+  return L ? L->row.moves : -1;
+}
+
+int cmd_user_prompt(cmd_ctx *c, int64_t id, const char *user, cmd_choice *out,
+                    int max, char *question, size_t qcap) {
+  char why[200];
+  live *L = cmd_load(c, id, why, sizeof why);
+  if (!L || !L->g || L->row.status != STO_RUNNING)
+    return -1;
+  int seat = cmd_seat_of(L, user);
+  if (seat < 0 || L->g->prompt.player != seat)
+    return -1;
+  char q[ENG_QUESTION_MAX];
+  L->g->rs->question(L->g->state, &L->g->prompt, q, sizeof q);
+  cmd_names(L, q, question, qcap);
+  return cmd_options(L, out, max);
 }

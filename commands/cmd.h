@@ -89,6 +89,8 @@ struct cmd_request {
   const char *user;      /* user id */
   const char *user_name; /* display name */
   bool is_mod;           /* the transport decided (permissions, role) */
+  bool in_dm;            /* sent from a direct message: acts on the
+                            games the user sits in, wherever they are */
   const char *command;   /* subcommand name, e.g. "move" */
   int n_args;
   cmd_arg args[CMD_MAX_ARGS];
@@ -117,6 +119,16 @@ void cmd_set_now(cmd_ctx *c, int64_t now);
  * delivers every resulting message through the sink. Bad input gets one
  * ephemeral error message and changes nothing. */
 void cmd_handle(cmd_ctx *c, const cmd_request *r);
+
+/* The number of moves recorded in game id (its state version), or -1
+ * when it cannot be loaded. */
+int64_t cmd_game_version(cmd_ctx *c, int64_t id);
+
+/* The options (with names put in) and question of game id's current
+ * decision when it is user's; returns how many, or -1 when it is not
+ * theirs (or the game cannot be loaded). */
+int cmd_user_prompt(cmd_ctx *c, int64_t id, const char *user, cmd_choice *out,
+                    int max, char *question, size_t qcap);
 
 /* The full state of game id as canonical JSON text (hidden cards
  * included: for tests and operators, never for a channel); malloc'd,

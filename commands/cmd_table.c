@@ -125,6 +125,11 @@ static void seat_list(const live *L, char *buf, size_t cap) {
 
 static void h_new(cmd_ctx *c, const cmd_request *r) {
   const char *id = cmd_arg_get(r, "game");
+  if (r->in_dm) {
+    cmd_reply(c, r, NULL, "Games are opened in a server channel, where "
+                          "others can join; your hand then comes here.");
+    return;
+  }
   const char *mode = cmd_arg_get(r, "mode");
   const eng_ruleset *rs = eng_find(id);
   if (!rs) {

@@ -82,6 +82,8 @@ static const char *const migrations[] = {
     " key TEXT NOT NULL,"
     " value TEXT NOT NULL,"
     " PRIMARY KEY(scope, key)) WITHOUT ROWID;",
+    /* 2: finding a member's games from anywhere (slash commands in DMs). */
+    "CREATE INDEX seats_by_user ON seats(user);",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
@@ -114,6 +116,9 @@ int sto_schema_version(void) { return MIGRATION_COUNT; }
                        "ORDER BY id DESC")                                     \
   X(GAME_LIST_ALL, "SELECT " GAME_COLUMNS " FROM games "                       \
                    "WHERE status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")        \
+  X(GAME_LIST_USER, "SELECT " GAME_COLUMNS " FROM games "                      \
+                    "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "    \
+                    "AND status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")         \
   X(GAME_MOVES, "SELECT moves FROM games WHERE id = ?1")                       \
   X(GAME_BUMP, "UPDATE games SET moves = moves + 1, updated = ?2 "             \
                "WHERE id = ?1")                                                \
@@ -757,9 +762,26 @@ sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
   return update_game(db, ST_GAME_SET_CONFIG, s);
 }
 
+static sto_rc game_list(sto *db, st_id id, const char *key, unsigned statuses,
+                        int (*fn)(void *ctx, const sto_game *g), void *ctx);
+
 sto_rc sto_game_list(sto *db, const char *channel, unsigned statuses,
                      int (*fn)(void *ctx, const sto_game *g), void *ctx) {
-  st_id id = channel ? ST_GAME_LIST_CHANNEL : ST_GAME_LIST_ALL;
+  return game_list(db, channel ? ST_GAME_LIST_CHANNEL : ST_GAME_LIST_ALL,
+                   channel, statuses, fn, ctx);
+}
+
+sto_rc sto_game_list_user(sto *db, const char *user, unsigned statuses,
+                          int (*fn)(void *ctx, const sto_game *g),
+                          void *ctx) {
+  if (!user)
+    return STO_INVALID;
+  return game_list(db, ST_GAME_LIST_USER, user, statuses, fn, ctx);
+}
+
+static sto_rc game_list(sto *db, st_id id, const char *channel,
+                        unsigned statuses,
+                        int (*fn)(void *ctx, const sto_game *g), void *ctx) {
   sqlite3_stmt *s;
   sto_game g;
   sto_rc r;

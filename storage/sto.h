@@ -91,6 +91,10 @@ sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
 sto_rc sto_game_list(sto *db, const char *channel, unsigned statuses,
                      int (*fn)(void *ctx, const sto_game *g), void *ctx);
 
+/* The same for the games user sits in, in any channel. */
+sto_rc sto_game_list_user(sto *db, const char *user, unsigned statuses,
+                          int (*fn)(void *ctx, const sto_game *g), void *ctx);
+
 /* ---- seats ------------------------------------------------------------ */
 typedef struct sto_seat {
   int seat; /* 0-based */

@@ -68,8 +68,19 @@ plain_no_token)
   expect_rc 0; expect_no_err
   ;;
 plain_with_token)
-  DISCORD_TOKEN=x run
-  expect_rc 1; expect_no_out; expect_err "Discord transport not built yet"
+  # Discord unreachable: a clear failure, and the token never printed.
+  DISCORD_TOKEN=sekrit-token-42 LAIR_DISCORD_API_URL=http://127.0.0.1:9/api/v10 \
+    HOME=$tmp/home run </dev/null
+  expect_rc 1; expect_no_out; expect_err "/applications/@me failed"
+  ! grep -q "sekrit-token-42" "$tmp/err" || fail "the token was printed"
+  ;;
+bad_config)
+  DISCORD_TOKEN=t LAIR_GUILD_ID=abc HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_one_err_line; expect_err "LAIR_GUILD_ID"
+  DISCORD_TOKEN=t LAIR_LOG_LEVEL=loud HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_err "LAIR_LOG_LEVEL"
+  DISCORD_TOKEN=t LAIR_DISCORD_API_URL=ftp://x HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_err "LAIR_DISCORD_API_URL"
   ;;
 bad_games)
   game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')

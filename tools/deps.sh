@@ -5,6 +5,10 @@ LAIR_DEBS=(gcc libc6-dev make cmake pkg-config binutils
            libjansson-dev libcurl4-openssl-dev libwebsockets-dev
            libsqlite3-dev libcmocka-dev)
 LAIR_DEBS+=(python3) # tests/local/: the console-table tests (stdlib only)
+# tests/fake_discord/: the fake Discord for integration tests runs on
+# Debian's /usr/bin/python3 with its websockets (gateway) and jsonschema
+# (checks requests against Discord's openapi.json) packages.
+LAIR_DEBS+=(python3-websockets python3-jsonschema)
 
 lair_install_deps() {
   if ! command -v dpkg >/dev/null 2>&1; then

@@ -1,0 +1,1033 @@
+/*
+ * discord.c: the Discord transport: configuration, start-up, and the
+ * translation between interactions and Lair's commands.
+ *
+ * Three threads, so that nothing waits behind anything else: the gateway
+ * thread (gateway.c: heartbeats on lws timers) only queues events; one
+ * worker thread owns the database and the command context and handles
+ * interactions in order; the REST thread (rest.c) sends, with interaction
+ * callbacks in a lane of their own. An interaction is answered from what
+ * its command produced: the first channel message or the ephemeral reply
+ * becomes the callback, the rest are follow-ups, channel posts and DMs.
+ * Buttons and select menus carry the game id and state version in their
+ * custom_id, so a stale or foreign click gets a clear ephemeral error.
+ */
+#include "cli.h"
+#include "cmd.h"
+#include "discord.h"
+#include "gateway.h"
+#include "rest.h"
+#include "sto.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef LAIR_VERSION
+#define LAIR_VERSION "0.0.0"
+#endif
+
+#define MANAGE_GUILD (1ull << 5)
+#define SEEN_MAX 4096
+#define DM_CACHE 512
+#define PER_PAGE 25
+#define MAX_MSGS 32
+
+enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+typedef struct event {
+  json_t *d;
+  double received;
+  struct event *next;
+} event;
+
+typedef struct dm_entry {
+  char user[32];
+  char channel[32];
+} dm_entry;
+
+/* A message produced by the command being handled, kept until the
+ * interaction's answer is decided. */
+typedef struct out_msg {
+  cmd_to to;
+  char user[32];
+  char channel[32];
+  char *text;
+  int64_t game;
+  int64_t version;
+  cmd_choice *options;
+  int n_options;
+} out_msg;
+
+struct bot_discord {
+  bot_discord_config cfg;
+  char app_id[32];
+  bot_rest *rest;
+  bot_gw *gw;
+  sto *db;
+  cmd_ctx *cmd;
+  pthread_t worker;
+  bool worker_started;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  event *head, *tail;
+  int queued;
+  bool stopping;
+  char seen[SEEN_MAX][24]; /* recent interaction ids (worker only) */
+  int seen_pos;
+  pthread_mutex_t dm_mu;
+  dm_entry dm[DM_CACHE];
+  int dm_pos;
+  out_msg msgs[MAX_MSGS]; /* worker only */
+  int n_msgs;
+  bot_discord_stats stats;
+};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void logf_(const bot_discord *b, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void logf_(const bot_discord *b, int level, const char *fmt, ...) {
+  if (level > b->cfg.log_level)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("lair discord: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* ---- configuration ----------------------------------------------------- */
+
+static bool snowflake_ok(const char *s) {
+  size_t n = strlen(s);
+  if (n == 0 || n > 20)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] < '0' || s[i] > '9')
+      return false;
+  return true;
+}
+
+bool bot_discord_config_from_env(bot_discord_config *c, char *err,
+                                 size_t cap) {
+  memset(c, 0, sizeof *c);
+  const char *token = getenv("DISCORD_TOKEN");
+  const char *api = getenv("LAIR_DISCORD_API_URL");
+  const char *guild = getenv("LAIR_GUILD_ID");
+  const char *role = getenv("LAIR_MOD_ROLE");
+  const char *level = getenv("LAIR_LOG_LEVEL");
+  if (!token || !*token || strlen(token) >= sizeof c->token) {
+    snprintf(err, cap, "DISCORD_TOKEN is not set or too long");
+    return false;
+  }
+  for (const char *p = token; *p; p++)
+    if (*p <= ' ' || *p > '~') {
+      snprintf(err, cap, "DISCORD_TOKEN contains spaces or control "
+                         "characters (check the env file)");
+      return false;
+    }
+  memcpy(c->token, token, strlen(token) + 1);
+  snprintf(c->api, sizeof c->api, "%s",
+           api && *api ? api : "https://discord.com/api/v10");
+  size_t n = strlen(c->api);
+  while (n > 0 && c->api[n - 1] == '/')
+    c->api[--n] = '\0';
+  if (strncmp(c->api, "http://", 7) != 0 &&
+      strncmp(c->api, "https://", 8) != 0) {
+    snprintf(err, cap, "LAIR_DISCORD_API_URL must start with http:// or "
+                       "https://");
+    return false;
+  }
+  if (guild && *guild) {
+    if (!snowflake_ok(guild)) {
+      snprintf(err, cap, "LAIR_GUILD_ID must be a server id (digits)");
+      return false;
+    }
+    snprintf(c->guild, sizeof c->guild, "%s", guild);
+  }
+  if (role && *role) {
+    if (!snowflake_ok(role)) {
+      snprintf(err, cap, "LAIR_MOD_ROLE must be a role id (digits)");
+      return false;
+    }
+    snprintf(c->mod_role, sizeof c->mod_role, "%s", role);
+  }
+  c->log_level = LOG_INFO;
+  if (level && *level) {
+    static const char *const names[] = {"error", "warn", "info", "debug"};
+    int found = -1;
+    for (int i = 0; i < 4; i++)
+      if (strcmp(level, names[i]) == 0)
+        found = i;
+    if (found < 0) {
+      snprintf(err, cap, "LAIR_LOG_LEVEL must be error, warn, info or debug");
+      return false;
+    }
+    c->log_level = found;
+  }
+  return true;
+}
+
+/* ---- sending --------------------------------------------------------- */
+
+static void note_result(void *ctx, const bot_rest_result *r) {
+  bot_discord *b = ctx;
+  if (r->status >= 400 || r->status == 0)
+    logf_(b, LOG_WARN, "a request failed: %d %s", r->status,
+          r->error ? r->error : "");
+}
+
+/* Queues a request; returns false (done not called) when it could not. */
+static bool send_json(bot_discord *b, const char *method, const char *path,
+                      json_t *body, unsigned flags, bot_rest_done done,
+                      void *ctx) {
+  char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+  int rc = bot_rest_send(b->rest, method, path, text, flags,
+                         done ? done : note_result, done ? ctx : b);
+  if (rc)
+    logf_(b, LOG_WARN, "could not queue %s %s", method, path);
+  free(text);
+  return rc == 0;
+}
+
+/* Builds the components of a prompt: buttons when few, else a select
+ * menu of PER_PAGE options with page buttons. */
+static json_t *components(const out_msg *m, int page) {
+  json_t *rows = json_array();
+  char id[101];
+  if (m->n_options <= 20) {
+    json_t *row = NULL;
+    for (int i = 0; i < m->n_options; i++) {
+      if (i % 5 == 0) {
+        row = json_pack("{sis[]}", "type", 1, "components");
+        json_array_append_new(rows, row);
+      }
+      snprintf(id, sizeof id, "m:%" PRId64 ":%" PRId64 ":%s", m->game,
+               m->version, m->options[i].id);
+      json_array_append_new(
+          json_object_get(row, "components"),
+          json_pack("{sisissss}", "type", 2, "style",
+                    strcmp(m->options[i].id, "end") == 0 ? 2 : 1, "label",
+                    m->options[i].label, "custom_id", id));
+    }
+    return rows;
+  }
+  int pages = (m->n_options + PER_PAGE - 1) / PER_PAGE;
+  if (page < 0 || page >= pages)
+    page = 0;
+  json_t *opts = json_array();
+  for (int i = page * PER_PAGE; i < m->n_options && i < (page + 1) * PER_PAGE;
+       i++)
+    json_array_append_new(opts, json_pack("{ssss}", "label",
+                                          m->options[i].label, "value",
+                                          m->options[i].id));
+  snprintf(id, sizeof id, "s:%" PRId64 ":%" PRId64 ":%d", m->game,
+           m->version, page);
+  json_array_append_new(
+      rows, json_pack("{sis[{sisssssisiso}]}", "type", 1, "components",
+                      "type", 3, "custom_id", id, "placeholder",
+                      "Choose...", "min_values", 1, "max_values", 1,
+                      "options", opts));
+  json_t *nav = json_pack("{sis[]}", "type", 1, "components");
+  for (int d = -1; d <= 1; d += 2) {
+    int to = page + d;
+    snprintf(id, sizeof id, "p:%" PRId64 ":%" PRId64 ":%d", m->game,
+             m->version, to);
+    json_array_append_new(
+        json_object_get(nav, "components"),
+        json_pack("{sisisssssb}", "type", 2, "style", 2, "label",
+                  d < 0 ? "Previous page" : "Next page", "custom_id", id,
+                  "disabled", to < 0 || to >= pages));
+  }
+  json_array_append_new(rows, nav);
+  return rows;
+}
+
+/* A message body: tables (several lines) as an embed, the rest as
+ * content; prompts carry their components; nobody is pinged. */
+static json_t *message_body(const out_msg *m, bool ephemeral) {
+  int lines = 0;
+  for (const char *p = m->text; *p; p++)
+    lines += *p == '\n';
+  json_t *o = json_pack("{s{s[]}}", "allowed_mentions", "parse");
+  if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
+    json_object_set_new(o, "embeds",
+                        json_pack("[{sssi}]", "description", m->text, "color",
+                                  0x6a0dad));
+  else
+    json_object_set_new(o, "content", json_string(m->text));
+  if (m->n_options > 0)
+    json_object_set_new(o, "components", components(m, 0));
+  if (ephemeral)
+    json_object_set_new(o, "flags", json_integer(64));
+  return o;
+}
+
+/* DMs: the channel is created once per user, then cached. */
+typedef struct dm_job {
+  bot_discord *b;
+  char user[32];
+  char game_channel[32];
+  int64_t game;
+  json_t *body;
+} dm_job;
+
+static void dm_free(dm_job *j) {
+  json_decref(j->body);
+  free(j);
+}
+
+static bool dm_cached(bot_discord *b, const char *user, char *out) {
+  bool found = false;
+  pthread_mutex_lock(&b->dm_mu);
+  for (int i = 0; i < DM_CACHE && !found; i++)
+    if (strcmp(b->dm[i].user, user) == 0) {
+      memcpy(out, b->dm[i].channel, sizeof b->dm[i].channel);
+      found = true;
+    }
+  pthread_mutex_unlock(&b->dm_mu);
+  return found;
+}
+
+static void dm_remember(bot_discord *b, const char *user, const char *ch) {
+  pthread_mutex_lock(&b->dm_mu);
+  dm_entry *e = &b->dm[b->dm_pos++ % DM_CACHE];
+  snprintf(e->user, sizeof e->user, "%s", user);
+  snprintf(e->channel, sizeof e->channel, "%s", ch);
+  pthread_mutex_unlock(&b->dm_mu);
+}
+
+static void dm_sent(void *ctx, const bot_rest_result *r) {
+  dm_job *j = ctx;
+  bot_discord *b = j->b;
+  if (r->discord_code == 50007 && j->game_channel[0]) {
+    /* DMs closed: a channel notice that reveals nothing, and a button
+     * that shows the hand to that player alone. */
+    __atomic_add_fetch(&b->stats.dm_refused, 1, __ATOMIC_RELAXED);
+    char text[300], id[64], path[80];
+    snprintf(text, sizeof text,
+             "<@%s>, I cannot send you direct messages, so your hand and "
+             "turns wait behind the button below (only you will see them). "
+             "To get them by DM, allow direct messages from server members "
+             "in this server's privacy settings.",
+             j->user);
+    snprintf(id, sizeof id, "h:%" PRId64, j->game);
+    json_t *o = json_pack(
+        "{sss{s[s]}s[{sis[{sisissss}]}]}", "content", text,
+        "allowed_mentions", "users", j->user, "components", "type", 1,
+        "components", "type", 2, "style", 1, "label", "Show my hand",
+        "custom_id", id);
+    snprintf(path, sizeof path, "/channels/%s/messages", j->game_channel);
+    send_json(b, "POST", path, o, 0, NULL, NULL);
+    json_decref(o);
+  } else if (r->status >= 300 || r->status == 0) {
+    logf_(b, LOG_WARN, "a direct message failed: %d", r->status);
+  }
+  dm_free(j);
+}
+
+static void dm_post(dm_job *j, const char *channel) {
+  char path[80];
+  snprintf(path, sizeof path, "/channels/%s/messages", channel);
+  if (!send_json(j->b, "POST", path, j->body, 0, dm_sent, j))
+    dm_free(j);
+}
+
+static void dm_opened(void *ctx, const bot_rest_result *r) {
+  dm_job *j = ctx;
+  json_t *ch = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
+  const char *id = json_string_value(json_object_get(ch, "id"));
+  if (id && snowflake_ok(id)) {
+    dm_remember(j->b, j->user, id);
+    dm_post(j, id);
+  } else {
+    logf_(j->b, LOG_WARN, "could not open a DM channel: %d", r->status);
+    dm_free(j);
+  }
+  json_decref(ch);
+}
+
+static void send_dm(bot_discord *b, const out_msg *m) {
+  dm_job *j = calloc(1, sizeof *j);
+  if (!j)
+    return;
+  j->b = b;
+  snprintf(j->user, sizeof j->user, "%s", m->user);
+  snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
+  j->game = m->game;
+  j->body = message_body(m, false);
+  char ch[32];
+  if (dm_cached(b, m->user, ch)) {
+    dm_post(j, ch);
+    return;
+  }
+  json_t *o = json_pack("{ss}", "recipient_id", m->user);
+  if (!send_json(b, "POST", "/users/@me/channels", o, 0, dm_opened, j))
+    dm_free(j);
+  json_decref(o);
+}
+
+/* ---- collecting a command's messages ----------------------------------- */
+
+static void collect(void *ctx, const cmd_msg *m) {
+  bot_discord *b = ctx;
+  if (b->n_msgs == MAX_MSGS)
+    return;
+  out_msg *o = &b->msgs[b->n_msgs];
+  memset(o, 0, sizeof *o);
+  o->to = m->to;
+  snprintf(o->user, sizeof o->user, "%s", m->user ? m->user : "");
+  snprintf(o->channel, sizeof o->channel, "%s", m->channel ? m->channel : "");
+  o->text = strdup(m->text);
+  o->game = m->game;
+  o->version = m->version;
+  if (m->n_options > 0) {
+    o->options = malloc((size_t)m->n_options * sizeof *o->options);
+    if (o->options) {
+      memcpy(o->options, m->options, (size_t)m->n_options * sizeof *o->options);
+      o->n_options = m->n_options;
+    }
+  }
+  if (o->text)
+    b->n_msgs++;
+}
+
+static void clear_msgs(bot_discord *b) {
+  for (int i = 0; i < b->n_msgs; i++) {
+    free(b->msgs[i].text);
+    free(b->msgs[i].options);
+  }
+  b->n_msgs = 0;
+}
+
+/* ---- interactions ------------------------------------------------------- */
+
+typedef struct ix {
+  const char *id, *token, *channel, *guild;
+  const char *user, *name;
+  bool is_mod, in_dm;
+  int type;
+  json_t *data;
+  double received;
+} ix;
+
+static bool seen_before(bot_discord *b, const char *id) {
+  for (int i = 0; i < SEEN_MAX; i++)
+    if (strcmp(b->seen[i], id) == 0)
+      return true;
+  snprintf(b->seen[b->seen_pos++ % SEEN_MAX], sizeof b->seen[0], "%s", id);
+  return false;
+}
+
+static void callback(bot_discord *b, const ix *x, json_t *body) {
+  char path[800];
+  snprintf(path, sizeof path, "/interactions/%s/%s/callback", x->id,
+           x->token);
+  send_json(b, "POST", path, body, BOT_REST_INTERACTION, NULL, NULL);
+  __atomic_add_fetch(&b->stats.callbacks, 1, __ATOMIC_RELAXED);
+}
+
+static void followup(bot_discord *b, const ix *x, json_t *body) {
+  char path[800];
+  snprintf(path, sizeof path, "/webhooks/%s/%s", b->app_id, x->token);
+  send_json(b, "POST", path, body, 0, NULL, NULL);
+}
+
+static void edit_original(bot_discord *b, const ix *x, json_t *body) {
+  char path[800];
+  snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original", b->app_id,
+           x->token);
+  json_object_del(body, "flags"); /* fixed when the response was deferred */
+  send_json(b, "PATCH", path, body, 0, NULL, NULL);
+}
+
+/* Answers interaction x from the messages its command produced. */
+static void answer(bot_discord *b, const ix *x, bool deferred,
+                   bool component) {
+  int first = -1; /* the message that becomes the interaction's answer */
+  for (int i = 0; i < b->n_msgs && first < 0; i++)
+    if (b->msgs[i].to == CMD_TO_CHANNEL && !x->in_dm &&
+        strcmp(b->msgs[i].channel, x->channel) == 0)
+      first = i;
+  for (int i = 0; i < b->n_msgs && first < 0; i++)
+    if (b->msgs[i].to == CMD_TO_EPHEMERAL)
+      first = i;
+  if (component && first >= 0 && b->msgs[first].to == CMD_TO_CHANNEL) {
+    /* A click that moved the game: the clicked prompt is spent. */
+    json_t *o = json_pack("{si{sss[]}}", "type", 7, "data", "content",
+                          "Answered.", "components");
+    callback(b, x, o);
+    json_decref(o);
+    first = -1;
+  } else if (first >= 0) {
+    json_t *body = message_body(&b->msgs[first],
+                                b->msgs[first].to == CMD_TO_EPHEMERAL);
+    if (deferred) {
+      edit_original(b, x, body);
+    } else {
+      json_t *o = json_pack("{siso}", "type", 4, "data", body);
+      callback(b, x, o);
+      json_decref(o);
+      body = NULL;
+    }
+    json_decref(body);
+  } else if (!deferred) {
+    json_t *o = json_pack("{si{sssi}}", "type", 4, "data", "content", "Done.",
+                          "flags", 64);
+    callback(b, x, o);
+    json_decref(o);
+  }
+  for (int i = 0; i < b->n_msgs; i++) {
+    if (i == first)
+      continue;
+    out_msg *m = &b->msgs[i];
+    if (m->to == CMD_TO_EPHEMERAL) {
+      json_t *body = message_body(m, true);
+      followup(b, x, body);
+      json_decref(body);
+    } else if (m->to == CMD_TO_CHANNEL) {
+      char path[80];
+      snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
+      json_t *body = message_body(m, false);
+      send_json(b, "POST", path, body, 0, NULL, NULL);
+      json_decref(body);
+    } else {
+      send_dm(b, m);
+    }
+  }
+  clear_msgs(b);
+}
+
+/* Copies a slash command's options into r (values as text). */
+static void fill_args(cmd_request *r, json_t *options, char vals[][24],
+                      const char **focused) {
+  size_t i;
+  json_t *o;
+  json_array_foreach(options, i, o) {
+    if (r->n_args == CMD_MAX_ARGS)
+      break;
+    const char *name = json_string_value(json_object_get(o, "name"));
+    json_t *v = json_object_get(o, "value");
+    if (!name || !v)
+      continue;
+    cmd_arg *a = &r->args[r->n_args];
+    a->name = name;
+    if (json_is_string(v)) {
+      a->value = json_string_value(v);
+    } else if (json_is_integer(v)) {
+      snprintf(vals[r->n_args], 24, "%" JSON_INTEGER_FORMAT,
+               json_integer_value(v));
+      a->value = vals[r->n_args];
+    } else {
+      continue;
+    }
+    if (focused && json_is_true(json_object_get(o, "focused")))
+      *focused = name;
+    r->n_args++;
+  }
+}
+
+static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
+  json_t *sub = json_array_get(json_object_get(x->data, "options"), 0);
+  const char *name = json_string_value(json_object_get(sub, "name"));
+  cmd_request r = {.request_id = x->id,
+                   .guild = x->guild,
+                   .channel = x->channel,
+                   .user = x->user,
+                   .user_name = x->name,
+                   .is_mod = x->is_mod,
+                   .in_dm = x->in_dm,
+                   .command = name ? name : ""};
+  char vals[CMD_MAX_ARGS][24];
+  const char *focused = NULL;
+  fill_args(&r, json_object_get(sub, "options"), vals, &focused);
+  if (autocomplete) {
+    cmd_choice choices[25];
+    const char *partial = "";
+    for (int i = 0; i < r.n_args; i++)
+      if (focused && strcmp(r.args[i].name, focused) == 0)
+        partial = r.args[i].value;
+    int n = focused ? cmd_autocomplete(b->cmd, &r, focused, partial, choices,
+                                       25)
+                    : 0;
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++)
+      json_array_append_new(list, json_pack("{ssss}", "name", choices[i].label,
+                                            "value", choices[i].id));
+    json_t *o = json_pack("{si{so}}", "type", 8, "data", "choices", list);
+    callback(b, x, o);
+    json_decref(o);
+    return;
+  }
+  /* Work that may be slow is deferred first, so Discord hears from us in
+   * time; so is everything that waited in the queue. */
+  bool slow = strcmp(r.command, "log") == 0 || now_s() - x->received > 1.0;
+  if (slow) {
+    bool quiet = strcmp(r.command, "log") == 0 ||
+                 strcmp(r.command, "hand") == 0 ||
+                 strcmp(r.command, "list") == 0 ||
+                 strcmp(r.command, "card") == 0;
+    json_t *o = quiet ? json_pack("{si{si}}", "type", 5, "data", "flags", 64)
+                      : json_pack("{si}", "type", 5);
+    callback(b, x, o);
+    json_decref(o);
+  }
+  cmd_set_now(b->cmd, (int64_t)time(NULL));
+  cmd_handle(b->cmd, &r);
+  answer(b, x, slow, false);
+}
+
+static void reply_ephemeral(bot_discord *b, const ix *x, const char *text) {
+  json_t *o = json_pack("{si{sssi}}", "type", 4, "data", "content", text,
+                        "flags", 64);
+  callback(b, x, o);
+  json_decref(o);
+}
+
+/* Parses "k:<game>:<version>:<rest>" custom_ids. */
+static bool parse_custom(const char *id, char *kind, int64_t *game,
+                         int64_t *version, const char **rest) {
+  if (!id || !id[0] || id[1] != ':')
+    return false;
+  *kind = id[0];
+  char *end;
+  errno = 0;
+  long long g = strtoll(id + 2, &end, 10);
+  if (errno || g <= 0)
+    return false;
+  *game = g;
+  *version = -1;
+  *rest = "";
+  if (*end == '\0')
+    return *kind == 'h';
+  if (*end != ':')
+    return false;
+  long long v = strtoll(end + 1, &end, 10);
+  if (errno || v < 0)
+    return false;
+  *version = v;
+  if (*end == ':')
+    *rest = end + 1;
+  else if (*end != '\0')
+    return false;
+  return true;
+}
+
+static void handle_component(bot_discord *b, const ix *x) {
+  const char *cid = json_string_value(json_object_get(x->data, "custom_id"));
+  char kind;
+  int64_t game, version;
+  const char *rest;
+  if (!parse_custom(cid, &kind, &game, &version, &rest)) {
+    reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
+    return;
+  }
+  char gtext[24];
+  snprintf(gtext, sizeof gtext, "%" PRId64, game);
+  cmd_request r = {.request_id = x->id,
+                   .guild = x->guild,
+                   .channel = x->channel,
+                   .user = x->user,
+                   .user_name = x->name,
+                   .is_mod = x->is_mod,
+                   .in_dm = true, /* buttons act on the clicker's games */
+                   .n_args = 1};
+  r.args[0].name = "game";
+  r.args[0].value = gtext;
+  if (kind == 'h') {
+    r.command = "hand";
+    cmd_handle(b->cmd, &r);
+    answer(b, x, false, false);
+    return;
+  }
+  int64_t current = cmd_game_version(b->cmd, game);
+  if (current != version) {
+    reply_ephemeral(b, x, current < 0
+                              ? "That game no longer exists."
+                              : "These buttons are out of date: the game "
+                                "has moved on. Use the newest message, or "
+                                "/game move.");
+    return;
+  }
+  if (kind == 'p') {
+    static cmd_choice opts[ENG_OPTIONS_MAX];
+    char q[400];
+    int n = cmd_user_prompt(b->cmd, game, x->user, opts, ENG_OPTIONS_MAX, q,
+                            sizeof q);
+    if (n < 0) {
+      reply_ephemeral(b, x, "This is not your decision to make.");
+      return;
+    }
+    long page = strtol(rest, NULL, 10);
+    out_msg m = {.to = CMD_TO_DM,
+                 .text = q,
+                 .game = game,
+                 .version = version,
+                 .options = opts,
+                 .n_options = n};
+    json_t *o = json_pack("{si{sso}}", "type", 7, "data", "content", q,
+                          "components", components(&m, (int)page));
+    callback(b, x, o);
+    json_decref(o);
+    return;
+  }
+  const char *choice = kind == 's'
+                           ? json_string_value(json_array_get(
+                                 json_object_get(x->data, "values"), 0))
+                           : rest;
+  if (!choice || !*choice || (kind != 'm' && kind != 's')) {
+    reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
+    return;
+  }
+  r.command = "move";
+  r.args[1].name = "choice";
+  r.args[1].value = choice;
+  r.n_args = 2;
+  cmd_set_now(b->cmd, (int64_t)time(NULL));
+  cmd_handle(b->cmd, &r);
+  answer(b, x, false, true);
+}
+
+static bool member_is_mod(const bot_discord *b, json_t *member) {
+  const char *perms = json_string_value(json_object_get(member, "permissions"));
+  if (perms) {
+    unsigned long long p = strtoull(perms, NULL, 10);
+    if (p & MANAGE_GUILD)
+      return true;
+  }
+  if (b->cfg.mod_role[0]) {
+    size_t i;
+    json_t *role;
+    json_array_foreach(json_object_get(member, "roles"), i, role) {
+      const char *id = json_string_value(role);
+      if (id && strcmp(id, b->cfg.mod_role) == 0)
+        return true;
+    }
+  }
+  return false;
+}
+
+static void handle_interaction(bot_discord *b, json_t *d, double received) {
+  ix x = {.received = received};
+  x.id = json_string_value(json_object_get(d, "id"));
+  x.token = json_string_value(json_object_get(d, "token"));
+  x.type = (int)json_integer_value(json_object_get(d, "type"));
+  x.channel = json_string_value(json_object_get(d, "channel_id"));
+  x.guild = json_string_value(json_object_get(d, "guild_id"));
+  x.data = json_object_get(d, "data");
+  json_t *member = json_object_get(d, "member");
+  json_t *user = member ? json_object_get(member, "user")
+                        : json_object_get(d, "user");
+  x.user = json_string_value(json_object_get(user, "id"));
+  x.name = json_string_value(json_object_get(member, "nick"));
+  if (!x.name)
+    x.name = json_string_value(json_object_get(user, "global_name"));
+  if (!x.name)
+    x.name = json_string_value(json_object_get(user, "username"));
+  if (!x.id || !x.token || !x.channel || !x.user || !x.name ||
+      !snowflake_ok(x.id) || !snowflake_ok(x.user) || strlen(x.token) > 600) {
+    logf_(b, LOG_WARN, "ignored a malformed interaction");
+    return;
+  }
+  if (seen_before(b, x.id)) {
+    __atomic_add_fetch(&b->stats.duplicates, 1, __ATOMIC_RELAXED);
+    logf_(b, LOG_DEBUG, "interaction %s delivered again; ignored", x.id);
+    return;
+  }
+  x.in_dm = !member;
+  x.guild = x.guild ? x.guild : "";
+  x.is_mod = member && member_is_mod(b, member);
+  if (x.type == 2 || x.type == 4) {
+    const char *name = json_string_value(json_object_get(x.data, "name"));
+    if (!name || strcmp(name, "game") != 0) {
+      if (x.type == 2)
+        reply_ephemeral(b, &x, "Lair only knows /game.");
+      return;
+    }
+    handle_command(b, &x, x.type == 4);
+  } else if (x.type == 3) {
+    handle_component(b, &x);
+  } else if (x.type == 1) {
+    json_t *o = json_pack("{si}", "type", 1);
+    callback(b, &x, o);
+    json_decref(o);
+  }
+}
+
+/* ---- threads ---------------------------------------------------------- */
+
+static void on_event(void *ctx, const char *type, json_t *d) {
+  bot_discord *b = ctx;
+  if (strcmp(type, "READY") == 0) {
+    json_t *app = json_object_get(d, "application");
+    const char *id = json_string_value(json_object_get(app, "id"));
+    if (id && !b->app_id[0])
+      snprintf(b->app_id, sizeof b->app_id, "%s", id);
+    logf_(b, LOG_INFO, "connected");
+    return;
+  }
+  if (strcmp(type, "INTERACTION_CREATE") != 0)
+    return;
+  event *e = calloc(1, sizeof *e);
+  if (!e)
+    return;
+  e->d = json_incref(d);
+  e->received = now_s();
+  pthread_mutex_lock(&b->mu);
+  if (b->tail)
+    b->tail->next = e;
+  else
+    b->head = e;
+  b->tail = e;
+  b->queued++;
+  pthread_cond_signal(&b->cv);
+  pthread_mutex_unlock(&b->mu);
+}
+
+static void on_stop(void *ctx, int code, const char *why) {
+  bot_discord *b = ctx;
+  if (code)
+    logf_(b, LOG_ERROR, "the gateway closed for good (%d: %s)", code,
+          why ? why : "");
+}
+
+static void *worker(void *arg) {
+  bot_discord *b = arg;
+  for (;;) {
+    pthread_mutex_lock(&b->mu);
+    while (!b->head && !b->stopping)
+      pthread_cond_wait(&b->cv, &b->mu);
+    event *e = b->head;
+    if (e) {
+      b->head = e->next;
+      if (!b->head)
+        b->tail = NULL;
+      b->queued--;
+    }
+    bool stop = b->stopping && !e;
+    pthread_mutex_unlock(&b->mu);
+    if (stop)
+      break;
+    if (e) {
+      handle_interaction(b, e->d, e->received);
+      __atomic_add_fetch(&b->stats.interactions, 1, __ATOMIC_RELAXED);
+      json_decref(e->d);
+      free(e);
+    }
+  }
+  return NULL;
+}
+
+/* SIGTERM and SIGINT end the session cleanly: every thread blocks them
+ * and this one waits for them. */
+static void *signal_thread(void *arg) {
+  bot_discord *b = arg;
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGUSR1); /* sent by bot_discord_run to end this thread */
+  int sig = 0;
+  sigwait(&set, &sig);
+  if (sig != SIGUSR1) {
+    logf_(b, LOG_INFO, "stopping (signal %d)", sig);
+    bot_gw_stop(b->gw);
+  }
+  return NULL;
+}
+
+/* ---- start-up ---------------------------------------------------------- */
+
+/* The /game command as Discord's JSON, from the one command table. */
+json_t *bot_discord_commands_json(void) {
+  json_t *subs = json_array();
+  for (size_t i = 0; i < cmd_table_n; i++) {
+    const cmd_def *d = &cmd_table[i];
+    json_t *opts = json_array();
+    for (int k = 0; k < d->n_options; k++) {
+      const cmd_option_def *o = &d->options[k];
+      int type = o->type == CMD_ARG_INTEGER ? 4
+                 : o->type == CMD_ARG_USER  ? 6
+                                            : 3;
+      json_t *jo = json_pack("{sisssssb}", "type", type, "name", o->name,
+                             "description", o->description, "required",
+                             o->required);
+      if (type == 3 && o->autocomplete)
+        json_object_set_new(jo, "autocomplete", json_true());
+      if (type == 4) {
+        json_object_set_new(jo, "min_value", json_integer(o->min));
+        json_object_set_new(jo, "max_value", json_integer(o->max));
+      }
+      json_array_append_new(opts, jo);
+    }
+    json_array_append_new(subs, json_pack("{sisssssoso}", "type", 1, "name",
+                                          d->name, "description",
+                                          d->description, "options", opts,
+                                          "required", json_false()));
+    json_object_del(json_array_get(subs, json_array_size(subs) - 1),
+                    "required");
+  }
+  return json_pack("[{sisssss[ii]s[i]so}]", "type", 1, "name", "game",
+                   "description", "Play tabletop games with Lair", "contexts",
+                   0, 1, "integration_types", 0, "options", subs);
+}
+
+/* FNV-1a of the command JSON, to register only when it changed. */
+static uint64_t fnv(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static bool register_commands(bot_discord *b) {
+  json_t *cmds = bot_discord_commands_json();
+  char *text = json_dumps(cmds, JSON_COMPACT | JSON_SORT_KEYS);
+  json_decref(cmds);
+  if (!text)
+    return false;
+  char scope[64], key[48], stored[40] = "", hash[40];
+  snprintf(scope, sizeof scope, "discord:%s", b->app_id);
+  snprintf(key, sizeof key, "commands:%s",
+           b->cfg.guild[0] ? b->cfg.guild : "global");
+  snprintf(hash, sizeof hash, "%016" PRIx64, fnv(text));
+  sto_setting_get(b->db, scope, key, stored, sizeof stored);
+  if (strcmp(stored, hash) == 0) {
+    logf_(b, LOG_INFO, "slash commands unchanged; not registered again");
+    free(text);
+    return true;
+  }
+  char path[200];
+  if (b->cfg.guild[0])
+    snprintf(path, sizeof path, "/applications/%s/guilds/%s/commands",
+             b->app_id, b->cfg.guild);
+  else
+    snprintf(path, sizeof path, "/applications/%s/commands", b->app_id);
+  int status = bot_rest_call(b->rest, "PUT", path, text, NULL);
+  free(text);
+  if (status != 200) {
+    logf_(b, LOG_ERROR, "registering the slash commands failed (HTTP %d)",
+          status);
+    return false;
+  }
+  sto_setting_set(b->db, scope, key, hash);
+  logf_(b, LOG_INFO, "slash commands registered (%s)",
+        b->cfg.guild[0] ? "this server only" : "globally");
+  return true;
+}
+
+static char *get_string(bot_discord *b, const char *path, const char *field) {
+  char *body = NULL;
+  int status = bot_rest_call(b->rest, "GET", path, NULL, &body);
+  json_t *j = status == 200 && body ? json_loads(body, 0, NULL) : NULL;
+  free(body);
+  const char *v = json_string_value(json_object_get(j, field));
+  char *out = v ? strdup(v) : NULL;
+  json_decref(j);
+  if (!out)
+    logf_(b, LOG_ERROR, "GET %s failed (HTTP %d)%s", path, status,
+          status == 401 ? ": the token was refused" : "");
+  return out;
+}
+
+void bot_discord_get_stats(bot_discord *b, bot_discord_stats *out) {
+  out->interactions = __atomic_load_n(&b->stats.interactions, __ATOMIC_RELAXED);
+  out->callbacks = __atomic_load_n(&b->stats.callbacks, __ATOMIC_RELAXED);
+  out->duplicates = __atomic_load_n(&b->stats.duplicates, __ATOMIC_RELAXED);
+  out->dm_refused = __atomic_load_n(&b->stats.dm_refused, __ATOMIC_RELAXED);
+}
+
+int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
+  bot_discord *b = calloc(1, sizeof *b);
+  if (!b)
+    return BOT_EXIT_FAIL;
+  b->cfg = *cfg;
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &set, NULL); /* inherited by every thread */
+  pthread_mutex_init(&b->mu, NULL);
+  pthread_cond_init(&b->cv, NULL);
+  pthread_mutex_init(&b->dm_mu, NULL);
+  int status = BOT_EXIT_FAIL;
+  char err[300] = "";
+  sto_rc src = sto_open(db_path, &b->db, err, sizeof err);
+  if (src) {
+    fprintf(stderr, "lair: cannot use the database %s: %s\n", db_path,
+            err[0] ? err : sto_strerror(src));
+    goto out;
+  }
+  cmd_config cc = {.db = b->db, .sink = {collect, b}};
+  b->cmd = cmd_new(&cc);
+  char ua[120];
+  snprintf(ua, sizeof ua, "DiscordBot (https://github.com/lair-bot/lair, %s)",
+           LAIR_VERSION);
+  bot_rest_config rc = {.api_base = cfg->api, .token = cfg->token,
+                        .user_agent = ua};
+  b->rest = bot_rest_new(&rc);
+  if (!b->cmd || !b->rest)
+    goto out;
+  char *app = get_string(b, "/applications/@me", "id");
+  if (!app)
+    goto out;
+  snprintf(b->app_id, sizeof b->app_id, "%s", app);
+  free(app);
+  if (!register_commands(b))
+    goto out;
+  char *url = get_string(b, "/gateway/bot", "url");
+  if (!url)
+    goto out;
+  bot_gw_config gc = {.url = url, .token = cfg->token, .intents = 1,
+                      .on_event = on_event, .on_stop = on_stop, .ctx = b};
+  b->gw = bot_gw_new(&gc);
+  free(url);
+  if (!b->gw || pthread_create(&b->worker, NULL, worker, b) != 0)
+    goto out;
+  b->worker_started = true;
+  pthread_t sigs;
+  bool sigs_started = pthread_create(&sigs, NULL, signal_thread, b) == 0;
+  logf_(b, LOG_INFO, "starting (application %s)", b->app_id);
+  int code = bot_gw_run(b->gw);
+  status = code == 0 ? BOT_EXIT_OK : BOT_EXIT_FAIL;
+  if (sigs_started) {
+    pthread_kill(sigs, SIGUSR1);
+    pthread_join(sigs, NULL);
+  }
+out:
+  if (b->worker_started) {
+    pthread_mutex_lock(&b->mu);
+    b->stopping = true;
+    pthread_cond_signal(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    pthread_join(b->worker, NULL);
+  }
+  bot_gw_free(b->gw);
+  bot_rest_free(b->rest); /* after the worker: it queues requests */
+  cmd_free(b->cmd);
+  sto_close(b->db);
+  clear_msgs(b);
+  while (b->head) {
+    event *e = b->head;
+    b->head = e->next;
+    json_decref(e->d);
+    free(e);
+  }
+  pthread_mutex_destroy(&b->mu);
+  pthread_cond_destroy(&b->cv);
+  pthread_mutex_destroy(&b->dm_mu);
+  free(b);
+  return status;
+}

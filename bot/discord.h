@@ -1,0 +1,41 @@
+/*
+ * discord.h: the Discord transport (discord.c), what plain `lair` runs
+ * when DISCORD_TOKEN is set.
+ */
+#ifndef LAIR_BOT_DISCORD_H
+#define LAIR_BOT_DISCORD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bot_discord_config {
+  char token[200];   /* DISCORD_TOKEN; never logged */
+  char api[256];     /* LAIR_DISCORD_API_URL, default Discord's v10 base */
+  char guild[32];    /* LAIR_GUILD_ID: register commands there only */
+  char mod_role[32]; /* LAIR_MOD_ROLE: a role id that makes moderators */
+  int log_level;     /* LAIR_LOG_LEVEL: 0 error .. 3 debug */
+} bot_discord_config;
+
+typedef struct bot_discord bot_discord;
+
+typedef struct bot_discord_stats {
+  uint64_t interactions, callbacks, duplicates, dm_refused;
+} bot_discord_stats;
+
+/* Reads the configuration from the environment. Returns false with a
+ * one-line reason in err (never the token) when a value is missing or
+ * malformed. */
+bool bot_discord_config_from_env(bot_discord_config *c, char *err,
+                                 size_t cap);
+/* Runs the bot until SIGTERM/SIGINT or a fatal gateway close. Returns the
+ * process exit status (0 after a signal, 1 on failure). */
+int bot_discord_run(const bot_discord_config *cfg, const char *db_path);
+/* Counters of a running transport (safe from any thread). */
+void bot_discord_get_stats(bot_discord *b, bot_discord_stats *out);
+/* The /game command in Discord's JSON, built from the command table;
+ * new reference. */
+json_t *bot_discord_commands_json(void);
+
+#endif

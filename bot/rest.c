@@ -1,0 +1,1310 @@
+/*
+ * rest.c: Lair's Discord HTTP client (bot/rest.h) on libcurl's multi
+ * interface.
+ *
+ * Callers on any thread append requests to an inbox under a mutex and
+ * wake the client's one thread with curl_multi_wakeup. That thread owns
+ * everything else: the curl multi handle, the rate-limit state and the
+ * two lanes. Interaction callbacks go into a lane of their own that is
+ * sent as soon as a request arrives: no route queue, no bucket, no
+ * global 50/s token bucket, no global-429 pause (only a Cloudflare-style
+ * 429, which blocks the whole IP, holds them back). Other requests queue
+ * per route (the key of bot_rest_route) in order; each route points at a
+ * bucket, first a provisional one of its own, then the one named by
+ * X-RateLimit-Bucket plus the route's major parameter, so routes that
+ * Discord counts together share one. A bucket has at most one request in
+ * flight, so its X-RateLimit-Remaining and Reset-After always describe
+ * the latest answer; a bucket with nothing remaining waits for its reset.
+ * Retries (429 after its retry_after, 5xx and timeouts after exponential
+ * backoff with jitter) go back to the head of their route's queue, which
+ * keeps messages in order. Invalid answers (401, 403, 429 other than
+ * scope "shared") are counted over a sliding ten minutes; at the budget
+ * only interaction callbacks are sent. Log lines never show the token,
+ * paths or routes (webhook and interaction tokens live in paths).
+ */
+#include "rest.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+
+#define BODY_CAP ((size_t)8 << 20) /* a larger answer is an error */
+#define MAX_429_RETRIES 3          /* then the 429 is the outcome */
+#define GLOBAL_PER_SEC 50          /* Discord's global limit */
+#define INVALID_WINDOW_MS (10 * 60 * 1000)
+#define INVALID_BUDGET_MAX 9000 /* well below the ban at 10,000 */
+#define BACKOFF_BASE_MS 250     /* 5xx: 250, 500, 1000 ms ... */
+#define BACKOFF_MAX_MS 8000
+#define RETRY_AFTER_MIN_MS 50 /* a 429 is never retried at once */
+#define RETRY_AFTER_DEFAULT_MS 1000
+#define RETRY_AFTER_MAX_MS (3600 * 1000)
+#define POLL_MAX_MS 1000
+#define SWEEP_MS 60000            /* how often idle routes are freed */
+#define ROUTE_IDLE_MS (5 * 60000) /* idle this long: forgotten */
+#define TABLE_SLOTS 512
+#define DEFAULT_UA "DiscordBot (https://github.com/lair, 0.1.0)"
+
+/* ---- data ------------------------------------------------------------- */
+
+typedef struct rbuf {
+  char *p;
+  size_t len, cap;
+  bool toobig;
+} rbuf;
+
+/* What one answer's headers said about rate limits. */
+typedef struct rl_hdrs {
+  bool any; /* some X-RateLimit-* header came */
+  bool has_bucket, has_remaining, has_reset_after, has_retry_after;
+  bool global;
+  char bucket[80];
+  char scope[16];
+  long remaining;
+  double reset_after, retry_after; /* seconds */
+} rl_hdrs;
+
+typedef struct bucket {
+  struct bucket *next; /* hash chain */
+  char *key;           /* "?route" (provisional) or "hash major" */
+  int refs;            /* routes pointing here */
+  bool busy;           /* a request of this bucket is in flight */
+  bool known;          /* remaining and reset_at describe the window */
+  long remaining;
+  int64_t reset_at;
+} bucket;
+
+typedef struct route route;
+
+typedef struct req {
+  struct req *next, *prev; /* a queue, or the in-flight list (prev) */
+  char *method, *url, *body, *key, *major;
+  bool interaction;
+  bot_rest_done done;
+  void *ctx;
+  int attempts, n429, n5xx;
+  int64_t not_before; /* a retry waits until then */
+  route *route;       /* NULL in the interaction lane */
+  CURL *easy;
+  rbuf resp;
+  rl_hdrs hdr;
+  char error[64];
+} req;
+
+struct route {
+  route *next;                /* hash chain */
+  route *act_next, *act_prev; /* the list of routes with queued requests */
+  bool active;
+  char *key, *major;
+  bucket *bucket;
+  req *head, *tail;
+  int inflight;
+  int64_t last_used;
+};
+
+struct bot_rest {
+  /* Shared with callers, under lock. */
+  pthread_mutex_t lock;
+  req *in_head, *in_tail;
+  bool stopping;
+  bot_rest_stats stats;
+  int64_t *inv; /* ring of invalid answers' times */
+  int inv_cap, inv_head, inv_n;
+
+  /* Fixed after bot_rest_new. */
+  pthread_t thread;
+  CURLM *multi;
+  char *api_base, *user_agent;
+  struct curl_slist *hdr_json, *hdr_plain;
+  int max_5xx, timeout_ms, budget;
+
+  /* The client's thread only. */
+  req *ilane_head, *ilane_tail; /* interaction callbacks waiting */
+  req *inflight;
+  route *active, *active_tail; /* routes with queued requests, FIFO */
+  route *routes[TABLE_SLOTS];
+  bucket *buckets[TABLE_SLOTS];
+  double tokens; /* the global token bucket */
+  int64_t tokens_at;
+  int64_t global_until, cf_until;
+  bool budget_logged;
+  uint64_t rng;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static uint64_t next_rand(bot_rest *r) {
+  /* xorshift64: jitter only, no need for quality. */
+  uint64_t x = r->rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  r->rng = x;
+  return x;
+}
+
+static uint32_t fnv1a(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+/* Wipes a secret before freeing it; volatile so it is not optimised out. */
+static void free_secret(char *s) {
+  if (!s)
+    return;
+  for (volatile char *p = s; *p; p++)
+    *p = 0;
+  free(s);
+}
+
+static bool parse_double(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno || !isfinite(v))
+    return false;
+  while (*end == ' ' || *end == '\t')
+    end++;
+  if (*end)
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool parse_long(const char *s, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || errno)
+    return false;
+  while (*end == ' ' || *end == '\t')
+    end++;
+  if (*end)
+    return false;
+  *out = v;
+  return true;
+}
+
+/* Rounds a non-negative, bounded x up (no libm needed). */
+static int64_t ceil64(double x) {
+  int64_t i = (int64_t)x;
+  return (double)i < x ? i + 1 : i;
+}
+
+/* Seconds (as Discord sends them) to a wait in ms, clamped. */
+static int64_t wait_ms(double seconds) {
+  double ms = seconds * 1000.0;
+  if (!(ms >= RETRY_AFTER_MIN_MS))
+    return RETRY_AFTER_MIN_MS;
+  if (ms > RETRY_AFTER_MAX_MS)
+    return RETRY_AFTER_MAX_MS;
+  return ceil64(ms);
+}
+
+/* ---- route keys ------------------------------------------------------- */
+
+static bool all_digits(const char *s, size_t n) {
+  if (n == 0)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (!isdigit((unsigned char)s[i]))
+      return false;
+  return true;
+}
+
+static bool seg_is(const char *s, size_t n, const char *word) {
+  return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+/* Appends n bytes, truncating at cap - 1; *len counts what would have
+ * been written. */
+static void put(char *out, size_t cap, size_t *len, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++, (*len)++)
+    if (*len + 1 < cap)
+      out[*len] = s[i];
+  if (cap)
+    out[*len < cap ? *len : cap - 1] = '\0';
+}
+
+/* Writes the route key of method path into out and returns its full
+ * length (like snprintf). The major parameter is out[*mbeg, *mend): the
+ * top-level resource and its id (channels, guilds), a webhook's id and
+ * token, an interaction's id and token. */
+static size_t route_key(const char *method, const char *path, char *out,
+                        size_t cap, size_t *mbeg, size_t *mend) {
+  size_t len = 0;
+  if (cap)
+    out[0] = '\0';
+  put(out, cap, &len, method, strlen(method));
+  put(out, cap, &len, " ", 1);
+  *mbeg = *mend = len;
+  size_t plen = strcspn(path, "?#");
+  const char *seg0 = NULL, *prev = NULL;
+  size_t seg0n = 0, prevn = 0;
+  int idx = -1; /* index of the segment after the leading '/' */
+  const char *p = path;
+  while (p < path + plen) {
+    if (*p == '/') {
+      put(out, cap, &len, "/", 1);
+      p++;
+      idx++;
+      continue;
+    }
+    size_t n = strcspn(p, "/?#");
+    if (p + n > path + plen)
+      n = (size_t)(path + plen - p);
+    bool top_id =
+        idx == 1 && seg0 &&
+        (seg_is(seg0, seg0n, "channels") || seg_is(seg0, seg0n, "guilds") ||
+         seg_is(seg0, seg0n, "webhooks") ||
+         seg_is(seg0, seg0n, "interactions"));
+    bool top_token = idx == 2 && seg0 &&
+                     (seg_is(seg0, seg0n, "webhooks") ||
+                      seg_is(seg0, seg0n, "interactions"));
+    if (idx == 0) {
+      seg0 = p;
+      seg0n = n;
+      *mbeg = len;
+    }
+    if (top_id || top_token) {
+      put(out, cap, &len, p, n);
+      *mend = len;
+    } else if (prev && seg_is(prev, prevn, "reactions")) {
+      put(out, cap, &len, "{emoji}", 7);
+    } else if (all_digits(p, n)) {
+      put(out, cap, &len, "{id}", 4);
+    } else {
+      put(out, cap, &len, p, n);
+    }
+    prev = p;
+    prevn = n;
+    p += n;
+  }
+  if (*mend == *mbeg || *mend < *mbeg)
+    *mbeg = *mend = len;
+  return len;
+}
+
+void bot_rest_route(const char *method, const char *path, char *out,
+                    size_t cap) {
+  size_t b, e;
+  if (!method || !path || !out || cap == 0) {
+    if (out && cap)
+      out[0] = '\0';
+    return;
+  }
+  route_key(method, path, out, cap, &b, &e);
+}
+
+/* ---- invalid-request window (under lock) ------------------------------ */
+
+static void inv_expire(bot_rest *r, int64_t now) {
+  while (r->inv_n > 0 && r->inv[r->inv_head] <= now - INVALID_WINDOW_MS) {
+    r->inv_head = (r->inv_head + 1) % r->inv_cap;
+    r->inv_n--;
+  }
+}
+
+static void inv_push(bot_rest *r, int64_t now) {
+  pthread_mutex_lock(&r->lock);
+  inv_expire(r, now);
+  int slot = (r->inv_head + r->inv_n) % r->inv_cap;
+  r->inv[slot] = now;
+  if (r->inv_n < r->inv_cap)
+    r->inv_n++;
+  else /* full: the oldest falls out, the count stays at the budget */
+    r->inv_head = (r->inv_head + 1) % r->inv_cap;
+  pthread_mutex_unlock(&r->lock);
+}
+
+static int inv_count(bot_rest *r, int64_t now) {
+  pthread_mutex_lock(&r->lock);
+  inv_expire(r, now);
+  int n = r->inv_n;
+  pthread_mutex_unlock(&r->lock);
+  return n;
+}
+
+#define STAT_ADD(r, field, n)                                                  \
+  do {                                                                         \
+    pthread_mutex_lock(&(r)->lock);                                            \
+    (r)->stats.field += (n);                                                   \
+    pthread_mutex_unlock(&(r)->lock);                                          \
+  } while (0)
+
+/* ---- requests --------------------------------------------------------- */
+
+static void req_free(req *q) {
+  if (!q)
+    return;
+  if (q->easy)
+    curl_easy_cleanup(q->easy);
+  free(q->method);
+  free(q->url);
+  free(q->body);
+  free(q->key);
+  free(q->major);
+  free(q->resp.p);
+  free(q);
+}
+
+/* Parses a JSON object body; NULL when the body is not one. */
+static json_t *body_json(const req *q) {
+  if (!q->resp.p || q->resp.len == 0)
+    return NULL;
+  json_t *j = json_loadb(q->resp.p, q->resp.len, 0, NULL);
+  if (j && !json_is_object(j)) {
+    json_decref(j);
+    return NULL;
+  }
+  return j;
+}
+
+/* Ends a request: runs its callback and frees it. error NULL means the
+ * generic text for the status. */
+static void finish(bot_rest *r, req *q, int status, const char *error) {
+  (void)r;
+  bot_rest_result res = {0};
+  res.status = status;
+  res.attempts = q->attempts;
+  bool has_body = status != 0 && q->resp.p && !q->resp.toobig;
+  res.body = has_body ? q->resp.p : "";
+  res.len = has_body ? q->resp.len : 0;
+  if (status >= 400 && has_body) {
+    json_t *j = body_json(q);
+    json_t *code = j ? json_object_get(j, "code") : NULL;
+    if (json_is_integer(code)) {
+      json_int_t c = json_integer_value(code);
+      if (c > 0 && c <= INT32_MAX)
+        res.discord_code = (int)c;
+    }
+    json_decref(j);
+  }
+  if (error) {
+    res.error = error;
+  } else if (status >= 400) {
+    if (res.discord_code)
+      snprintf(q->error, sizeof q->error, "HTTP %d, Discord code %d", status,
+               res.discord_code);
+    else
+      snprintf(q->error, sizeof q->error, "HTTP %d", status);
+    res.error = q->error;
+  } else if (status == 0) {
+    res.error = "no answer";
+  }
+  if (q->done)
+    q->done(q->ctx, &res);
+  req_free(q);
+}
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *ud) {
+  req *q = ud;
+  size_t n = size * nmemb;
+  rbuf *b = &q->resp;
+  if (n > BODY_CAP - b->len) {
+    b->toobig = true;
+    return 0; /* aborts the transfer */
+  }
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 1024;
+    while (cap < b->len + n + 1)
+      cap *= 2;
+    if (cap > BODY_CAP + 1)
+      cap = BODY_CAP + 1;
+    char *p = realloc(b->p, cap);
+    if (!p)
+      return 0;
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, data, n);
+  b->len += n;
+  b->p[b->len] = '\0';
+  return n;
+}
+
+static size_t on_header(char *data, size_t size, size_t nitems, void *ud) {
+  req *q = ud;
+  size_t n = size * nitems;
+  rl_hdrs *h = &q->hdr;
+  if (n >= 5 && memcmp(data, "HTTP/", 5) == 0) {
+    memset(h, 0, sizeof *h); /* a new answer (after 1xx) starts */
+    return n;
+  }
+  const char *colon = memchr(data, ':', n);
+  if (!colon)
+    return n;
+  size_t nlen = (size_t)(colon - data);
+  const char *v = colon + 1;
+  size_t vlen = n - nlen - 1;
+  while (vlen && (*v == ' ' || *v == '\t'))
+    v++, vlen--;
+  while (vlen && isspace((unsigned char)v[vlen - 1]))
+    vlen--;
+  char val[96];
+  if (vlen >= sizeof val)
+    return n; /* no header we read is this long */
+  memcpy(val, v, vlen);
+  val[vlen] = '\0';
+#define IS(name) (nlen == strlen(name) && strncasecmp(data, name, nlen) == 0)
+  if (nlen > 12 && strncasecmp(data, "x-ratelimit-", 12) == 0)
+    h->any = true;
+  if (IS("x-ratelimit-bucket")) {
+    if (vlen > 0 && vlen < sizeof h->bucket) {
+      memcpy(h->bucket, val, vlen + 1);
+      h->has_bucket = true;
+    }
+  } else if (IS("x-ratelimit-remaining")) {
+    h->has_remaining = parse_long(val, &h->remaining) && h->remaining >= 0;
+  } else if (IS("x-ratelimit-reset-after")) {
+    h->has_reset_after =
+        parse_double(val, &h->reset_after) && h->reset_after >= 0;
+  } else if (IS("x-ratelimit-global")) {
+    h->global = strcasecmp(val, "true") == 0;
+  } else if (IS("x-ratelimit-scope")) {
+    if (vlen < sizeof h->scope)
+      memcpy(h->scope, val, vlen + 1);
+  } else if (IS("retry-after")) {
+    h->has_retry_after =
+        parse_double(val, &h->retry_after) && h->retry_after >= 0;
+  }
+#undef IS
+  return n;
+}
+
+/* ---- routes and buckets (the client's thread) ------------------------- */
+
+static bucket *bucket_get(bot_rest *r, const char *key) {
+  uint32_t slot = fnv1a(key) % TABLE_SLOTS;
+  for (bucket *b = r->buckets[slot]; b; b = b->next)
+    if (strcmp(b->key, key) == 0)
+      return b;
+  bucket *b = calloc(1, sizeof *b);
+  if (!b)
+    return NULL;
+  b->key = strdup(key);
+  if (!b->key) {
+    free(b);
+    return NULL;
+  }
+  b->next = r->buckets[slot];
+  r->buckets[slot] = b;
+  return b;
+}
+
+static void bucket_unref(bot_rest *r, bucket *b) {
+  if (--b->refs > 0 || b->busy)
+    return;
+  bucket **pp = &r->buckets[fnv1a(b->key) % TABLE_SLOTS];
+  while (*pp != b)
+    pp = &(*pp)->next;
+  *pp = b->next;
+  free(b->key);
+  free(b);
+}
+
+static route *route_get(bot_rest *r, const char *key, const char *major) {
+  uint32_t slot = fnv1a(key) % TABLE_SLOTS;
+  for (route *rt = r->routes[slot]; rt; rt = rt->next)
+    if (strcmp(rt->key, key) == 0)
+      return rt;
+  route *rt = calloc(1, sizeof *rt);
+  if (!rt)
+    return NULL;
+  rt->key = strdup(key);
+  rt->major = strdup(major);
+  size_t plen = strlen(key) + 2;
+  char *pkey = malloc(plen);
+  if (pkey)
+    snprintf(pkey, plen, "?%s", key);
+  rt->bucket = rt->key && rt->major && pkey ? bucket_get(r, pkey) : NULL;
+  free(pkey);
+  if (!rt->bucket) {
+    free(rt->key);
+    free(rt->major);
+    free(rt);
+    return NULL;
+  }
+  rt->bucket->refs++;
+  rt->next = r->routes[slot];
+  r->routes[slot] = rt;
+  return rt;
+}
+
+static void route_activate(bot_rest *r, route *rt) {
+  if (rt->active)
+    return;
+  rt->active = true;
+  rt->act_next = NULL;
+  rt->act_prev = r->active_tail;
+  if (r->active_tail)
+    r->active_tail->act_next = rt;
+  else
+    r->active = rt;
+  r->active_tail = rt;
+}
+
+static void route_deactivate(bot_rest *r, route *rt) {
+  if (!rt->active)
+    return;
+  rt->active = false;
+  if (rt->act_prev)
+    rt->act_prev->act_next = rt->act_next;
+  else
+    r->active = rt->act_next;
+  if (rt->act_next)
+    rt->act_next->act_prev = rt->act_prev;
+  else
+    r->active_tail = rt->act_prev;
+  rt->act_next = rt->act_prev = NULL;
+}
+
+static void route_push_back(bot_rest *r, route *rt, req *q) {
+  q->next = NULL;
+  if (rt->tail)
+    rt->tail->next = q;
+  else
+    rt->head = q;
+  rt->tail = q;
+  route_activate(r, rt);
+}
+
+static void route_push_front(bot_rest *r, route *rt, req *q) {
+  q->next = rt->head;
+  rt->head = q;
+  if (!rt->tail)
+    rt->tail = q;
+  route_activate(r, rt);
+}
+
+static req *route_pop(bot_rest *r, route *rt) {
+  req *q = rt->head;
+  rt->head = q->next;
+  if (!rt->head) {
+    rt->tail = NULL;
+    route_deactivate(r, rt);
+  }
+  q->next = NULL;
+  return q;
+}
+
+static void ilane_push(bot_rest *r, req *q) {
+  q->next = NULL;
+  if (r->ilane_tail)
+    r->ilane_tail->next = q;
+  else
+    r->ilane_head = q;
+  r->ilane_tail = q;
+}
+
+/* Learns the bucket of rt from an answer's headers. */
+static void learn(bot_rest *r, route *rt, const rl_hdrs *h, int64_t now) {
+  if (h->has_bucket) {
+    size_t n = strlen(h->bucket) + strlen(rt->major) + 2;
+    char *key = malloc(n);
+    if (key) {
+      snprintf(key, n, "%s %s", h->bucket, rt->major);
+      if (strcmp(key, rt->bucket->key) != 0) {
+        bucket *nb = bucket_get(r, key);
+        if (nb) {
+          nb->refs++;
+          bucket_unref(r, rt->bucket);
+          rt->bucket = nb;
+        }
+      }
+      free(key);
+    }
+  }
+  if (h->has_remaining && h->has_reset_after) {
+    bucket *b = rt->bucket;
+    b->known = true;
+    b->remaining = h->remaining;
+    double ms = h->reset_after * 1000.0;
+    b->reset_at =
+        now + (ms < RETRY_AFTER_MAX_MS ? ceil64(ms) : RETRY_AFTER_MAX_MS);
+  }
+}
+
+/* Frees routes that have been idle a while and whose bucket holds no
+ * pending wait, so a long-running bot does not keep every channel. */
+static void sweep(bot_rest *r, int64_t now) {
+  for (int i = 0; i < TABLE_SLOTS; i++) {
+    route **pp = &r->routes[i];
+    while (*pp) {
+      route *rt = *pp;
+      bucket *b = rt->bucket;
+      bool waiting = b->known && b->reset_at > now;
+      if (!rt->head && rt->inflight == 0 && !waiting &&
+          now - rt->last_used > ROUTE_IDLE_MS) {
+        *pp = rt->next;
+        bucket_unref(r, b);
+        free(rt->key);
+        free(rt->major);
+        free(rt);
+      } else {
+        pp = &rt->next;
+      }
+    }
+  }
+}
+
+/* ---- sending ---------------------------------------------------------- */
+
+static void inflight_add(bot_rest *r, req *q) {
+  q->prev = NULL;
+  q->next = r->inflight;
+  if (r->inflight)
+    r->inflight->prev = q;
+  r->inflight = q;
+}
+
+static void inflight_remove(bot_rest *r, req *q) {
+  if (q->prev)
+    q->prev->next = q->next;
+  else
+    r->inflight = q->next;
+  if (q->next)
+    q->next->prev = q->prev;
+  q->next = q->prev = NULL;
+}
+
+/* Starts one attempt of q; on failure finishes q. */
+static void start(bot_rest *r, req *q) {
+  free(q->resp.p);
+  memset(&q->resp, 0, sizeof q->resp);
+  memset(&q->hdr, 0, sizeof q->hdr);
+  CURL *e = curl_easy_init();
+  if (!e) {
+    finish(r, q, 0, "out of memory");
+    return;
+  }
+  bool ok = true;
+#define SET(opt, val) ok = ok && curl_easy_setopt(e, opt, val) == CURLE_OK
+  SET(CURLOPT_URL, q->url);
+  SET(CURLOPT_CUSTOMREQUEST, q->method);
+  SET(CURLOPT_USERAGENT, r->user_agent);
+  SET(CURLOPT_NOSIGNAL, 1L);
+  SET(CURLOPT_TIMEOUT_MS, (long)r->timeout_ms);
+  SET(CURLOPT_WRITEFUNCTION, on_body);
+  SET(CURLOPT_WRITEDATA, q);
+  SET(CURLOPT_HEADERFUNCTION, on_header);
+  SET(CURLOPT_HEADERDATA, q);
+  SET(CURLOPT_PRIVATE, q);
+  SET(CURLOPT_PROTOCOLS_STR, "http,https");
+  if (q->body) {
+    SET(CURLOPT_HTTPHEADER, r->hdr_json);
+    SET(CURLOPT_POSTFIELDS, q->body);
+    SET(CURLOPT_POSTFIELDSIZE, (long)strlen(q->body));
+  } else {
+    SET(CURLOPT_HTTPHEADER, r->hdr_plain);
+    if (strcmp(q->method, "GET") != 0 && strcmp(q->method, "DELETE") != 0) {
+      /* An empty body still gets Content-Length: 0, which Discord
+       * expects on POST, PUT and PATCH; hdr_plain removes curl's form
+       * Content-Type. */
+      SET(CURLOPT_POSTFIELDS, "");
+      SET(CURLOPT_POSTFIELDSIZE, 0L);
+    }
+  }
+#undef SET
+  if (!ok || curl_multi_add_handle(r->multi, e) != CURLM_OK) {
+    curl_easy_cleanup(e);
+    finish(r, q, 0, "could not start the request");
+    return;
+  }
+  q->easy = e;
+  q->attempts++;
+  inflight_add(r, q);
+  if (q->route) {
+    bucket *b = q->route->bucket;
+    b->busy = true;
+    if (b->known && b->remaining > 0)
+      b->remaining--;
+    q->route->inflight++;
+    q->route->last_used = now_ms();
+  }
+  STAT_ADD(r, sent, 1);
+}
+
+/* Puts q back for another attempt at q->not_before. */
+static void requeue(bot_rest *r, req *q) {
+  if (q->route)
+    route_push_front(r, q->route, q);
+  else
+    ilane_push(r, q);
+}
+
+static void retry_later(bot_rest *r, req *q, int64_t now, int status,
+                        const char *error) {
+  if (q->n5xx >= r->max_5xx) {
+    finish(r, q, status, error);
+    return;
+  }
+  q->n5xx++;
+  int64_t d = (int64_t)BACKOFF_BASE_MS << (q->n5xx - 1 < 10 ? q->n5xx - 1 : 10);
+  if (d > BACKOFF_MAX_MS)
+    d = BACKOFF_MAX_MS;
+  d += (int64_t)(next_rand(r) % (uint64_t)(d / 2 + 1));
+  q->not_before = now + d;
+  STAT_ADD(r, retried_5xx, 1);
+  requeue(r, q);
+}
+
+static void on_429(bot_rest *r, req *q, int64_t now) {
+  const rl_hdrs *h = &q->hdr;
+  STAT_ADD(r, got_429, 1);
+  json_t *j = body_json(q);
+  double ra = -1;
+  bool global = h->global || strcmp(h->scope, "global") == 0;
+  if (j) {
+    json_t *v = json_object_get(j, "retry_after");
+    if (json_is_number(v))
+      ra = json_number_value(v);
+    if (json_is_true(json_object_get(j, "global")))
+      global = true;
+  }
+  /* Cloudflare answers with HTML and none of Discord's headers: the whole
+   * IP is blocked for Retry-After, interaction callbacks included. */
+  bool cloudflare = !h->any && !j;
+  json_decref(j);
+  if (!(ra >= 0) && h->has_retry_after)
+    ra = h->retry_after;
+  if (!(ra >= 0) && h->has_reset_after)
+    ra = h->reset_after;
+  int64_t wait = ra >= 0 ? wait_ms(ra) : RETRY_AFTER_DEFAULT_MS;
+  if (strcmp(h->scope, "shared") != 0)
+    inv_push(r, now);
+  if (cloudflare) {
+    if (now + wait > r->cf_until)
+      fprintf(stderr,
+              "lair rest: blocked by Cloudflare (HTTP 429), pausing all "
+              "requests for %.1f s\n",
+              (double)wait / 1000.0);
+    r->cf_until = max64(r->cf_until, now + wait);
+  } else if (global) {
+    if (now + wait > r->global_until)
+      fprintf(stderr, "lair rest: global rate limit hit, pausing for %.1f s\n",
+              (double)wait / 1000.0);
+    r->global_until = max64(r->global_until, now + wait);
+  } else if (q->route) {
+    bucket *b = q->route->bucket;
+    b->reset_at = max64(b->known ? b->reset_at : 0, now + wait);
+    b->known = true;
+    b->remaining = 0;
+  }
+  if (q->n429 >= MAX_429_RETRIES) {
+    finish(r, q, 429, "rate limited (HTTP 429), gave up");
+    return;
+  }
+  q->n429++;
+  q->not_before = now + wait;
+  requeue(r, q);
+}
+
+/* Handles one finished attempt. */
+static void complete(bot_rest *r, req *q, CURLcode cc) {
+  int64_t now = now_ms();
+  long status = 0;
+  inflight_remove(r, q);
+  if (cc == CURLE_OK)
+    curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
+  curl_multi_remove_handle(r->multi, q->easy);
+  curl_easy_cleanup(q->easy);
+  q->easy = NULL;
+  if (q->route) {
+    q->route->bucket->busy = false;
+    q->route->inflight--;
+    q->route->last_used = now;
+    if (cc == CURLE_OK)
+      learn(r, q->route, &q->hdr, now);
+  }
+  if (q->resp.toobig) {
+    finish(r, q, 0, "response too large");
+    return;
+  }
+  if (cc != CURLE_OK) {
+    /* Timeouts and network errors are retried like a 5xx. */
+    retry_later(r, q, now, 0, curl_easy_strerror(cc));
+    return;
+  }
+  if (status == 429) {
+    on_429(r, q, now);
+    return;
+  }
+  if (status >= 500 && status <= 599) {
+    retry_later(r, q, now, (int)status, NULL);
+    return;
+  }
+  if (status == 401 || status == 403)
+    inv_push(r, now);
+  finish(r, q, (int)status, NULL);
+}
+
+/* ---- the loop --------------------------------------------------------- */
+
+/* Moves the inbox into the lanes; returns whether the client stops. */
+static bool intake(bot_rest *r) {
+  pthread_mutex_lock(&r->lock);
+  req *list = r->in_head;
+  r->in_head = r->in_tail = NULL;
+  bool stop = r->stopping;
+  pthread_mutex_unlock(&r->lock);
+  while (list) {
+    req *q = list;
+    list = q->next;
+    q->next = NULL;
+    if (q->interaction) {
+      ilane_push(r, q);
+      continue;
+    }
+    route *rt = route_get(r, q->key, q->major);
+    if (!rt) {
+      finish(r, q, 0, "out of memory");
+      continue;
+    }
+    q->route = rt;
+    rt->last_used = now_ms();
+    route_push_back(r, rt, q);
+  }
+  return stop;
+}
+
+static void drop_over_budget(bot_rest *r, int count) {
+  if (!r->budget_logged) {
+    fprintf(stderr,
+            "lair rest: %d invalid requests in 10 minutes (budget %d); "
+            "only interaction callbacks are sent until it drops\n",
+            count, r->budget);
+    r->budget_logged = true;
+  }
+  while (r->active) {
+    route *rt = r->active;
+    while (rt->head && rt->active) {
+      req *q = route_pop(r, rt);
+      STAT_ADD(r, dropped_budget, 1);
+      finish(r, q, 0, "invalid request budget exhausted");
+    }
+  }
+}
+
+/* Starts whatever may go now; returns when something next may. */
+static int64_t pump(bot_rest *r, int64_t now) {
+  int64_t next = INT64_MAX;
+  if (now < r->cf_until)
+    return r->cf_until;
+
+  /* The interaction lane: nothing but its own retries' waits. */
+  req **pp = &r->ilane_head;
+  req *last = NULL;
+  while (*pp) {
+    req *q = *pp;
+    if (q->not_before > now) {
+      next = min64(next, q->not_before);
+      last = q;
+      pp = &q->next;
+      continue;
+    }
+    *pp = q->next;
+    q->next = NULL;
+    start(r, q);
+  }
+  r->ilane_tail = last;
+
+  int invalid = inv_count(r, now);
+  if (invalid >= r->budget) {
+    drop_over_budget(r, invalid);
+    return next;
+  }
+  r->budget_logged = false;
+  if (now < r->global_until)
+    return min64(next, r->global_until);
+
+  r->tokens += (double)(now - r->tokens_at) * GLOBAL_PER_SEC / 1000.0;
+  if (r->tokens > GLOBAL_PER_SEC)
+    r->tokens = GLOBAL_PER_SEC;
+  r->tokens_at = now;
+  route *rt = r->active;
+  while (rt) {
+    route *nx = rt->act_next;
+    req *q = rt->head;
+    bucket *b = rt->bucket;
+    if (q->not_before > now) {
+      next = min64(next, q->not_before);
+    } else if (b->busy) {
+      /* its answer wakes the loop */
+    } else if (b->known && b->remaining <= 0 && b->reset_at > now) {
+      next = min64(next, b->reset_at);
+    } else if (r->tokens < 1.0) {
+      int64_t d = ceil64((1.0 - r->tokens) * 1000.0 / GLOBAL_PER_SEC);
+      return min64(next, now + (d > 0 ? d : 1));
+    } else {
+      if (b->known && b->reset_at <= now)
+        b->known = false; /* a new window: remaining is unknown again */
+      r->tokens -= 1.0;
+      start(r, route_pop(r, rt));
+      if (rt->active && rt->act_next) {
+        /* Round robin: a busy route goes behind the others. */
+        route_deactivate(r, rt);
+        route_activate(r, rt);
+      }
+    }
+    rt = nx;
+  }
+  return next;
+}
+
+static void reap(bot_rest *r) {
+  CURLMsg *m;
+  int left;
+  while ((m = curl_multi_info_read(r->multi, &left))) {
+    if (m->msg != CURLMSG_DONE)
+      continue;
+    char *priv = NULL;
+    curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
+    CURLcode cc = m->data.result;
+    if (priv)
+      complete(r, (req *)priv, cc);
+  }
+}
+
+/* Ends every request still held, with status 0. */
+static void fail_all(bot_rest *r) {
+  while (r->inflight) {
+    req *q = r->inflight;
+    inflight_remove(r, q);
+    curl_multi_remove_handle(r->multi, q->easy);
+    if (q->route) {
+      q->route->bucket->busy = false;
+      q->route->inflight--;
+    }
+    finish(r, q, 0, "shutting down");
+  }
+  while (r->ilane_head) {
+    req *q = r->ilane_head;
+    r->ilane_head = q->next;
+    finish(r, q, 0, "shutting down");
+  }
+  r->ilane_tail = NULL;
+  while (r->active) {
+    route *rt = r->active;
+    while (rt->active)
+      finish(r, route_pop(r, rt), 0, "shutting down");
+  }
+}
+
+static void *loop_main(void *arg) {
+  bot_rest *r = arg;
+  int64_t next_sweep = now_ms() + SWEEP_MS;
+  for (;;) {
+    if (intake(r))
+      break;
+    int running = 0;
+    curl_multi_perform(r->multi, &running);
+    reap(r);
+    int64_t now = now_ms();
+    int64_t wake = pump(r, now);
+    if (now >= next_sweep) {
+      sweep(r, now);
+      next_sweep = now + SWEEP_MS;
+    }
+    int64_t t = wake == INT64_MAX ? POLL_MAX_MS : wake - now;
+    if (t < 0)
+      t = 0;
+    if (t > POLL_MAX_MS)
+      t = POLL_MAX_MS;
+    if (curl_multi_poll(r->multi, NULL, 0, (int)t, NULL) != CURLM_OK) {
+      struct timespec ts = {0, 10 * 1000000};
+      nanosleep(&ts, NULL); /* never spin on a broken poll */
+    }
+  }
+  fail_all(r);
+  return NULL;
+}
+
+/* ---- public API ------------------------------------------------------- */
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static bool curl_ok;
+static void curl_init_once(void) {
+  curl_ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+}
+
+static bool header_safe(const char *s) { return s && !strpbrk(s, "\r\n"); }
+
+static void client_free(bot_rest *r) {
+  if (r->multi)
+    curl_multi_cleanup(r->multi);
+  /* The Authorization header is inside both lists; curl_slist_free_all
+   * cannot wipe it, so the entries are wiped here first. */
+  for (struct curl_slist *l = r->hdr_json; l; l = l->next)
+    if (l->data && strncmp(l->data, "Authorization", 13) == 0)
+      memset(l->data, 0, strlen(l->data));
+  for (struct curl_slist *l = r->hdr_plain; l; l = l->next)
+    if (l->data && strncmp(l->data, "Authorization", 13) == 0)
+      memset(l->data, 0, strlen(l->data));
+  curl_slist_free_all(r->hdr_json);
+  curl_slist_free_all(r->hdr_plain);
+  for (int i = 0; i < TABLE_SLOTS; i++) {
+    while (r->routes[i]) {
+      route *rt = r->routes[i];
+      r->routes[i] = rt->next;
+      free(rt->key);
+      free(rt->major);
+      free(rt);
+    }
+    while (r->buckets[i]) {
+      bucket *b = r->buckets[i];
+      r->buckets[i] = b->next;
+      free(b->key);
+      free(b);
+    }
+  }
+  free(r->api_base);
+  free(r->user_agent);
+  free(r->inv);
+  pthread_mutex_destroy(&r->lock);
+  free(r);
+}
+
+static struct curl_slist *build_headers(const char *auth, bool json) {
+  struct curl_slist *l = NULL, *t;
+  const char *lines[] = {
+      auth,
+      json ? "Content-Type: application/json" : "Content-Type:", "Expect:"};
+  for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+    t = curl_slist_append(l, lines[i]);
+    if (!t) {
+      curl_slist_free_all(l);
+      return NULL;
+    }
+    l = t;
+  }
+  return l;
+}
+
+bot_rest *bot_rest_new(const bot_rest_config *cfg) {
+  if (!cfg || !cfg->api_base || !header_safe(cfg->token) || !cfg->token[0] ||
+      (cfg->user_agent && !header_safe(cfg->user_agent)))
+    return NULL;
+  pthread_once(&curl_once, curl_init_once);
+  if (!curl_ok)
+    return NULL;
+  bot_rest *r = calloc(1, sizeof *r);
+  if (!r)
+    return NULL;
+  if (pthread_mutex_init(&r->lock, NULL) != 0) {
+    free(r);
+    return NULL;
+  }
+  r->max_5xx = cfg->max_5xx_retries > 0 ? cfg->max_5xx_retries : 3;
+  if (r->max_5xx > 10)
+    r->max_5xx = 10;
+  r->timeout_ms = cfg->timeout_ms > 0 ? cfg->timeout_ms : 10000;
+  r->budget = cfg->invalid_budget > 0 ? cfg->invalid_budget : 1000;
+  if (r->budget > INVALID_BUDGET_MAX)
+    r->budget = INVALID_BUDGET_MAX;
+  r->inv_cap = r->budget;
+  r->inv = calloc((size_t)r->inv_cap, sizeof *r->inv);
+  r->api_base = strdup(cfg->api_base);
+  r->user_agent = strdup(cfg->user_agent ? cfg->user_agent : DEFAULT_UA);
+  size_t alen = strlen(cfg->token) + 32;
+  char *auth = malloc(alen);
+  if (auth) {
+    snprintf(auth, alen, "Authorization: Bot %s", cfg->token);
+    r->hdr_json = build_headers(auth, true);
+    r->hdr_plain = build_headers(auth, false);
+    free_secret(auth);
+  }
+  r->multi = curl_multi_init();
+  r->tokens = GLOBAL_PER_SEC;
+  r->tokens_at = now_ms();
+  r->rng = (uint64_t)now_ms() * 0x9E3779B97F4A7C15ull ^ (uintptr_t)r;
+  if (!r->rng)
+    r->rng = 1;
+  if (!r->inv || !r->api_base || !r->user_agent || !r->hdr_json ||
+      !r->hdr_plain || !r->multi) {
+    client_free(r);
+    return NULL;
+  }
+  if (pthread_create(&r->thread, NULL, loop_main, r) != 0) {
+    client_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void bot_rest_free(bot_rest *r) {
+  if (!r)
+    return;
+  pthread_mutex_lock(&r->lock);
+  r->stopping = true;
+  curl_multi_wakeup(r->multi);
+  pthread_mutex_unlock(&r->lock);
+  pthread_join(r->thread, NULL);
+  /* Requests queued by callbacks during shutdown were refused (stopping),
+   * so the inbox is empty. */
+  client_free(r);
+}
+
+static bool method_ok(const char *m) {
+  size_t n = m ? strlen(m) : 0;
+  if (n == 0 || n > 10)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (m[i] < 'A' || m[i] > 'Z')
+      return false;
+  return true;
+}
+
+static bool path_ok(const char *p) {
+  if (!p || p[0] != '/')
+    return false;
+  for (; *p; p++)
+    if ((unsigned char)*p <= ' ' || *p == 0x7f)
+      return false;
+  return true;
+}
+
+static bool is_interaction_callback(const char *path) {
+  static const char pre[] = "/interactions/", suf[] = "/callback";
+  size_t n = strcspn(path, "?#");
+  return n > sizeof pre - 1 + sizeof suf - 1 &&
+         strncmp(path, pre, sizeof pre - 1) == 0 &&
+         strncmp(path + n - (sizeof suf - 1), suf, sizeof suf - 1) == 0;
+}
+
+int bot_rest_send(bot_rest *r, const char *method, const char *path,
+                  const char *json_body, unsigned flags, bot_rest_done done,
+                  void *ctx) {
+  if (!r || !method_ok(method) || !path_ok(path))
+    return -1;
+  req *q = calloc(1, sizeof *q);
+  if (!q)
+    return -1;
+  q->done = done;
+  q->ctx = ctx;
+  q->interaction =
+      (flags & BOT_REST_INTERACTION) || is_interaction_callback(path);
+  q->method = strdup(method);
+  size_t ulen = strlen(r->api_base) + strlen(path) + 1;
+  q->url = malloc(ulen);
+  if (q->url)
+    snprintf(q->url, ulen, "%s%s", r->api_base, path);
+  q->body = json_body ? strdup(json_body) : NULL;
+  size_t kcap = strlen(method) + 4 * strlen(path) + 16, mb, me;
+  q->key = malloc(kcap);
+  if (q->key) {
+    route_key(method, path, q->key, kcap, &mb, &me);
+    q->major = malloc(me - mb + 1);
+    if (q->major) {
+      memcpy(q->major, q->key + mb, me - mb);
+      q->major[me - mb] = '\0';
+    }
+  }
+  if (!q->method || !q->url || (json_body && !q->body) || !q->key ||
+      !q->major) {
+    req_free(q);
+    return -1;
+  }
+  pthread_mutex_lock(&r->lock);
+  if (r->stopping) {
+    pthread_mutex_unlock(&r->lock);
+    req_free(q);
+    return -1;
+  }
+  if (r->in_tail)
+    r->in_tail->next = q;
+  else
+    r->in_head = q;
+  r->in_tail = q;
+  /* Under the lock, so bot_rest_free cannot free the multi meanwhile. */
+  curl_multi_wakeup(r->multi);
+  pthread_mutex_unlock(&r->lock);
+  return 0;
+}
+
+typedef struct sync_call {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool done;
+  int status;
+  char *body;
+} sync_call;
+
+static void sync_done(void *ctx, const bot_rest_result *res) {
+  sync_call *s = ctx;
+  char *copy = malloc(res->len + 1);
+  if (copy) {
+    memcpy(copy, res->body, res->len);
+    copy[res->len] = '\0';
+  }
+  pthread_mutex_lock(&s->mu);
+  s->status = res->status;
+  s->body = copy;
+  s->done = true;
+  pthread_cond_signal(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+}
+
+int bot_rest_call(bot_rest *r, const char *method, const char *path,
+                  const char *json_body, char **body) {
+  if (body)
+    *body = NULL;
+  /* On the client's own thread the answer could never come. */
+  if (!r || pthread_equal(pthread_self(), r->thread))
+    return 0;
+  sync_call s = {.done = false};
+  if (pthread_mutex_init(&s.mu, NULL) != 0)
+    return 0;
+  if (pthread_cond_init(&s.cv, NULL) != 0) {
+    pthread_mutex_destroy(&s.mu);
+    return 0;
+  }
+  int rc = bot_rest_send(r, method, path, json_body, 0, sync_done, &s);
+  if (rc == 0) {
+    pthread_mutex_lock(&s.mu);
+    while (!s.done)
+      pthread_cond_wait(&s.cv, &s.mu);
+    pthread_mutex_unlock(&s.mu);
+  }
+  pthread_cond_destroy(&s.cv);
+  pthread_mutex_destroy(&s.mu);
+  if (body)
+    *body = s.body;
+  else
+    free(s.body);
+  return rc == 0 ? s.status : 0;
+}
+
+void bot_rest_get_stats(bot_rest *r, bot_rest_stats *out) {
+  if (!out)
+    return;
+  memset(out, 0, sizeof *out);
+  if (!r)
+    return;
+  int64_t now = now_ms();
+  pthread_mutex_lock(&r->lock);
+  *out = r->stats;
+  inv_expire(r, now);
+  out->invalid_10min = (uint64_t)r->inv_n;
+  pthread_mutex_unlock(&r->lock);
+}
