@@ -26,10 +26,13 @@ void bot_usage_local(FILE *f);
 bool bot_default_db(char *out, size_t cap);
 /* `lair cards ...`; argv[0] is "cards". Returns the exit status. */
 int bot_cmd_cards(int argc, char **argv);
+/* `lair replay FILE`: checks a game record; argv[0] is "replay". */
+int bot_cmd_replay(int argc, char **argv);
 
 /* Write the usage text of one subcommand to f. */
 void bot_usage_simulate(FILE *f);
 void bot_usage_cards(FILE *f);
+void bot_usage_replay(FILE *f);
 /* Writes the registered games, one per line, to f. */
 void bot_list_games(FILE *f);
 

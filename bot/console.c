@@ -72,6 +72,10 @@ static void deliver(void *ctx, const cmd_msg *m) {
                                               m->options[i].label));
       json_object_set_new(o, "options", opts);
     }
+    if (m->file_name && m->file_data) /* an attachment: shown, never saved */
+      json_object_set_new(o, "file",
+                          json_pack("{s:s, s:s%}", "name", m->file_name,
+                                    "content", m->file_data, m->file_len));
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (s)
@@ -86,6 +90,8 @@ static void deliver(void *ctx, const cmd_msg *m) {
     snprintf(tag, sizeof tag, "[%s %s]", m->to == CMD_TO_DM ? "DM" : "eph",
              m->user_name ? m->user_name : "?");
   fprintf(k->out, "%s ", tag);
+  if (m->file_name && m->file_data)
+    fprintf(k->out, "(file %s, %zu bytes) ", m->file_name, m->file_len);
   for (const char *p = m->text; *p; p++) {
     fputc(*p, k->out);
     if (*p == '\n' && p[1])
@@ -280,6 +286,7 @@ static void handle_command(console *k, const char *request, const char *name,
     }
   }
   cmd_set_now(k->cmd, now(k));
+  cmd_tick(k->cmd);
   cmd_handle(k->cmd, &r);
 }
 
@@ -317,6 +324,8 @@ static bool handle_line(console *k, char *line) {
         snprintf(msg, sizeof msg, "(the clock moves %s forward)", p + 9);
         say(k, NULL, msg);
       }
+      cmd_set_now(k->cmd, now(k));
+      cmd_tick(k->cmd); /* what fell due meanwhile happens now */
     } else if (strncmp(p, "!dump ", 6) == 0) {
       /* For tests: the whole state, hidden cards included. */
       long long id = strtoll(p + 6, NULL, 10);
@@ -408,7 +417,8 @@ static const char *const intro =
     "  alice> /game move choice:end      (an option id or its label;\n"
     "                                     choice:? lists your options)\n"
     "Commands: new, join, leave, start, status, hand, move, undo, log, list,\n"
-    "card, and for moderators (--mod NAME) abort, kick, settings.\n"
+    "card, export, rematch, and for moderators (--mod NAME) abort, kick,\n"
+    "settings, audit.\n"
     "[#table] is the channel, [DM name] a direct message, [eph name] a reply\n"
     "only name sees. !restart reloads from the database; Ctrl-D quits.";
 

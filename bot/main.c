@@ -4,8 +4,10 @@
  * Plain `lair` runs the bot: on Discord when DISCORD_TOKEN is set
  * (discord.c), otherwise the console table (`lair local`).
  * The other subcommands are tools: `lair simulate` (random playouts with
- * invariant checks) and `lair cards` (the built-in card data). Options are parsed with getopt_long; the global options stop
- * at the first word that is not an option, which names the subcommand.
+ * invariant checks), `lair cards` (the built-in card data) and
+ * `lair replay` (checking an exported game record). Options are parsed
+ * with getopt_long; the global options stop at the first word that is
+ * not an option, which names the subcommand.
  */
 #include "cli.h"
 #include "discord.h"
@@ -30,6 +32,7 @@ static void usage(FILE *f) {
   bot_usage_local(f);
   bot_usage_simulate(f);
   bot_usage_cards(f);
+  bot_usage_replay(f);
   fputs("  lair --help    Show this help.\n"
         "  lair --version Show the version.\n"
         "\n"
@@ -48,8 +51,9 @@ static void usage(FILE *f) {
         "  LAIR_DB        The SQLite database (default\n"
         "                 ~/.local/share/lair/lair.db).\n"
         "\n"
-        "Exit status: 0 success, 1 failure (e.g. invariant violations),\n"
-        "2 usage error.\n",
+        "Exit status: 0 success, 1 failure (e.g. invariant violations, a\n"
+        "record that does not replay), 2 usage error (or a file that\n"
+        "cannot be read).\n",
         f);
 }
 
@@ -108,6 +112,8 @@ int main(int argc, char **argv) {
     return bot_cmd_local(argc - optind, argv + optind);
   if (strcmp(cmd, "cards") == 0)
     return bot_cmd_cards(argc - optind, argv + optind);
+  if (strcmp(cmd, "replay") == 0)
+    return bot_cmd_replay(argc - optind, argv + optind);
   if (strcmp(cmd, "help") == 0) {
     usage(stdout);
     return BOT_EXIT_OK;

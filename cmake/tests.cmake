@@ -68,7 +68,7 @@ set(LAIR_CLI_CASES
     plain_no_token plain_with_token bad_config
     bad_games bad_players_text bad_seed missing_game extra_argument
     cards_unknown cards_markdown cards_markdown_errors simulate_registered
-    simulate_ai bad_ai)
+    simulate_ai bad_ai replay_usage)
 foreach(case IN LISTS LAIR_CLI_CASES)
   add_test(NAME cli_${case}
            COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/cli.sh
@@ -80,7 +80,8 @@ endforeach()
 # whole games through `lair local --json` with restarts, SIGKILLs, privacy
 # checks, bad input and the quick start. Each prints a one-line summary.
 find_program(LAIR_PYTHON3 python3 REQUIRED)
-foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart)
+foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
+                     history)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py

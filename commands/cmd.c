@@ -65,9 +65,29 @@ const char *cmd_status_name(int status) {
 
 /* Delivers text, split at line ends into pieces Discord accepts; the
  * options ride on the last piece. */
+static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
+                     const char *user, const char *user_name, const live *L,
+                     const char *text, const cmd_choice *options,
+                     int n_options, const char *mention);
+
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const char *user_name, const live *L, const char *text,
               const cmd_choice *options, int n_options) {
+  send_msg(c, r, to, user, user_name, L, text, options, n_options, NULL);
+}
+
+void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to,
+                 const char *user, const char *user_name, const live *L,
+                 const char *text, const char *mention) {
+  send_msg(c, r, to, user, user_name, L, text, NULL, 0, mention);
+}
+
+static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
+                     const char *user, const char *user_name, const live *L,
+                     const char *text, const cmd_choice *options,
+                     int n_options, const char *mention) {
+  if (to == CMD_TO_DM && user && cmd_is_ai(user))
+    return; /* AI seats read no messages */
   cmd_msg m = {.to = to,
                .user = to == CMD_TO_CHANNEL ? NULL : user,
                .user_name = to == CMD_TO_CHANNEL ? NULL : user_name,
@@ -76,7 +96,8 @@ void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
                .channel = L ? L->row.channel : r->channel,
                .game = L ? L->row.id : 0,
                .status = L ? L->row.status : -1,
-               .version = L ? L->row.moves : 0};
+               .version = L ? L->row.moves : 0,
+               .mention = mention};
   char piece[CMD_TEXT_MAX + 1];
   size_t len = strlen(text);
   while (len > 0 && text[len - 1] == '\n')
@@ -447,18 +468,22 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
     cmd_reply(c, r, NULL, "The games of this channel could not be read.");
     return NULL;
   }
+  /* The user's own games first, and among those (or the others) an open
+     one before one that has ended: once a game is over, the next one in
+     the channel (a rematch) is the one meant. */
   live *pick = NULL;
-  int candidates = 0;
+  int candidates = 0, best = -1;
   for (int k = 0; k < n; k++) {
     live *L = cmd_load(c, ids[k], why, sizeof why);
     if (!L)
       continue;
-    if (cmd_seat_of(L, r->user) >= 0) {
-      if (!pick || cmd_seat_of(pick, r->user) < 0)
-        candidates = 0;
-      pick = L;
-      candidates++;
-    } else if (!pick || cmd_seat_of(pick, r->user) < 0) {
+    int rank = (cmd_seat_of(L, r->user) >= 0) * 2 +
+               (L->row.status == STO_LOBBY || L->row.status == STO_RUNNING);
+    if (rank > best) {
+      best = rank;
+      candidates = 0;
+    }
+    if (rank == best) {
       pick = L;
       candidates++;
     }
@@ -546,7 +571,8 @@ void cmd_result_text(const live *L, char *out, size_t cap) {
 /* Tells the player who must answer now, by DM, with the options. */
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
   const eng_prompt *p = &L->g->prompt;
-  if (p->player < 0 || p->player >= L->n_seats)
+  if (p->player < 0 || p->player >= L->n_seats ||
+      cmd_is_ai(L->seats[p->player].user))
     return;
   static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
   int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
@@ -605,6 +631,10 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
                NULL, 0);
   if (!over)
     cmd_prompt(c, r, L);
+  if (!c->settling) {
+    cmd_settle(c, r, L);
+    cmd_arm_timers(c, L);
+  }
 }
 
 /* Records one move; on failure drops the cached game and says why. */

@@ -40,7 +40,15 @@ typedef struct cmd_msg {
   int64_t version;       /* moves recorded in that game (for custom_ids) */
   const cmd_choice *options; /* a prompt addressed to `user` */
   int n_options;
+  const char *mention; /* a user id the message may ping, or NULL */
+  /* An attachment (a game record), or file_name NULL: file_len bytes of
+   * file_data, sent as a file called file_name with the text. */
+  const char *file_name;
+  const char *file_data;
+  size_t file_len;
 } cmd_msg;
+
+#define CMD_FILE_MAX (8u << 20) /* bytes of one attachment */
 
 typedef struct cmd_sink {
   void (*deliver)(void *ctx, const cmd_msg *m);
@@ -103,6 +111,12 @@ typedef struct cmd_config {
   uint64_t (*seed)(void *ctx);
   void *seed_ctx;
   int snapshot_every; /* moves between snapshots; 0 = 32 */
+  /* Opens a thread under channel for a new game (the server's "threads"
+   * setting); writes its channel id and returns true. NULL when the
+   * transport has no threads (the console). */
+  bool (*open_thread)(void *ctx, const char *channel, const char *name,
+                      char *thread_id, size_t cap);
+  void *thread_ctx;
 } cmd_config;
 
 /* Creates a command context over an open database; NULL when out of
@@ -114,6 +128,11 @@ void cmd_free(cmd_ctx *c);
 void cmd_forget(cmd_ctx *c);
 /* Sets the clock (Unix seconds) used for timestamps. */
 void cmd_set_now(cmd_ctx *c, int64_t now);
+
+/* Fires the timers due by the clock (reminders, deadline warnings and
+ * policies, lobby expiry), delivering through the sink. Transports call it
+ * now and then (the console before each line and after !advance). */
+void cmd_tick(cmd_ctx *c);
 
 /* Handles one request: validates it against the table, runs it and
  * delivers every resulting message through the sink. Bad input gets one
@@ -134,6 +153,31 @@ int cmd_user_prompt(cmd_ctx *c, int64_t id, const char *user, cmd_choice *out,
  * included: for tests and operators, never for a channel); malloc'd,
  * NULL when the game cannot be loaded or has not started. */
 char *cmd_state_text(cmd_ctx *c, int64_t id);
+
+/* ---- game records (cmd_history.c) ------------------------------------
+ * /game export writes a finished or aborted game as a JSON file:
+ * eng_game_record's members plus "lair_record" (CMD_RECORD_VERSION),
+ * "game" (its number), "seats" (names, in seat order), "status"
+ * ("finished" or "aborted"), "result" ({"winners": [seat...], "reason"}
+ * when the game is over, else null), "state_fnv1a64" (the checksum of the
+ * final state's canonical text) and "record_fnv1a64" (the checksum of the
+ * record's canonical JSON text without that member). `lair replay` checks
+ * them. Checksums are 64-bit FNV-1a as 16 lowercase hex digits; canonical
+ * JSON text is jansson's JSON_COMPACT | JSON_SORT_KEYS dump (UTF-8 kept). */
+#define CMD_RECORD_VERSION 1
+/* 64-bit FNV-1a of len bytes (offset basis 0xcbf29ce484222325, prime
+ * 0x100000001b3). */
+uint64_t cmd_fnv1a64(const void *data, size_t len);
+/* Writes the checksum of g's final state (eng_game_state_text) into hex;
+ * false when out of memory. */
+bool cmd_state_checksum(const eng_game *g, char hex[17]);
+/* Writes the checksum of the record rec (an object; its own
+ * "record_fnv1a64" left out) into hex; false when out of memory or rec is
+ * not an object. */
+bool cmd_record_checksum(const json_t *rec, char hex[17]);
+/* The record's "result" for g: {"winners": [...], "reason": ...} when the
+ * game is over, else JSON null; new reference, NULL when out of memory. */
+json_t *cmd_result_json(const eng_game *g);
 
 /* Fills out with up to max autocomplete choices for option `option` of
  * request r (whose other args are as typed so far), matching `partial`

@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /* Copies src into dst (cap bytes), cutting it short if need be but never
@@ -37,12 +38,18 @@ struct cmd_ctx {
   cmd_config cfg;
   int64_t now;
   live *games;
+  bool settling; /* AI seats are answering (cmd_settle) */
 };
 
 const char *cmd_status_name(int status);
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const char *user_name, const live *L, const char *text,
               const cmd_choice *options, int n_options);
+/* cmd_send with a user the message may ping (reminders); DMs to AI
+ * seats are dropped. */
+void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to,
+                 const char *user, const char *user_name, const live *L,
+                 const char *text, const char *mention);
 /* An ephemeral reply to the requester. */
 void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L,
                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -80,5 +87,65 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
 bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
                 const char *option, int turn, bool revealed);
 eng_rc cmd_apply_stored(eng_game *g, const sto_move *m);
+
+/* ---- settings (cmd_settings.c) ---- */
+typedef struct cmd_setting_def {
+  const char *key;
+  const char *help;
+  long min, max, dflt;
+  const char *const *words; /* NULL-terminated names of the values, or NULL */
+} cmd_setting_def;
+const cmd_setting_def *cmd_setting_find(const char *key);
+void cmd_guild_scope(const char *guild, char *buf, size_t cap);
+/* A server's setting (a number, or the index of its word). */
+long cmd_setting(cmd_ctx *c, const char *guild, const char *key);
+/* A game's setting: the game's own value if it has one, else its
+ * server's. */
+long cmd_game_setting(cmd_ctx *c, const live *L, const char *key);
+/* Appends a moderator action to the audit log. */
+void cmd_audit(cmd_ctx *c, const cmd_request *r, const char *action,
+               int64_t game, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void cmd_h_settings(cmd_ctx *c, const cmd_request *r);
+
+/* ---- asynchronous play (cmd_async.c) ---- */
+bool cmd_is_ai(const char *user);
+/* The AI level of an AI seat's user id, or -1 for a person. */
+int cmd_ai_level(const char *user);
+/* Fills out as an AI seat of level at seat. */
+void cmd_ai_seat(int seat, int level, sto_seat *out);
+/* Lets AI seats answer while it is their decision. */
+void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L);
+/* Re-arms reminders and deadlines for whoever must answer now. */
+void cmd_arm_timers(cmd_ctx *c, live *L);
+/* Starts a new lobby's expiry clock. */
+void cmd_arm_lobby(cmd_ctx *c, live *L);
+bool cmd_paused(cmd_ctx *c, const live *L);
+/* Hands seat to the AI for good (leaving, kicks, the forfeit policy). */
+void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
+                      const char *why);
+void cmd_h_mute(cmd_ctx *c, const cmd_request *r);
+void cmd_h_prefs(cmd_ctx *c, const cmd_request *r);
+void cmd_h_vacation(cmd_ctx *c, const cmd_request *r);
+void cmd_h_deadline(cmd_ctx *c, const cmd_request *r);
+void cmd_h_addai(cmd_ctx *c, const cmd_request *r);
+void cmd_h_replace(cmd_ctx *c, const cmd_request *r);
+void cmd_h_pause(cmd_ctx *c, const cmd_request *r);
+void cmd_h_resume(cmd_ctx *c, const cmd_request *r);
+
+/* ---- history, records, rematches, server views (cmd_history.c) ---- */
+/* An ephemeral reply to the requester carrying the file name (len bytes
+ * of data) with text (cut to CMD_TEXT_MAX). */
+void cmd_reply_file(cmd_ctx *c, const cmd_request *r, const live *L,
+                    const char *text, const char *name, const char *data,
+                    size_t len);
+void cmd_h_log(cmd_ctx *c, const cmd_request *r);
+void cmd_h_export(cmd_ctx *c, const cmd_request *r);
+void cmd_h_rematch(cmd_ctx *c, const cmd_request *r);
+void cmd_h_audit(cmd_ctx *c, const cmd_request *r);
+/* /game list's all option: answers r and returns true for all:yes (or a
+ * bad value, or a non-moderator); false when /game list should list the
+ * channel as usual (no option, or all:no). */
+bool cmd_list_all(cmd_ctx *c, const cmd_request *r);
 
 #endif

@@ -27,28 +27,31 @@ static void h_status(cmd_ctx *c, const cmd_request *r);
 static void h_hand(cmd_ctx *c, const cmd_request *r);
 static void h_move(cmd_ctx *c, const cmd_request *r);
 static void h_undo(cmd_ctx *c, const cmd_request *r);
-static void h_log(cmd_ctx *c, const cmd_request *r);
 static void h_list(cmd_ctx *c, const cmd_request *r);
 static void h_card(cmd_ctx *c, const cmd_request *r);
 static void h_abort(cmd_ctx *c, const cmd_request *r);
 static void h_kick(cmd_ctx *c, const cmd_request *r);
-static void h_settings(cmd_ctx *c, const cmd_request *r);
 
 #define GAME_OPT                                                               \
   {"game", "Which game, when several are open here (see /game list)",         \
    CMD_ARG_INTEGER, false, false, 1, 1000000000}
 
 const cmd_def cmd_table[] = {
-    {"new", "Open a new game in this channel", false, h_new, 3,
+    {"new", "Open a new game in this channel", false, h_new, 4,
      {{"game", "Which game to play", CMD_ARG_STRING, true, true, 0, 0},
       {"mode", "Rules variant, e.g. blitz or team+annihilation",
        CMD_ARG_STRING, false, true, 0, 0},
       {"seats", "Most players who may join", CMD_ARG_INTEGER, false, false, 2,
-       ENG_MAX_SEATS}}},
+       ENG_MAX_SEATS},
+      {"ai", "How many AI players take seats at once", CMD_ARG_INTEGER, false,
+       false, 1, ENG_MAX_SEATS - 1}}},
     {"join", "Join the open game in this channel", false, h_join, 1,
      {GAME_OPT}},
-    {"leave", "Leave a game that has not started", false, h_leave, 1,
-     {GAME_OPT}},
+    {"leave", "Leave a game (a running one only with confirm:yes)", false,
+     h_leave, 2,
+     {GAME_OPT,
+      {"confirm", "yes: leave a running game; the AI takes your seat",
+       CMD_ARG_STRING, false, false, 0, 0}}},
     {"start", "Start the game with the players who joined", false, h_start, 1,
      {GAME_OPT}},
     {"status", "Show the table", false, h_status, 1, {GAME_OPT}},
@@ -60,18 +63,65 @@ const cmd_def cmd_table[] = {
       GAME_OPT}},
     {"undo", "Take back your last answer of this turn", false, h_undo, 1,
      {GAME_OPT}},
-    {"log", "The game's public history", false, h_log, 1, {GAME_OPT}},
-    {"list", "The games of this channel", false, h_list, 0, {{0}}},
+    {"log", "The game's public history, 20 moves a page", false, cmd_h_log, 2,
+     {GAME_OPT,
+      {"page", "Which page (1 = the first moves; default: the latest)",
+       CMD_ARG_INTEGER, false, false, 1, 1000000000}}},
+    {"list", "The games of this channel", false, h_list, 1,
+     {{"all", "Moderators: yes lists every game of this server",
+       CMD_ARG_STRING, false, false, 0, 0}}},
     {"card", "A card's full text", false, h_card, 1,
      {{"name", "The card's name", CMD_ARG_STRING, true, true, 0, 0}}},
+    {"export", "A finished game's record as a file (check it with lair replay)",
+     false, cmd_h_export, 1, {GAME_OPT}},
+    {"rematch", "Play an ended game again: same game, mode and seats", false,
+     cmd_h_rematch, 1, {GAME_OPT}},
+    {"addai", "Add an AI player to the open game", false, cmd_h_addai, 2,
+     {{"level", "random or heuristic (default)", CMD_ARG_STRING, false, false,
+       0, 0},
+      GAME_OPT}},
+    {"mute", "No more reminders for this turn", false, cmd_h_mute, 1,
+     {GAME_OPT}},
+    {"prefs", "Your reminders: channel, dm or off; time zone; quiet hours",
+     false, cmd_h_prefs, 3,
+     {{"reminders", "channel, dm or off", CMD_ARG_STRING, false, false, 0, 0},
+      {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false,
+       false, 0, 0},
+      {"quiet", "Hours without reminders, e.g. 22-7", CMD_ARG_STRING, false,
+       false, 0, 0}}},
+    {"vacation", "Pause your clock in a game for some days", false,
+     cmd_h_vacation, 2,
+     {{"days", "How many days", CMD_ARG_INTEGER, true, false, 1, 60},
+      GAME_OPT}},
+    {"deadline", "Set a game's time per decision (opener or moderator)",
+     false, cmd_h_deadline, 2,
+     {{"hours", "Hours per decision; 0 turns the deadline off",
+       CMD_ARG_INTEGER, true, false, 0, 720},
+      GAME_OPT}},
     {"abort", "Moderators: end a game at once", true, h_abort, 1, {GAME_OPT}},
+    {"replace", "Moderators: give a player's seat to another member or the AI",
+     true, cmd_h_replace, 3,
+     {{"user", "The player whose seat changes hands", CMD_ARG_USER, true,
+       false, 0, 0},
+      {"with", "The member who takes it (without: the AI)", CMD_ARG_USER,
+       false, false, 0, 0},
+      GAME_OPT}},
+    {"pause", "Moderators: stop a game's clock and moves", true, cmd_h_pause,
+     1, {GAME_OPT}},
+    {"resume", "Moderators: let a paused game go on", true, cmd_h_resume, 1,
+     {GAME_OPT}},
     {"kick", "Moderators: remove a member from a game", true, h_kick, 2,
      {{"user", "The member to remove", CMD_ARG_USER, true, false, 0, 0},
       GAME_OPT}},
     {"settings", "Moderators: show or change this server's settings", true,
-     h_settings, 2,
-     {{"key", "games_per_channel", CMD_ARG_STRING, false, false, 0, 0},
+     cmd_h_settings, 2,
+     {{"key", "A setting's name (without it: all of them)", CMD_ARG_STRING,
+       false, false, 0, 0},
       {"value", "The new value", CMD_ARG_STRING, false, false, 0, 0}}},
+    {"audit", "Moderators: this server's log of moderator actions", true,
+     cmd_h_audit, 1,
+     {{"page", "Which page (1 = the newest entries)", CMD_ARG_INTEGER, false,
+       false, 1, 1000000000}}},
 };
 const size_t cmd_table_n = sizeof cmd_table / sizeof cmd_table[0];
 
@@ -80,23 +130,6 @@ const cmd_def *cmd_find(const char *name) {
     if (strcmp(cmd_table[i].name, name) == 0)
       return &cmd_table[i];
   return NULL;
-}
-
-/* ---- settings --------------------------------------------------------- */
-
-static void scope_of(const cmd_request *r, char *buf, size_t cap) {
-  snprintf(buf, cap, "guild:%s", r->guild && *r->guild ? r->guild : "local");
-}
-
-static long setting(cmd_ctx *c, const cmd_request *r, const char *key,
-                    long dflt, long min, long max) {
-  char scope[64], v[64];
-  long x;
-  scope_of(r, scope, sizeof scope);
-  if (sto_setting_get(c->cfg.db, scope, key, v, sizeof v) == STO_OK &&
-      cmd_parse_int(v, min, max, &x))
-    return x;
-  return dflt;
 }
 
 /* ---- lobby ------------------------------------------------------------ */
@@ -151,6 +184,13 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
               rs->min_players, rs->max_players, seats);
     return;
   }
+  long ai_seats = 0;
+  if (cmd_arg_get(r, "ai") &&
+      !cmd_parse_int(cmd_arg_get(r, "ai"), 1, seats - 1, &ai_seats)) {
+    cmd_reply(c, r, NULL, "ai must leave a seat for you: from 1 to %ld.",
+              seats - 1);
+    return;
+  }
   eng_config cfg = {.players = (int)seats, .first = -1};
   snprintf(cfg.mode, sizeof cfg.mode, "%s", mode ? mode : "");
   eng_game *probe;
@@ -162,7 +202,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   eng_game_free(probe);
-  long limit = setting(c, r, "games_per_channel", 1, 1, 20);
+  long limit = cmd_setting(c, r->guild, "games_per_channel");
   int64_t ids[16];
   int open = cmd_channel_games(c, r->channel, ACTIVE, ids, 16);
   if (open < 0 || open >= limit) {
@@ -184,6 +224,21 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   free(text);
   snprintf(g.guild, sizeof g.guild, "%s", r->guild ? r->guild : "");
   snprintf(g.channel, sizeof g.channel, "%s", r->channel);
+  /* The server may want each game in a thread of its own. */
+  bool threaded = false;
+  if (c->cfg.open_thread && cmd_setting(c, r->guild, "threads") == 1) {
+    char name[100];
+    snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name,
+             r->user_name);
+    threaded = c->cfg.open_thread(c->cfg.thread_ctx, r->channel, name,
+                                  g.channel, sizeof g.channel);
+    if (!threaded) {
+      cmd_reply(c, r, NULL, "A thread for the game could not be opened "
+                            "(does Lair have the Create Public Threads "
+                            "permission here?); nothing was created.");
+      return;
+    }
+  }
   snprintf(g.creator, sizeof g.creator, "%s", r->user);
   int64_t gid;
   sto_seat s = {.seat = 0};
@@ -199,11 +254,27 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   }
   char why[200];
   live *L = cmd_load(c, gid, why, sizeof why);
+  long ai = 0;
+  if (L && cmd_arg_get(r, "ai") &&
+      cmd_parse_int(cmd_arg_get(r, "ai"), 1, seats - 1, &ai)) {
+    for (long k = 0; k < ai; k++) {
+      sto_seat bot;
+      cmd_ai_seat(L->n_seats, ENG_AI_HEURISTIC, &bot);
+      if (sto_seat_set(c->cfg.db, gid, &bot))
+        break;
+      L->seats[L->n_seats++] = bot;
+    }
+  }
+  if (L)
+    cmd_arm_lobby(c, L);
+  if (threaded)
+    cmd_announce(c, r, NULL, "%s opened game #%" PRId64 " in <#%s>.",
+                 r->user_name, gid, g.channel);
   cmd_announce(c, r, L,
-               "%s opened game #%" PRId64 ": %s (%s, up to %ld players). "
+               "%s opened game #%" PRId64 ": %s (%s, up to %ld players%s). "
                "Join with /game join; %s starts it with /game start.",
                r->user_name, gid, rs->name, cfg.mode[0] ? cfg.mode : "standard",
-               seats, r->user_name);
+               seats, ai ? ", AI players seated" : "", r->user_name);
 }
 
 static live *lobby(cmd_ctx *c, const cmd_request *r) {
@@ -287,10 +358,16 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   if (L->row.status != STO_LOBBY) {
-    cmd_reply(c, r, L,
-              "Game #%" PRId64 " is running; a running game cannot be left. "
-              "A moderator can end it (/game abort).",
-              L->row.id);
+    const char *confirm = cmd_arg_get(r, "confirm");
+    if (!confirm || strcmp(confirm, "yes") != 0) {
+      cmd_reply(c, r, L,
+                "Game #%" PRId64 " is running. Leaving it forfeits your "
+                "seat: the AI plays it to the end and you cannot win. To "
+                "leave, repeat with confirm:yes.",
+                L->row.id);
+      return;
+    }
+    cmd_forfeit_seat(c, r, L, seat, "they left");
     return;
   }
   sto_rc rc = drop_seat(c, L, seat);
@@ -459,6 +536,11 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   live *L = acting(c, r, &seat);
   if (!L)
     return;
+  if (cmd_paused(c, L)) {
+    cmd_reply(c, r, L, "Game #%" PRId64 " is paused by a moderator.",
+              L->row.id);
+    return;
+  }
   eng_game *g = L->g;
   if (g->prompt.player < 0) {
     cmd_reply(c, r, L, "Game #%" PRId64 " is over.", L->row.id);
@@ -511,6 +593,15 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   live *L = acting(c, r, &seat);
   if (!L)
     return;
+  if (cmd_paused(c, L) ||
+      cmd_game_setting(c, L, "undo") == 1) {
+    cmd_reply(c, r, L, cmd_paused(c, L)
+                           ? "Game #%" PRId64 " is paused by a moderator."
+                           : "Takeback is turned off on this server (game #%"
+                             PRId64 ").",
+              L->row.id);
+    return;
+  }
   if (eng_game_takeback_count(L->g, seat) == 0) {
     cmd_reply(c, r, L, "%s Answers that drew a card, shuffled a deck or "
                        "came before another player's answer are final.",
@@ -533,92 +624,11 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   cmd_after_change(c, r, L, line, before, false);
 }
 
-typedef struct log_ctx {
-  eng_game *g;
-  const live *L;
-  char lines[20][300];
-  int n, total;
-  bool broken;
-} log_ctx;
-
-static void log_line(log_ctx *lc, const char *text) {
-  cmd_copy(lc->lines[lc->total % 20], sizeof lc->lines[0], text);
-  lc->total++;
-}
-
-static int log_move(void *ctx, const sto_move *m) {
-  log_ctx *lc = ctx;
-  char line[300], named[400];
-  if (m->kind == STO_MOVE_TAKEBACK) {
-    if (eng_game_takeback(lc->g, m->seat)) {
-      lc->broken = true;
-      return 1;
-    }
-    snprintf(line, sizeof line, "Villain %d took back an answer.",
-             m->seat + 1);
-  } else {
-    int i = -1;
-    char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
-    for (int k = 0; k < lc->g->prompt.n && i < 0; k++) {
-      eng_game_option(lc->g, k, id, label);
-      if (strcmp(id, m->option) == 0)
-        i = k;
-    }
-    if (i < 0 || lc->g->prompt.player != m->seat) {
-      lc->broken = true;
-      return 1;
-    }
-    uint32_t code = lc->g->prompt.code[i];
-    if (eng_game_answer_index(lc->g, i)) {
-      lc->broken = true;
-      return 1;
-    }
-    lc->g->rs->public_answer(lc->g->state, m->seat, code, label, line,
-                             sizeof line);
-  }
-  cmd_names(lc->L, line, named, sizeof named);
-  char numbered[420];
-  int o = snprintf(numbered, sizeof numbered, "%" PRId64 ". ", m->seq + 1);
-  cmd_copy(numbered + o, sizeof numbered - (size_t)o, named);
-  log_line(lc, numbered);
-  return 0;
-}
-
-static void h_log(cmd_ctx *c, const cmd_request *r) {
-  int seat;
-  live *L = running(c, r, false, &seat);
-  if (!L)
-    return;
-  eng_config cfg;
-  int seats;
-  cmd_parse_config(L->row.config, &cfg, &seats);
-  log_ctx *lc = calloc(1, sizeof *lc);
-  if (!lc || eng_game_new(L->g->rs, &cfg, L->row.seed, &lc->g)) {
-    free(lc);
-    cmd_reply(c, r, L, "The history could not be rebuilt.");
-    return;
-  }
-  lc->L = L;
-  sto_move_list(c->cfg.db, L->row.id, 0, log_move, lc);
-  char text[CMD_TEXT_MAX * 4];
-  size_t o = (size_t)snprintf(text, sizeof text,
-                              "**Game #%" PRId64 "**, %d move%s%s:\n",
-                              L->row.id, lc->total, lc->total == 1 ? "" : "s",
-                              lc->total > 20 ? " (the last 20)" : "");
-  int first = lc->total > 20 ? lc->total - 20 : 0;
-  for (int k = first; k < lc->total && o < sizeof text; k++)
-    o += (size_t)snprintf(text + o, sizeof text - o, "%s\n",
-                          lc->lines[k % 20]);
-  if (lc->broken && o < sizeof text)
-    snprintf(text + o, sizeof text - o, "(the rest could not be replayed)");
-  eng_game_free(lc->g);
-  free(lc);
-  cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, text, NULL, 0);
-}
-
 /* ---- information -------------------------------------------------------- */
 
 static void h_list(cmd_ctx *c, const cmd_request *r) {
+  if (cmd_list_all(c, r))
+    return;
   int64_t ids[16];
   int n = cmd_channel_games(c, r->channel,
                             ACTIVE | MASK(STO_FINISHED) | MASK(STO_ABORTED),
@@ -719,24 +729,32 @@ static void h_card(cmd_ctx *c, const cmd_request *r) {
 
 /* ---- moderation --------------------------------------------------------- */
 
-static void end_game(cmd_ctx *c, const cmd_request *r, live *L,
+/* Ends L (then freed); false, after a reply, when it could not. */
+static bool end_game(cmd_ctx *c, const cmd_request *r, live *L,
                      const char *why) {
   sto_rc rc = sto_game_set_status(c->cfg.db, L->row.id, STO_ABORTED, c->now);
   if (rc) {
     cmd_reply(c, r, L, "Game #%" PRId64 " could not be ended: %s", L->row.id,
               sto_strerror(rc));
-    return;
+    return false;
   }
   L->row.status = STO_ABORTED;
   cmd_announce(c, r, L, "Game #%" PRId64 " was ended by %s%s.", L->row.id,
                r->user_name, why);
   cmd_evict(c, L->row.id);
+  return true;
 }
 
 static void h_abort(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, ACTIVE);
-  if (L)
-    end_game(c, r, L, "");
+  if (!L)
+    return;
+  int64_t id = L->row.id;
+  const char *was = cmd_status_name(L->row.status);
+  if (!end_game(c, r, L, ""))
+    return;
+  sto_timer_clear(c->cfg.db, id, NULL, -1);
+  cmd_audit(c, r, "abort", id, "%s", was);
 }
 
 static void h_kick(cmd_ctx *c, const cmd_request *r) {
@@ -756,12 +774,9 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
   char name[64];
   snprintf(name, sizeof name, "%s", L->seats[seat].name);
   if (L->row.status == STO_RUNNING) {
-    char why[200];
-    snprintf(why, sizeof why,
-             ": %s was removed, and a running game cannot go on without "
-             "them",
-             name);
-    end_game(c, r, L, why);
+    cmd_audit(c, r, "kick", L->row.id, "%s (seat %d, to the AI)", name,
+              seat + 1);
+    cmd_forfeit_seat(c, r, L, seat, "a moderator removed them");
     return;
   }
   sto_rc rc = drop_seat(c, L, seat);
@@ -770,41 +785,11 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
               sto_strerror(rc));
     return;
   }
+  cmd_audit(c, r, "kick", L->row.id, "%s (seat %d, from the lobby)", name,
+            seat + 1);
   cmd_announce(c, r, L, "%s removed %s from game #%" PRId64 ".",
                r->user_name, name, L->row.id);
   close_if_empty(c, r, L);
-}
-
-static void h_settings(cmd_ctx *c, const cmd_request *r) {
-  const char *key = cmd_arg_get(r, "key"), *value = cmd_arg_get(r, "value");
-  char scope[64];
-  scope_of(r, scope, sizeof scope);
-  if (!key) {
-    cmd_reply(c, r, NULL, "Settings: games_per_channel = %ld (1-20).",
-              setting(c, r, "games_per_channel", 1, 1, 20));
-    return;
-  }
-  if (strcmp(key, "games_per_channel") != 0) {
-    cmd_reply(c, r, NULL, "There is no setting '%.40s'. Settings: "
-                          "games_per_channel.",
-              key);
-    return;
-  }
-  long v;
-  if (!value || !cmd_parse_int(value, 1, 20, &v)) {
-    cmd_reply(c, r, NULL, "games_per_channel needs a value from 1 to 20.");
-    return;
-  }
-  char text[24];
-  snprintf(text, sizeof text, "%ld", v);
-  sto_rc rc = sto_setting_set(c->cfg.db, scope, key, text);
-  if (rc) {
-    cmd_reply(c, r, NULL, "The setting could not be saved: %s",
-              sto_strerror(rc));
-    return;
-  }
-  cmd_announce(c, r, NULL, "%s set games_per_channel to %ld.", r->user_name,
-               v);
 }
 
 /* ---- autocomplete ------------------------------------------------------- */

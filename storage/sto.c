@@ -84,6 +84,25 @@ static const char *const migrations[] = {
     " PRIMARY KEY(scope, key)) WITHOUT ROWID;",
     /* 2: finding a member's games from anywhere (slash commands in DMs). */
     "CREATE INDEX seats_by_user ON seats(user);",
+    /* 3: timers (reminders, deadlines, lobby expiry) as rows that any
+     * process can claim, and the moderators' audit log. */
+    "CREATE TABLE timers("
+    " game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+    " kind TEXT NOT NULL,"
+    " seat INTEGER NOT NULL,"
+    " due INTEGER NOT NULL,"
+    " data INTEGER NOT NULL DEFAULT 0,"
+    " PRIMARY KEY(game, kind, seat)) WITHOUT ROWID;"
+    "CREATE INDEX timers_by_due ON timers(due);"
+    "CREATE TABLE audit("
+    " id INTEGER PRIMARY KEY,"
+    " scope TEXT NOT NULL,"
+    " time INTEGER NOT NULL,"
+    " actor TEXT NOT NULL,"
+    " action TEXT NOT NULL,"
+    " game INTEGER NOT NULL,"
+    " detail TEXT NOT NULL);"
+    "CREATE INDEX audit_by_scope ON audit(scope, id);",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
@@ -116,6 +135,9 @@ int sto_schema_version(void) { return MIGRATION_COUNT; }
                        "ORDER BY id DESC")                                     \
   X(GAME_LIST_ALL, "SELECT " GAME_COLUMNS " FROM games "                       \
                    "WHERE status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")        \
+  X(GAME_LIST_GUILD, "SELECT " GAME_COLUMNS " FROM games "                     \
+                     "WHERE guild = ?1 AND status IN (?2, ?3, ?4, ?5) "        \
+                     "ORDER BY id DESC")                                       \
   X(GAME_LIST_USER, "SELECT " GAME_COLUMNS " FROM games "                      \
                     "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "    \
                     "AND status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")         \
@@ -139,6 +161,22 @@ int sto_schema_version(void) { return MIGRATION_COUNT; }
                   "SET seq = excluded.seq, state = excluded.state "            \
                   "WHERE excluded.seq >= snapshots.seq")                       \
   X(SNAPSHOT_GET, "SELECT seq, state FROM snapshots WHERE game = ?1")          \
+  X(TIMER_SET, "INSERT INTO timers(game, kind, seat, due, data) "             \
+               "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(game, kind, seat) "     \
+               "DO UPDATE SET due = excluded.due, data = excluded.data")       \
+  X(TIMER_CLEAR, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
+                 "(seat = ?3 OR ?3 < 0)")                                      \
+  X(TIMER_CLEAR_GAME, "DELETE FROM timers WHERE game = ?1")                    \
+  X(TIMER_NEXT, "SELECT game, kind, seat, due, data FROM timers "              \
+                "WHERE due <= ?1 ORDER BY due, game, kind, seat LIMIT 1")      \
+  X(TIMER_GET, "SELECT game, kind, seat, due, data FROM timers "               \
+               "WHERE game = ?1 AND kind = ?2 AND seat = ?3")                  \
+  X(TIMER_CLAIM, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
+                 "seat = ?3 AND due = ?4")                                     \
+  X(AUDIT_ADD, "INSERT INTO audit(scope, time, actor, action, game, detail) "  \
+               "VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                               \
+  X(AUDIT_LIST, "SELECT time, actor, action, game, detail FROM audit "         \
+                "WHERE scope = ?1 ORDER BY id DESC LIMIT ?2")                  \
   X(SETTING_GET, "SELECT value FROM settings WHERE scope = ?1 AND key = ?2")   \
   X(SETTING_SET, "INSERT INTO settings(scope, key, value) "                    \
                  "VALUES(?1, ?2, ?3) ON CONFLICT(scope, key) "                 \
@@ -779,6 +817,14 @@ sto_rc sto_game_list_user(sto *db, const char *user, unsigned statuses,
   return game_list(db, ST_GAME_LIST_USER, user, statuses, fn, ctx);
 }
 
+sto_rc sto_game_list_guild(sto *db, const char *guild, unsigned statuses,
+                           int (*fn)(void *ctx, const sto_game *g),
+                           void *ctx) {
+  if (!guild)
+    return STO_INVALID;
+  return game_list(db, ST_GAME_LIST_GUILD, guild, statuses, fn, ctx);
+}
+
 static sto_rc game_list(sto *db, st_id id, const char *channel,
                         unsigned statuses,
                         int (*fn)(void *ctx, const sto_game *g), void *ctx) {
@@ -1117,5 +1163,156 @@ sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
   bind_text(s, 3, value);
   r = map_rc(step_done(s));
   stmt_put(db, ST_SETTING_SET, s);
+  return r;
+}
+
+/* ---- timers ------------------------------------------------------------- */
+
+static sto_rc read_timer(sqlite3_stmt *s, sto_timer *t) {
+  sto_rc r;
+  memset(t, 0, sizeof *t);
+  if ((r = col_i64(s, 0, &t->game)) ||
+      (r = col_text(s, 1, t->kind, sizeof t->kind)) ||
+      (r = col_int(s, 2, &t->seat)) || (r = col_i64(s, 3, &t->due)) ||
+      (r = col_i64(s, 4, &t->data)))
+    return r;
+  return STO_OK;
+}
+
+sto_rc sto_timer_set(sto *db, const sto_timer *t) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !t || !t->kind[0] || !fits(t->kind, sizeof t->kind))
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_TIMER_SET, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, t->game);
+  bind_text(s, 2, t->kind);
+  sqlite3_bind_int(s, 3, t->seat);
+  sqlite3_bind_int64(s, 4, t->due);
+  sqlite3_bind_int64(s, 5, t->data);
+  r = map_rc(step_done(s));
+  stmt_put(db, ST_TIMER_SET, s);
+  return r;
+}
+
+sto_rc sto_timer_clear(sto *db, int64_t game, const char *kind, int seat) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  st_id id = kind ? ST_TIMER_CLEAR : ST_TIMER_CLEAR_GAME;
+  if (!db)
+    return STO_INVALID;
+  if ((r = stmt_get(db, id, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, game);
+  if (kind) {
+    bind_text(s, 2, kind);
+    sqlite3_bind_int(s, 3, seat);
+  }
+  r = map_rc(step_done(s));
+  stmt_put(db, id, s);
+  return r;
+}
+
+static sto_rc timer_query(sto *db, st_id id, sqlite3_stmt *s, sto_timer *out) {
+  int rc = sqlite3_step(s);
+  sto_rc r = rc == SQLITE_ROW    ? read_timer(s, out)
+             : rc == SQLITE_DONE ? STO_NOT_FOUND
+                                 : map_rc(rc);
+  stmt_put(db, id, s);
+  return r;
+}
+
+sto_rc sto_timer_next(sto *db, int64_t now, sto_timer *out) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !out)
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_TIMER_NEXT, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, now);
+  return timer_query(db, ST_TIMER_NEXT, s, out);
+}
+
+sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
+                     sto_timer *out) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !kind || !out)
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_TIMER_GET, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, game);
+  bind_text(s, 2, kind);
+  sqlite3_bind_int(s, 3, seat);
+  return timer_query(db, ST_TIMER_GET, s, out);
+}
+
+sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  *claimed = false;
+  if (!db || !t)
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_TIMER_CLAIM, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, t->game);
+  bind_text(s, 2, t->kind);
+  sqlite3_bind_int(s, 3, t->seat);
+  sqlite3_bind_int64(s, 4, t->due);
+  r = map_rc(step_done(s));
+  if (!r)
+    *claimed = sqlite3_changes(db->db) == 1;
+  stmt_put(db, ST_TIMER_CLAIM, s);
+  return r;
+}
+
+/* ---- audit -------------------------------------------------------------- */
+
+sto_rc sto_audit_add(sto *db, const sto_audit *a) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !a || !a->scope[0] || !a->actor[0] || !a->action[0])
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_AUDIT_ADD, &s)))
+    return r;
+  bind_text(s, 1, a->scope);
+  sqlite3_bind_int64(s, 2, a->time);
+  bind_text(s, 3, a->actor);
+  bind_text(s, 4, a->action);
+  sqlite3_bind_int64(s, 5, a->game);
+  bind_text(s, 6, a->detail);
+  r = map_rc(step_done(s));
+  stmt_put(db, ST_AUDIT_ADD, s);
+  return r;
+}
+
+sto_rc sto_audit_list(sto *db, const char *scope, int limit,
+                      int (*fn)(void *ctx, const sto_audit *a), void *ctx) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  int rc;
+  if (!db || !scope || !fn || limit < 1)
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_AUDIT_LIST, &s)))
+    return r;
+  bind_text(s, 1, scope);
+  sqlite3_bind_int(s, 2, limit);
+  sto_audit a;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    memset(&a, 0, sizeof a);
+    snprintf(a.scope, sizeof a.scope, "%s", scope);
+    if ((r = col_i64(s, 0, &a.time)) ||
+        (r = col_text(s, 1, a.actor, sizeof a.actor)) ||
+        (r = col_text(s, 2, a.action, sizeof a.action)) ||
+        (r = col_i64(s, 3, &a.game)) ||
+        (r = col_text(s, 4, a.detail, sizeof a.detail)))
+      break;
+    if (fn(ctx, &a))
+      break;
+  }
+  if (!r && rc != SQLITE_ROW && rc != SQLITE_DONE)
+    r = map_rc(rc);
+  stmt_put(db, ST_AUDIT_LIST, s);
   return r;
 }

@@ -94,6 +94,11 @@ sto_rc sto_game_list(sto *db, const char *channel, unsigned statuses,
 /* The same for the games user sits in, in any channel. */
 sto_rc sto_game_list_user(sto *db, const char *user, unsigned statuses,
                           int (*fn)(void *ctx, const sto_game *g), void *ctx);
+/* The same for the games of one server (guild "" : the console table's
+ * and DMs'), in every channel. */
+sto_rc sto_game_list_guild(sto *db, const char *guild, unsigned statuses,
+                           int (*fn)(void *ctx, const sto_game *g),
+                           void *ctx);
 
 /* ---- seats ------------------------------------------------------------ */
 typedef struct sto_seat {
@@ -153,6 +158,48 @@ sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq,
 /* Reads the newest snapshot of game: *seq and *state (malloc'd, caller
  * frees); STO_NOT_FOUND when there is none. */
 sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state);
+
+/* ---- timers -------------------------------------------------------------
+ * Reminders, deadlines and lobby expiry are rows, not memory, so they
+ * survive restarts and several processes can share them: whoever claims
+ * a due row (deletes it while it still has the due time it read) acts. */
+typedef struct sto_timer {
+  int64_t game;
+  char kind[17]; /* "remind", "warn", "deadline", "lobby" */
+  int seat;      /* -1 when it concerns the whole game */
+  int64_t due;   /* Unix seconds */
+  int64_t data;  /* the timer's own counter (e.g. reminders sent) */
+} sto_timer;
+
+/* Sets (or moves) the timer (game, kind, seat). */
+sto_rc sto_timer_set(sto *db, const sto_timer *t);
+/* Removes game's timers of kind for seat (seat < 0: every seat); kind
+ * NULL removes all of the game's timers. */
+sto_rc sto_timer_clear(sto *db, int64_t game, const char *kind, int seat);
+/* The earliest timer due at or before now; STO_NOT_FOUND if none. */
+sto_rc sto_timer_next(sto *db, int64_t now, sto_timer *out);
+/* Reads one timer; STO_NOT_FOUND if unset. */
+sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
+                     sto_timer *out);
+/* Claims t: deletes it if it still is as read. *claimed tells whether
+ * this caller won it (another process may have been first). */
+sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed);
+
+/* ---- audit log ------------------------------------------------------------ */
+typedef struct sto_audit {
+  char scope[STO_ID_MAX + 8]; /* "guild:ID" */
+  int64_t time;
+  char actor[96];  /* "name (id)" */
+  char action[24]; /* "abort", "kick", "settings"... */
+  int64_t game;    /* 0 when none */
+  char detail[256];
+} sto_audit;
+
+/* Appends a moderator action. */
+sto_rc sto_audit_add(sto *db, const sto_audit *a);
+/* Calls fn for the newest `limit` entries of scope, newest first. */
+sto_rc sto_audit_list(sto *db, const char *scope, int limit,
+                      int (*fn)(void *ctx, const sto_audit *a), void *ctx);
 
 /* ---- key/value settings (per guild or channel) ----------------------- */
 /* Reads setting key of scope into buf; STO_NOT_FOUND if unset. */

@@ -45,7 +45,7 @@ help)
   expect_rc 0; expect_no_err
   for word in "lair simulate GAME" "--games N" "--players P" "--seed S" \
               "--mode M" "--ai SPEC" "--no-check" "lair cards GAME" \
-              "--markdown" \
+              "--markdown" "lair replay FILE" \
               "--version" \
               "DISCORD_TOKEN"; do
     expect_out "$word"
@@ -212,6 +212,27 @@ bad_ai)
   expect_err "--ai gives 2 levels for 3 players"
   run simulate supervillain --ai
   expect_rc 2; expect_no_out; expect_one_err_line; expect_err "needs a value"
+  ;;
+replay_usage)
+  # lair replay (tests/local/test_history.py checks real records): usage
+  # errors and unreadable files are exit 2 with one line on stderr.
+  run replay
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "which file?"
+  run replay a.json b.json
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "unexpected argument 'b.json'"
+  run replay --frobnicate x.json
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--frobnicate"
+  run replay "$tmp/absent.json"
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "cannot read"
+  run replay "$tmp"
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "cannot read"
+  printf '{"lair_record": 1' >"$tmp/cut.json"
+  run replay "$tmp/cut.json"
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "is not valid JSON"
+  run replay --help
+  expect_rc 0; expect_no_err; expect_out "lair replay FILE"
   ;;
 *)
   echo "cli.sh: unknown case '$case_name'" >&2

@@ -1,0 +1,796 @@
+/*
+ * cmd_history.c: what happened in a game and what comes after it: the
+ * paged public log, game records exported as files (with the checksums
+ * that `lair replay` checks), rematches, and the moderators' views of a
+ * server (its audit log, every game in every channel).
+ *
+ * History is rebuilt from the stored moves, not taken from the cached
+ * game: the log needs the state right after each answer to tell it
+ * publicly, an aborted game has no cached engine, and an export that
+ * replays every stored move proves the record it writes.
+ *
+ * A record's checksums are 64-bit FNV-1a (offset basis
+ * 0xcbf29ce484222325, prime 0x100000001b3) written as 16 lowercase hex
+ * digits. They catch a changed or damaged file; they are not a signature
+ * (anyone with Lair can recompute them), which is why `lair replay` also
+ * replays every answer against the rules.
+ */
+#include "cmd_int.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MASK(s) (1u << (s))
+#define ACTIVE (MASK(STO_LOBBY) | MASK(STO_RUNNING))
+#define ENDED (MASK(STO_FINISHED) | MASK(STO_ABORTED))
+#define ANY (ACTIVE | ENDED)
+#define PAGE 20       /* log and audit entries per page */
+#define LINE_CAP 420  /* one numbered log line */
+#define LIST_LINES 40 /* games shown by /game list all:yes */
+
+/* ---- checksums and records ------------------------------------------- */
+
+uint64_t cmd_fnv1a64(const void *data, size_t len) {
+  const unsigned char *p = data;
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < len; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+static void hex64(uint64_t v, char hex[17]) {
+  snprintf(hex, 17, "%016" PRIx64, v);
+}
+
+bool cmd_state_checksum(const eng_game *g, char hex[17]) {
+  char *text = eng_game_state_text(g);
+  if (!text)
+    return false;
+  hex64(cmd_fnv1a64(text, strlen(text)), hex);
+  free(text);
+  return true;
+}
+
+bool cmd_record_checksum(const json_t *rec, char hex[17]) {
+  json_t *copy = json_deep_copy(rec);
+  if (!copy || !json_is_object(copy)) {
+    json_decref(copy);
+    return false;
+  }
+  json_object_del(copy, "record_fnv1a64");
+  char *text = json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS);
+  json_decref(copy);
+  if (!text)
+    return false;
+  hex64(cmd_fnv1a64(text, strlen(text)), hex);
+  free(text);
+  return true;
+}
+
+json_t *cmd_result_json(const eng_game *g) {
+  eng_result res;
+  eng_game_result(g, &res);
+  if (!res.over)
+    return json_null();
+  json_t *winners = json_array();
+  for (int s = 0; winners && s < g->cfg.players && s < ENG_MAX_SEATS; s++)
+    if (res.winners & (1u << s))
+      json_array_append_new(winners, json_integer(s));
+  return winners
+             ? json_pack("{s:o, s:s}", "winners", winners, "reason", res.reason)
+             : NULL;
+}
+
+/* ---- delivering a file ------------------------------------------------- */
+
+void cmd_reply_file(cmd_ctx *c, const cmd_request *r, const live *L,
+                    const char *text, const char *name, const char *data,
+                    size_t len) {
+  char piece[CMD_TEXT_MAX + 1];
+  cmd_copy(piece, sizeof piece, text);
+  cmd_msg m = {.to = CMD_TO_EPHEMERAL,
+               .user = r->user,
+               .user_name = r->user_name,
+               .channel = L ? L->row.channel : r->channel,
+               .text = piece,
+               .game = L ? L->row.id : 0,
+               .status = L ? L->row.status : -1,
+               .version = L ? L->row.moves : 0,
+               .file_name = name,
+               .file_data = data,
+               .file_len = len};
+  c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
+}
+
+/* ---- finding the game a history command means --------------------------- */
+
+/* Whether a game ever started (an aborted one may have ended in its
+ * lobby): its config gains "players" at the start. */
+static bool row_started(const sto_game *g) {
+  eng_config cfg;
+  int seats;
+  return g->status == STO_RUNNING || g->status == STO_FINISHED ||
+         (g->status == STO_ABORTED &&
+          cmd_parse_config(g->config, &cfg, &seats) && cfg.players > 0);
+}
+
+typedef struct pick_ctx {
+  sto *db;
+  const char *user;
+  bool prefer_running;
+  int64_t best;
+  int best_rank, seen;
+} pick_ctx;
+
+static int rank_game(void *ctx, const sto_game *g) {
+  pick_ctx *p = ctx;
+  sto_seat seats[ENG_MAX_SEATS];
+  int n = 0;
+  bool seated = false;
+  sto_rc rc = sto_seat_list(p->db, g->id, seats, ENG_MAX_SEATS, &n);
+  for (int i = 0; (rc == STO_OK || rc == STO_TOO_BIG) && i < n; i++)
+    seated |= strcmp(seats[i].user, p->user) == 0;
+  bool running = g->status == STO_RUNNING;
+  int rank = p->prefer_running ? running * 4 + seated * 2 + row_started(g)
+                               : seated * 4 + row_started(g) * 2 + running;
+  if (rank > p->best_rank) { /* newest first: a tie keeps the newer */
+    p->best = g->id;
+    p->best_rank = rank;
+  }
+  return ++p->seen >= 50 || p->best_rank == 7;
+}
+
+/* The game r means: its game option (any status; the caller checks), or
+ * else among this channel's games with a status in `statuses` (a DM's:
+ * the user's games) the newest one the user sits in, preferring a running
+ * one when prefer_running, and a started one over a closed lobby. Replies
+ * `none` (or why the game cannot be used) and returns NULL when there is
+ * none. */
+static live *history_game(cmd_ctx *c, const cmd_request *r, unsigned statuses,
+                          bool prefer_running, const char *none) {
+  if (cmd_arg_get(r, "game"))
+    return cmd_find_game(c, r, ANY);
+  pick_ctx p = {.db = c->cfg.db,
+                .user = r->user,
+                .prefer_running = prefer_running,
+                .best_rank = -1};
+  sto_rc rc =
+      r->in_dm ? sto_game_list_user(c->cfg.db, r->user, statuses, rank_game, &p)
+               : sto_game_list(c->cfg.db, r->channel, statuses, rank_game, &p);
+  if (rc) {
+    cmd_reply(c, r, NULL, "The games of this channel could not be read.");
+    return NULL;
+  }
+  if (p.best_rank < 0) {
+    cmd_reply(c, r, NULL, "%s", none);
+    return NULL;
+  }
+  char why[200];
+  live *L = cmd_load(c, p.best, why, sizeof why);
+  if (!L)
+    cmd_reply(c, r, NULL, "Game #%" PRId64 " cannot be used: %s.", p.best, why);
+  return L;
+}
+
+static const char *game_name(const live *L) {
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  return rs ? rs->name : L->row.ruleset;
+}
+
+/* ---- rebuilding a game from its stored moves ---------------------------- */
+
+typedef struct walk {
+  eng_game *g;
+  const live *L;
+  int64_t from, to; /* the moves (by number) whose public lines are kept */
+  char lines[PAGE][LINE_CAP];
+  int n_lines;
+  int64_t applied; /* stored moves replayed */
+  int64_t bad;     /* the first stored move that did not fit, or -1 */
+} walk;
+
+static int walk_move(void *ctx, const sto_move *m) {
+  walk *w = ctx;
+  int64_t k = w->applied;
+  bool want = k >= w->from && k < w->to && w->n_lines < PAGE;
+  char line[300] = "";
+  if (m->kind == STO_MOVE_TAKEBACK) {
+    if (eng_game_takeback(w->g, m->seat)) {
+      w->bad = k;
+      return 1;
+    }
+    snprintf(line, sizeof line, "Villain %d took back an answer.", m->seat + 1);
+  } else if (!want) {
+    if (eng_game_answer(w->g, m->seat, m->option)) {
+      w->bad = k;
+      return 1;
+    }
+  } else {
+    eng_game *g = w->g;
+    char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
+    int i = -1;
+    for (int o = 0; o < g->prompt.n && i < 0; o++) {
+      eng_game_option(g, o, id, label);
+      if (strcmp(id, m->option) == 0)
+        i = o;
+    }
+    if (i < 0 || g->prompt.player != m->seat) {
+      w->bad = k;
+      return 1;
+    }
+    uint32_t code = g->prompt.code[i];
+    if (eng_game_answer_index(g, i)) {
+      w->bad = k;
+      return 1;
+    }
+    g->rs->public_answer(g->state, m->seat, code, label, line, sizeof line);
+  }
+  w->applied++;
+  if (want) {
+    char named[LINE_CAP];
+    cmd_names(w->L, line, named, sizeof named);
+    char *out = w->lines[w->n_lines++];
+    int o = snprintf(out, LINE_CAP, "%" PRId64 ". ", k + 1);
+    cmd_copy(out + o, LINE_CAP - (size_t)o, named); /* whole UTF-8 only */
+  }
+  return 0;
+}
+
+/* Replays every stored move of L into a new game w->g (the caller frees
+ * it), keeping the public lines of moves [w->from, w->to). A move that no
+ * longer fits stops the replay with w->bad set; false (why filled) when
+ * the game cannot be set up or its moves cannot be read. */
+static bool walk_game(cmd_ctx *c, const live *L, walk *w, char *why,
+                      size_t cap) {
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  eng_config cfg;
+  int seats;
+  w->g = NULL;
+  w->L = L;
+  w->bad = -1;
+  if (!rs || rs->version != L->row.ruleset_version) {
+    snprintf(why, cap,
+             "it was played with rules this Lair does not have (%s v%d)",
+             L->row.ruleset, L->row.ruleset_version);
+    return false;
+  }
+  if (!cmd_parse_config(L->row.config, &cfg, &seats) ||
+      eng_game_new(rs, &cfg, L->row.seed, &w->g)) {
+    snprintf(why, cap, "its stored settings are malformed");
+    return false;
+  }
+  if (sto_move_list(c->cfg.db, L->row.id, 0, walk_move, w)) {
+    eng_game_free(w->g);
+    w->g = NULL;
+    snprintf(why, cap, "its moves could not be read");
+    return false;
+  }
+  return true;
+}
+
+/* ---- /game log ----------------------------------------------------------- */
+
+void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
+  live *L = history_game(c, r, MASK(STO_RUNNING) | ENDED, true,
+                         "No game has been played in this channel yet. Start "
+                         "one with /game new.");
+  if (!L)
+    return;
+  if (!row_started(&L->row)) {
+    cmd_reply(c, r, L, "Game #%" PRId64 " has not started; it has no moves.",
+              L->row.id);
+    return;
+  }
+  int64_t total = L->row.moves;
+  long pages = total > 0 ? (long)((total + PAGE - 1) / PAGE) : 1;
+  long page = pages;
+  if (cmd_arg_get(r, "page"))
+    cmd_parse_int(cmd_arg_get(r, "page"), 1, LONG_MAX, &page);
+  if (page > pages) {
+    cmd_reply(c, r, L,
+              "The history of game #%" PRId64 " has %ld page%s (%d moves a "
+              "page); there is no page %ld.",
+              L->row.id, pages, pages == 1 ? "" : "s", PAGE, page);
+    return;
+  }
+  walk *w = calloc(1, sizeof *w);
+  char why[200] = "out of memory";
+  if (w) {
+    w->from = (int64_t)(page - 1) * PAGE;
+    w->to = w->from + PAGE;
+  }
+  if (!w || !walk_game(c, L, w, why, sizeof why)) {
+    free(w);
+    cmd_reply(c, r, L,
+              "The history of game #%" PRId64 " could not be rebuilt: %s.",
+              L->row.id, why);
+    return;
+  }
+  char text[CMD_TEXT_MAX * 6];
+  size_t o =
+      (size_t)snprintf(text, sizeof text,
+                       "**Game #%" PRId64 "**, %" PRId64 " move%s, page "
+                       "%ld of %ld:\n",
+                       L->row.id, total, total == 1 ? "" : "s", page, pages);
+  if (total == 0 && o < sizeof text)
+    o += (size_t)snprintf(text + o, sizeof text - o, "(no moves yet)\n");
+  for (int k = 0; k < w->n_lines && o < sizeof text; k++)
+    o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", w->lines[k]);
+  if (w->bad >= 0 && w->bad < w->to && o < sizeof text)
+    o += (size_t)snprintf(text + o, sizeof text - o,
+                          "(move %" PRId64 " no longer fits the rules; the "
+                          "rest could not be replayed)\n",
+                          w->bad + 1);
+  if (page > 1 && o < sizeof text)
+    snprintf(text + o, sizeof text - o, "Earlier moves: /game log page:%ld",
+             page - 1);
+  eng_game_free(w->g);
+  free(w);
+  cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, text, NULL, 0);
+}
+
+/* ---- /game export -------------------------------------------------------- */
+
+/* The record of L replayed into g (see cmd.h); new reference, NULL when
+ * out of memory. */
+static json_t *make_record(const live *L, const eng_game *g) {
+  json_t *rec = eng_game_record(g), *seats = json_array();
+  json_t *result = cmd_result_json(g);
+  char state[17], sum[17];
+  bool ok = rec && seats && result && cmd_state_checksum(g, state);
+  for (int s = 0; ok && s < g->cfg.players; s++) {
+    char name[24];
+    snprintf(name, sizeof name, "Villain %d", s + 1);
+    ok = !json_array_append_new(
+        seats, json_string(s < L->n_seats ? L->seats[s].name : name));
+  }
+  if (ok)
+    ok = !json_object_set_new(rec, "lair_record",
+                              json_integer(CMD_RECORD_VERSION)) &&
+         !json_object_set_new(rec, "game", json_integer(L->row.id)) &&
+         !json_object_set(rec, "seats", seats) &&
+         !json_object_set_new(rec, "status",
+                              json_string(L->row.status == STO_FINISHED
+                                              ? "finished"
+                                              : "aborted")) &&
+         !json_object_set(rec, "result", result) &&
+         !json_object_set_new(rec, "state_fnv1a64", json_string(state)) &&
+         cmd_record_checksum(rec, sum) &&
+         !json_object_set_new(rec, "record_fnv1a64", json_string(sum));
+  json_decref(seats);
+  json_decref(result);
+  if (!ok) {
+    json_decref(rec);
+    return NULL;
+  }
+  return rec;
+}
+
+void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
+  live *L = history_game(c, r, ENDED, false,
+                         "There is no finished or aborted game in this "
+                         "channel to export. A running game can be exported "
+                         "once it ends.");
+  if (!L)
+    return;
+  if (L->row.status == STO_RUNNING) {
+    /* The record holds the seed and every answer: while the game runs it
+       would show everyone every hidden card. */
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " is still running. It can be exported once "
+              "it ends: its record holds the seed, which would reveal every "
+              "hidden card.",
+              L->row.id);
+    return;
+  }
+  if (!row_started(&L->row)) {
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " never started; there is nothing to export.",
+              L->row.id);
+    return;
+  }
+  walk *w = calloc(1, sizeof *w);
+  char why[200] = "out of memory";
+  if (w)
+    w->from = w->to = -1;
+  bool ok = w && walk_game(c, L, w, why, sizeof why);
+  if (ok && w->bad >= 0) {
+    snprintf(why, sizeof why, "its move %" PRId64 " no longer fits the rules",
+             w->bad + 1);
+    ok = false;
+  }
+  if (!ok) {
+    if (w)
+      eng_game_free(w->g);
+    free(w);
+    cmd_reply(c, r, L, "Game #%" PRId64 " cannot be exported: %s.", L->row.id,
+              why);
+    return;
+  }
+  json_t *rec = make_record(L, w->g);
+  char *text = rec ? json_dumps(rec, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+  size_t len = text ? strlen(text) : 0;
+  char *file = text ? malloc(len + 2) : NULL;
+  if (file) {
+    memcpy(file, text, len);
+    file[len++] = '\n';
+    file[len] = '\0';
+  }
+  free(text);
+  if (!file || len > CMD_FILE_MAX) {
+    cmd_reply(c, r, L,
+              !file ? "Game #%" PRId64 " could not be exported: out of "
+                      "memory."
+                    : "Game #%" PRId64 "'s record is too large to send.",
+              L->row.id);
+  } else {
+    char name[40], how[300], text_msg[600];
+    snprintf(name, sizeof name, "game-%" PRId64 ".json", L->row.id);
+    eng_result res;
+    eng_game_result(w->g, &res);
+    size_t o = 0;
+    how[0] = '\0';
+    if (res.over) {
+      int winners = 0;
+      for (int s = 0; s < L->n_seats && o < sizeof how; s++)
+        if (res.winners & (1u << s))
+          o += (size_t)snprintf(how + o, sizeof how - o, "%s%s",
+                                winners++ ? " and " : "", L->seats[s].name);
+      if (o < sizeof how)
+        snprintf(how + o, sizeof how - o, "%s (%s)",
+                 winners ? (winners > 1 ? " win" : " wins") : "nobody wins",
+                 res.reason);
+    } else {
+      snprintf(how, sizeof how, "aborted before the end");
+    }
+    snprintf(text_msg, sizeof text_msg,
+             "The record of game #%" PRId64 " (%s, %zu answers; %s). Check "
+             "it with `lair replay %s`.",
+             L->row.id, game_name(L), w->g->n_answers, how, name);
+    cmd_reply_file(c, r, L, text_msg, name, file, len);
+  }
+  free(file);
+  json_decref(rec);
+  eng_game_free(w->g);
+  free(w);
+}
+
+/* ---- /game rematch ------------------------------------------------------- */
+
+typedef struct count_ctx {
+  long n;
+} count_ctx;
+
+static int count_game(void *ctx, const sto_game *g) {
+  (void)g;
+  ((count_ctx *)ctx)->n++;
+  return 0;
+}
+
+void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
+  if (r->in_dm) {
+    cmd_reply(c, r, NULL,
+              "A rematch is opened in the game's channel, where "
+              "everyone sees it.");
+    return;
+  }
+  live *L = history_game(c, r, ENDED, false,
+                         "There is no finished or aborted game in this "
+                         "channel to play again.");
+  if (!L)
+    return;
+  int64_t old = L->row.id;
+  if (L->row.status == STO_RUNNING || L->row.status == STO_LOBBY) {
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " has not ended yet; a rematch comes after "
+              "it.",
+              old);
+    return;
+  }
+  if (strcmp(L->row.channel, r->channel) != 0) {
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " was played in another channel; ask for the "
+              "rematch there.",
+              old);
+    return;
+  }
+  if (cmd_seat_of(L, r->user) < 0 && !r->is_mod) {
+    cmd_reply(c, r, L,
+              "Only the players of game #%" PRId64 " or a moderator can ask "
+              "for a rematch.",
+              old);
+    return;
+  }
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  eng_config cfg;
+  int max_seats;
+  if (!rs || !cmd_parse_config(L->row.config, &cfg, &max_seats)) {
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " cannot be played again: Lair no longer has "
+              "its game or its settings are damaged.",
+              old);
+    return;
+  }
+  if (L->n_seats == 0) {
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " had nobody left in it; open a new game with "
+              "/game new.",
+              old);
+    return;
+  }
+  long limit = cmd_setting(c, r->guild, "games_per_channel");
+  int64_t ids[16];
+  int open = cmd_channel_games(c, r->channel, ACTIVE, ids, 16);
+  if (open < 0 || open >= limit) {
+    cmd_reply(c, r, NULL,
+              "This channel already has %d open game%s (the limit is %ld). "
+              "Finish it, or ask a moderator to raise games_per_channel.",
+              open, open == 1 ? "" : "s", limit);
+    return;
+  }
+  long per_member = cmd_setting(c, r->guild, "games_per_member");
+  for (int s = 0; s < L->n_seats; s++) {
+    count_ctx n = {0};
+    if (cmd_is_ai(L->seats[s].user))
+      continue;
+    if (sto_game_list_user(c->cfg.db, L->seats[s].user, ACTIVE, count_game,
+                           &n)) {
+      cmd_reply(c, r, L, "The games of %s could not be read.",
+                L->seats[s].name);
+      return;
+    }
+    if (n.n >= per_member) {
+      cmd_reply(c, r, L,
+                "%s already sits in %ld open game%s (the limit is %ld); the "
+                "rematch needs every seat of game #%" PRId64 ".",
+                L->seats[s].name, n.n, n.n == 1 ? "" : "s", per_member, old);
+      return;
+    }
+  }
+  /* Copy what the new game needs: loading it may drop L from the cache. */
+  sto_seat seats[ENG_MAX_SEATS];
+  int n_seats = L->n_seats;
+  memcpy(seats, L->seats, sizeof seats);
+  sto_game g = {.ruleset_version = rs->version,
+                .status = STO_LOBBY,
+                .created = c->now,
+                .updated = c->now};
+  snprintf(g.ruleset, sizeof g.ruleset, "%s", rs->id);
+  json_t *conf = json_pack("{sssi}", "mode", cfg.mode, "seats", max_seats);
+  char *text = conf ? json_dumps(conf, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  json_decref(conf);
+  snprintf(g.config, sizeof g.config, "%s", text ? text : "{}");
+  free(text);
+  snprintf(g.guild, sizeof g.guild, "%s", L->row.guild);
+  snprintf(g.channel, sizeof g.channel, "%s", L->row.channel);
+  snprintf(g.creator, sizeof g.creator, "%s", r->user);
+  int64_t gid = 0;
+  sto_rc rc = sto_game_create(c->cfg.db, &g, &gid);
+  for (int s = 0; !rc && s < n_seats; s++) {
+    seats[s].seat = s;
+    rc = sto_seat_set(c->cfg.db, gid, &seats[s]);
+  }
+  if (rc) {
+    if (gid)
+      sto_game_set_status(c->cfg.db, gid, STO_ABORTED, c->now);
+    cmd_reply(c, r, NULL, "The rematch could not be created: %s",
+              sto_strerror(rc));
+    return;
+  }
+  char why[200], list[400];
+  live *N = cmd_load(c, gid, why, sizeof why);
+  size_t o = 0;
+  list[0] = '\0';
+  for (int s = 0; s < n_seats && o < sizeof list; s++)
+    o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", s ? ", " : "",
+                          seats[s].name);
+  bool start = n_seats >= rs->min_players;
+  cmd_announce(c, r, N,
+               "%s asked for a rematch of game #%" PRId64 ": game #%" PRId64
+               " (%s, %s) with the same players in the same seats: %s.%s",
+               r->user_name, old, gid, rs->name,
+               cfg.mode[0] ? cfg.mode : "standard", list,
+               start ? ""
+                     : " Join with /game join; start it with /game "
+                       "start.");
+  if (!start) {
+    if (N)
+      cmd_arm_lobby(c, N);
+    return;
+  }
+  /* Starting goes through /game start itself, so the rematch starts
+     exactly as any game does (seed, table, hands, prompt, timers). */
+  char id_text[24];
+  snprintf(id_text, sizeof id_text, "%" PRId64, gid);
+  cmd_request s = *r;
+  s.command = "start";
+  s.n_args = 1;
+  s.args[0].name = "game";
+  s.args[0].value = id_text;
+  cmd_handle(c, &s);
+}
+
+/* ---- /game audit --------------------------------------------------------- */
+
+static void iso_time(int64_t t, char *buf, size_t cap) {
+  time_t tt = (time_t)t;
+  struct tm tm;
+  if (!gmtime_r(&tt, &tm) || strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+    snprintf(buf, cap, "%" PRId64, t);
+}
+
+typedef struct audit_page {
+  long from, to, total;
+  char text[PAGE * 460];
+  size_t len;
+} audit_page;
+
+static int audit_row(void *ctx, const sto_audit *a) {
+  audit_page *p = ctx;
+  if (p->total >= p->from && p->total < p->to && p->len < sizeof p->text) {
+    char when[40], game[32] = "";
+    iso_time(a->time, when, sizeof when);
+    if (a->game > 0)
+      snprintf(game, sizeof game, ", game #%" PRId64, a->game);
+    p->len += (size_t)snprintf(
+        p->text + p->len, sizeof p->text - p->len, "\n- `%s` %s: **%s**%s%s%s",
+        when, a->actor, a->action, game, a->detail[0] ? ": " : "", a->detail);
+  }
+  p->total++;
+  return 0;
+}
+
+void cmd_h_audit(cmd_ctx *c, const cmd_request *r) {
+  char scope[64];
+  cmd_guild_scope(r->guild, scope, sizeof scope);
+  long page = 1;
+  if (cmd_arg_get(r, "page"))
+    cmd_parse_int(cmd_arg_get(r, "page"), 1, LONG_MAX, &page);
+  audit_page *p = calloc(1, sizeof *p);
+  if (!p) {
+    cmd_reply(c, r, NULL, "The audit log could not be read: out of memory.");
+    return;
+  }
+  p->from = (page - 1) * PAGE;
+  p->to = p->from + PAGE;
+  sto_rc rc = sto_audit_list(c->cfg.db, scope, INT_MAX, audit_row, p);
+  long pages = p->total > 0 ? (p->total + PAGE - 1) / PAGE : 1;
+  if (rc)
+    cmd_reply(c, r, NULL, "The audit log could not be read: %s",
+              sto_strerror(rc));
+  else if (p->total == 0)
+    cmd_reply(c, r, NULL, "The audit log of this server is empty.");
+  else if (page > pages)
+    cmd_reply(c, r, NULL,
+              "The audit log has %ld page%s (%d entries a page); there is no "
+              "page %ld.",
+              pages, pages == 1 ? "" : "s", PAGE, page);
+  else {
+    char text[sizeof p->text + 200];
+    size_t o = (size_t)snprintf(
+        text, sizeof text,
+        "**Audit log** of this server, %ld entr%s, page "
+        "%ld of %ld (newest first):%s",
+        p->total, p->total == 1 ? "y" : "ies", page, pages, p->text);
+    if (page < pages && o < sizeof text)
+      snprintf(text + o, sizeof text - o,
+               "\nOlder entries: /game audit "
+               "page:%ld",
+               page + 1);
+    cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
+             0);
+  }
+  free(p);
+}
+
+/* ---- /game list all:yes -------------------------------------------------- */
+
+static void span(int64_t secs, char *buf, size_t cap) {
+  if (secs < 0)
+    secs = 0;
+  int64_t d = secs / 86400, h = secs % 86400 / 3600, m = secs % 3600 / 60;
+  if (d > 0)
+    snprintf(buf, cap, "%" PRId64 "d %" PRId64 "h", d, h);
+  else if (h > 0)
+    snprintf(buf, cap, "%" PRId64 "h %" PRId64 "m", h, m);
+  else
+    snprintf(buf, cap, "%" PRId64 "m", m);
+}
+
+typedef struct server_list {
+  cmd_ctx *c;
+  bool discord; /* channels shown as mentions */
+  int shown, total;
+  char text[CMD_TEXT_MAX * 12];
+  size_t len;
+} server_list;
+
+static int list_row(void *ctx, const sto_game *g) {
+  server_list *l = ctx;
+  l->total++;
+  if (l->shown >= LIST_LINES || l->len >= sizeof l->text)
+    return 0;
+  l->shown++;
+  const eng_ruleset *rs = eng_find(g->ruleset);
+  char idle[32], players[300] = "";
+  span(l->c->now - g->updated, idle, sizeof idle);
+  sto_seat seats[ENG_MAX_SEATS];
+  int n = 0;
+  sto_rc rc = sto_seat_list(l->c->cfg.db, g->id, seats, ENG_MAX_SEATS, &n);
+  size_t o = 0;
+  for (int i = 0;
+       (rc == STO_OK || rc == STO_TOO_BIG) && i < n && o < sizeof players; i++)
+    o += (size_t)snprintf(players + o, sizeof players - o, "%s%s",
+                          i ? ", " : "; ", seats[i].name);
+  l->len += (size_t)snprintf(
+      l->text + l->len, sizeof l->text - l->len,
+      "\n- #%" PRId64 " %s: %s in %s%s%s, %" PRId64 " move%s, idle %s%s", g->id,
+      rs ? rs->name : g->ruleset,
+      g->status == STO_ABORTED ? "aborted" : cmd_status_name(g->status),
+      l->discord ? "<#" : "#", g->channel, l->discord ? ">" : "", g->moves,
+      g->moves == 1 ? "" : "s", idle, players);
+  return 0;
+}
+
+bool cmd_list_all(cmd_ctx *c, const cmd_request *r) {
+  const char *all = cmd_arg_get(r, "all");
+  if (!all || strcmp(all, "no") == 0)
+    return false;
+  if (strcmp(all, "yes") != 0) {
+    cmd_reply(c, r, NULL, "Option 'all' takes yes or no, not '%.40s'.", all);
+    return true;
+  }
+  if (!r->is_mod) {
+    cmd_reply(c, r, NULL, "Only moderators can use /game list all:yes.");
+    return true;
+  }
+  if (r->in_dm) {
+    cmd_reply(c, r, NULL,
+              "Use /game list all:yes in a channel of the "
+              "server.");
+    return true;
+  }
+  server_list *l = calloc(1, sizeof *l);
+  if (!l) {
+    cmd_reply(c, r, NULL, "The games could not be read: out of memory.");
+    return true;
+  }
+  l->c = c;
+  l->discord = r->guild && *r->guild;
+  const char *guild = r->guild ? r->guild : "";
+  /* Open games first, then the ended ones, each newest first. */
+  sto_rc rc = sto_game_list_guild(c->cfg.db, guild, ACTIVE, list_row, l);
+  int open = l->total;
+  if (!rc)
+    rc = sto_game_list_guild(c->cfg.db, guild, ENDED, list_row, l);
+  if (rc)
+    cmd_reply(c, r, NULL, "The games could not be read: %s", sto_strerror(rc));
+  else if (l->total == 0)
+    cmd_reply(c, r, NULL, "This server has no games yet.");
+  else {
+    char head[200];
+    snprintf(head, sizeof head,
+             "Every game of this server: %d open, %d "
+             "ended%s",
+             open, l->total - open,
+             l->shown < l->total ? " (the first shown)" : "");
+    char *text = malloc(strlen(head) + l->len + 80);
+    if (text) {
+      size_t o = (size_t)snprintf(text, strlen(head) + l->len + 80, "%s%s",
+                                  head, l->text);
+      if (l->shown < l->total)
+        snprintf(text + o, 80, "\n(and %d more)", l->total - l->shown);
+      cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
+               0);
+    }
+    free(text);
+  }
+  free(l);
+  return true;
+}

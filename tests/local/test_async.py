@@ -1,0 +1,262 @@
+"""test_async.py: slow games at the console table with a virtual clock.
+
+Reminders (first after reminder_hours, then at growing intervals up to a
+cap, never in a burst after downtime, muted for a turn, by DM when a
+player prefers, postponed past quiet hours), deadlines (a warning at half
+time, then the AI answers or the seat is forfeited), vacations, lobby
+expiry, AI seats playing a game to its end, and the moderator commands
+(refused to players, audited, games left in working order) -- across
+!restart, since timers live in the database.
+"""
+
+import os
+import random
+import sqlite3
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lairlocal as ll  # noqa: E402
+
+
+def reminders(out, user):
+    return [m for m in out if "waiting for your decision" in m["text"] and
+            (m["to"] == "channel" and "<@%s>" % user in m["text"] or
+             m["to"] == "dm" and m["user"] == user)]
+
+
+def waiting_user(lair):
+    """Who must answer game 1 now (from a fresh /game status)."""
+    out = lair.send("alice> /game status")
+    text = out[0]["text"]
+    ll.check("Waiting for " in text, "status shows nobody waiting: %r" % out)
+    return text.rsplit("Waiting for ", 1)[1].rstrip(".")
+
+
+def moves(db):
+    return len(ll.moves_in_db(db))
+
+
+def test_reminders(binary, tmp, stats):
+    db = os.path.join(tmp, "remind.db")
+    lair = ll.Lair(binary, db, seed=11)
+    ll.open_game(lair, 2)
+    p = waiting_user(lair)
+    ll.check(reminders(lair.send("!advance 3h"), p) == [],
+             "a reminder came before reminder_hours (4h)")
+    r = reminders(lair.send("!advance 61m"), p)
+    ll.check(len(r) == 1 and r[0]["to"] == "channel",
+             "no channel reminder after 4h: %r" % r)
+    lair.restart()  # the next one is a row in the database
+    ll.check(reminders(lair.send("!advance 7h"), p) == [],
+             "the second reminder came before 4h + 8h")
+    ll.check(len(reminders(lair.send("!advance 62m"), p)) == 1,
+             "no second reminder after 8 more hours (growing interval)")
+    ll.check(reminders(lair.send("!advance 15h"), p) == [],
+             "the third reminder came before 16 more hours")
+    ll.check(len(reminders(lair.send("!advance 62m"), p)) == 1,
+             "no third reminder after 16 more hours")
+    # Capped at reminder_cap_hours (24h), and never a burst after downtime.
+    ll.check(reminders(lair.send("!advance 23h"), p) == [],
+             "the fourth reminder came before the 24h cap")
+    ll.check(len(reminders(lair.send("!advance 62m"), p)) == 1,
+             "no fourth reminder at the 24h cap")
+    burst = reminders(lair.send("!advance 200h"), p)
+    ll.check(len(burst) == 1, "200 hours of downtime gave %d reminders, "
+             "not 1" % len(burst))
+    stats["reminders"] += 6
+    # Muted for this turn: silence.
+    out = lair.send("%s> /game mute" % p)
+    ll.check(out and out[0]["to"] == "ephemeral" and
+             "No more reminders for this turn" in out[0]["text"],
+             "mute said %r" % out)
+    ll.check(reminders(lair.send("!advance 300h"), p) == [],
+             "a muted turn was reminded")
+    # By DM when preferred; the next turn is reminded again.
+    lair.send("%s> /game move choice:project" % p)
+    lair.send("%s> /game move choice:end" % p)
+    q = waiting_user(lair)
+    ll.check(q != p, "%s still decides after ending the day" % p)
+    lair.send("%s> /game prefs reminders:dm" % q)
+    r = reminders(lair.send("!advance 5h"), q)
+    ll.check(len(r) == 1 and r[0]["to"] == "dm" and r[0]["user"] == q,
+             "no DM reminder for %s: %r" % (q, r))
+    lair.close()
+
+
+def test_quiet_hours(binary, tmp, stats):
+    db = os.path.join(tmp, "quiet.db")
+    lair = ll.Lair(binary, db, seed=12)
+    ll.open_game(lair, 2)
+    p = waiting_user(lair)
+    h = time.gmtime().tm_hour
+    if time.gmtime().tm_min >= 55:  # keep clear of an hour's end
+        time.sleep(0)
+    # Quiet from 3 to 6 hours from now (UTC): the 4h reminder is held
+    # until quiet hours end.
+    out = lair.send("%s> /game prefs tz:UTC quiet:%d-%d" %
+                    (p, (h + 3) % 24, (h + 6) % 24))
+    ll.check("quiet hours %d-%d" % ((h + 3) % 24, (h + 6) % 24) in
+             out[0]["text"], "prefs said %r" % out)
+    bad = lair.send("%s> /game prefs tz:Mars/Olympus" % p)
+    ll.check(bad[0]["to"] == "ephemeral" and "not a time zone" in
+             bad[0]["text"], "a bad time zone was taken: %r" % bad)
+    ll.check(reminders(lair.send("!advance 4h"), p) == [],
+             "a reminder came during quiet hours")
+    lair.restart()
+    ll.check(len(reminders(lair.send("!advance 2h"), p)) == 1,
+             "no reminder once quiet hours ended")
+    stats["quiet"] += 1
+    lair.close()
+
+
+def test_deadlines(binary, tmp, stats):
+    db = os.path.join(tmp, "deadline.db")
+    lair = ll.Lair(binary, db, seed=13, mods=["mod"])
+    out = lair.send("alice> /game settings key:deadline_hours value:10")
+    ll.check(out[0]["text"] == "Only moderators can use /game settings.",
+             "a player changed settings: %r" % out)
+    lair.send("mod> /game settings key:deadline_hours value:10")
+    lair.send("mod> /game settings key:reminder_hours value:100")
+    ll.open_game(lair, 2)
+    p = waiting_user(lair)
+    before = moves(db)
+    out = lair.send("!advance 5h")
+    warn = [m for m in out if "half your time" in m["text"]]
+    ll.check(len(warn) == 1 and "<@%s>" % p in warn[0]["text"],
+             "no half-time warning: %r" % out)
+    lair.restart()
+    out = lair.send("!advance 5h")
+    ll.check(any("time ran out" in m["text"] for m in out),
+             "the deadline passed silently: %r" % out)
+    ll.check(moves(db) == before + 1, "the AI did not answer once for %s "
+             "(%d moves, were %d)" % (p, moves(db), before))
+    stats["deadlines"] += 1
+    # Forfeit: the seat goes to the AI for good.
+    lair.send("mod> /game settings key:deadline_policy value:forfeit")
+    q = waiting_user(lair)
+    lair.send("!advance 6h")
+    out = lair.send("!advance 5h")
+    ll.check(any("seat in game #1 goes to" in m["text"] and q in m["text"]
+                 for m in out), "no forfeit for %s: %r" % (q, out))
+    seats = sqlite3.connect(db).execute(
+        "SELECT user FROM seats WHERE game = 1 ORDER BY seat").fetchall()
+    ll.check(any(u.startswith("ai:") for (u,) in seats),
+             "no AI seat after the forfeit: %r" % seats)
+    stats["deadlines"] += 1
+    lair.close()
+
+
+def test_vacation_and_lobby(binary, tmp, stats):
+    db = os.path.join(tmp, "vacation.db")
+    lair = ll.Lair(binary, db, seed=14)
+    ll.open_game(lair, 2)
+    p = waiting_user(lair)
+    out = lair.send("%s> /game vacation days:2" % p)
+    ll.check(any("on vacation for 2 days" in m["text"] for m in out),
+             "vacation said %r" % out)
+    ll.check(reminders(lair.send("!advance 50h"), p) == [],
+             "a reminder came during a vacation")
+    ll.check(len(reminders(lair.send("!advance 3h"), p)) == 1,
+             "no reminder 4h after the vacation ended")
+    out = lair.send("%s> /game vacation days:6" % p)
+    ll.check(out[0]["to"] == "ephemeral" and "vacation days left" in
+             out[0]["text"], "a vacation beyond the allowance: %r" % out)
+    # An unstarted lobby closes after lobby_hours (72).
+    lair.send("erin> /game new game:supervillain")  # refused: channel full
+    lair.send("mod> /game abort")  # refused: erin is no moderator here
+    lair.close()
+    db2 = os.path.join(tmp, "lobby.db")
+    lair = ll.Lair(binary, db2, seed=15)
+    lair.send("alice> /game new game:supervillain")
+    ll.check(not any("closed" in m["text"] for m in lair.send("!advance 71h")),
+             "the lobby closed early")
+    lair.restart()
+    out = lair.send("!advance 2h")
+    ll.check(any("closed: nobody started it" in m["text"] for m in out),
+             "the lobby did not expire: %r" % out)
+    stats["lobbies"] += 1
+    lair.close()
+
+
+def test_ai_seats(binary, tmp, stats):
+    db = os.path.join(tmp, "ai.db")
+    lair = ll.Lair(binary, db, seed=16)
+    lair.send("alice> /game new game:supervillain ai:3")
+    out = lair.send("alice> /game start")
+    rng = random.Random(5)
+    answers = 0
+    while not ll.is_over(out):
+        p = ll.next_prompt(out)
+        ll.check(p is not None and p[0] == "alice",
+                 "only alice should be asked, got %r" % (p,))
+        opt = rng.choice(p[1])
+        out = lair.send("alice> /game move choice:%s" % opt["id"])
+        answers += 1
+        ll.check(answers < 3000, "the game does not end")
+    stats["ai_games"] += 1
+    stats["ai_answers"] = answers
+    lair.close()
+
+
+def test_moderation(binary, tmp, stats):
+    db = os.path.join(tmp, "mod.db")
+    lair = ll.Lair(binary, db, seed=17, mods=["mod"])
+    ll.open_game(lair, 3)
+    state = lair.dump()
+    for line, name in (("bob> /game pause", "pause"),
+                       ("bob> /game resume", "resume"),
+                       ("bob> /game replace user:carol", "replace"),
+                       ("bob> /game abort", "abort"),
+                       ("bob> /game kick user:carol", "kick")):
+        out = lair.send(line)
+        ll.check(len(out) == 1 and out[0]["to"] == "ephemeral" and
+                 out[0]["text"] == "Only moderators can use /game %s." % name,
+                 "%r said %r" % (line, out))
+    ll.check(lair.dump() == state, "a refused command changed the game")
+    p = waiting_user(lair)
+    lair.send("mod> /game pause")
+    out = lair.send("%s> /game move choice:project" % p)
+    ll.check(out[0]["text"] == "Game #1 is paused by a moderator.",
+             "a move in a paused game: %r" % out)
+    ll.check(reminders(lair.send("!advance 50h"), p) == [],
+             "a paused game sent reminders")
+    lair.send("mod> /game resume")
+    # carol's seat to dave, who gets the hand by DM.
+    out = lair.send("mod> /game replace user:carol with:dave")
+    ll.check(any(m["to"] == "dm" and m["user"] == "dave" and
+                 "Your hand" in m["text"] for m in out),
+             "the newcomer got no hand: %r" % out)
+    # bob leaves (confirmed): the AI plays on; the game keeps working.
+    out = lair.send("bob> /game leave")
+    ll.check("confirm:yes" in out[0]["text"], "leave asked nothing: %r" % out)
+    lair.send("bob> /game leave confirm:yes")
+    lair.restart()
+    p = waiting_user(lair)
+    out = lair.send("%s> /game hand" % p)
+    ll.check(out and out[0]["to"] == "ephemeral", "the game broke: %r" % out)
+    audit = [a for (a,) in sqlite3.connect(db).execute(
+        "SELECT action FROM audit ORDER BY id")]
+    ll.check(audit[:3] == ["pause", "resume", "replace"],
+             "the audit log holds %r" % audit)
+    stats["moderation"] += 1
+    lair.close()
+
+
+def run(binary, tmp):
+    stats = {"reminders": 0, "quiet": 0, "deadlines": 0, "lobbies": 0,
+             "ai_games": 0, "ai_answers": 0, "moderation": 0}
+    test_reminders(binary, tmp, stats)
+    test_quiet_hours(binary, tmp, stats)
+    test_deadlines(binary, tmp, stats)
+    test_vacation_and_lobby(binary, tmp, stats)
+    test_ai_seats(binary, tmp, stats)
+    test_moderation(binary, tmp, stats)
+    return ("%(reminders)d reminders on time, quiet hours %(quiet)d, "
+            "deadline policies %(deadlines)d, lobby expiry %(lobbies)d, "
+            "a 3-AI game finished after %(ai_answers)d human answers, "
+            "moderation checks %(moderation)d" % stats)
+
+
+if __name__ == "__main__":
+    sys.exit(ll.main("local_async", run))
