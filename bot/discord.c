@@ -83,7 +83,9 @@ struct bot_discord {
   pthread_mutex_t dm_mu;
   dm_entry dm[DM_CACHE];
   int dm_pos;
-  out_msg msgs[MAX_MSGS]; /* worker only */
+  struct dm_job *opening;  /* DMs whose channel is being opened (dm_mu) */
+  pthread_mutex_t gate_mu; /* every ack_gate's state, refs and list */
+  out_msg msgs[MAX_MSGS];  /* worker only */
   int n_msgs;
   bot_discord_stats stats;
 };
@@ -274,38 +276,23 @@ static json_t *message_body(const out_msg *m, bool ephemeral) {
   return o;
 }
 
-/* DMs: the channel is created once per user, then cached. */
+/* DMs: the channel is created once per user, then cached. While it is
+ * being opened, later DMs to that user wait behind the first (in order,
+ * without opening it again). */
 typedef struct dm_job {
   bot_discord *b;
   char user[32];
   char game_channel[32];
   int64_t game;
-  json_t *body;
+  char *body; /* JSON text: a DM may wait a while, text is compact */
+  struct dm_job *next_open; /* b->opening */
+  struct dm_job *waiters;   /* the same user's later DMs, in order */
+  struct dm_job *next;      /* among those */
 } dm_job;
 
 static void dm_free(dm_job *j) {
-  json_decref(j->body);
+  free(j->body);
   free(j);
-}
-
-static bool dm_cached(bot_discord *b, const char *user, char *out) {
-  bool found = false;
-  pthread_mutex_lock(&b->dm_mu);
-  for (int i = 0; i < DM_CACHE && !found; i++)
-    if (strcmp(b->dm[i].user, user) == 0) {
-      memcpy(out, b->dm[i].channel, sizeof b->dm[i].channel);
-      found = true;
-    }
-  pthread_mutex_unlock(&b->dm_mu);
-  return found;
-}
-
-static void dm_remember(bot_discord *b, const char *user, const char *ch) {
-  pthread_mutex_lock(&b->dm_mu);
-  dm_entry *e = &b->dm[b->dm_pos++ % DM_CACHE];
-  snprintf(e->user, sizeof e->user, "%s", user);
-  snprintf(e->channel, sizeof e->channel, "%s", ch);
-  pthread_mutex_unlock(&b->dm_mu);
 }
 
 static void dm_sent(void *ctx, const bot_rest_result *r) {
@@ -340,21 +327,47 @@ static void dm_sent(void *ctx, const bot_rest_result *r) {
 static void dm_post(dm_job *j, const char *channel) {
   char path[80];
   snprintf(path, sizeof path, "/channels/%s/messages", channel);
-  if (!send_json(j->b, "POST", path, j->body, 0, dm_sent, j))
-    dm_free(j);
-}
-
-static void dm_opened(void *ctx, const bot_rest_result *r) {
-  dm_job *j = ctx;
-  json_t *ch = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
-  const char *id = json_string_value(json_object_get(ch, "id"));
-  if (id && snowflake_ok(id)) {
-    dm_remember(j->b, j->user, id);
-    dm_post(j, id);
-  } else {
-    logf_(j->b, LOG_WARN, "could not open a DM channel: %d", r->status);
+  if (bot_rest_send(j->b->rest, "POST", path, j->body, 0, dm_sent, j)) {
+    logf_(j->b, LOG_WARN, "could not queue a direct message");
     dm_free(j);
   }
+}
+
+/* The DM channel of j's user opened (or not): j and the DMs waiting
+ * behind it go, in order, before any later DM can use the cache. */
+static void dm_opened(void *ctx, const bot_rest_result *r) {
+  dm_job *j = ctx;
+  bot_discord *b = j->b;
+  json_t *ch = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
+  const char *id = json_string_value(json_object_get(ch, "id"));
+  bool ok = id && snowflake_ok(id);
+  if (!ok)
+    logf_(b, LOG_WARN, "could not open a DM channel: %d", r->status);
+  pthread_mutex_lock(&b->dm_mu);
+  for (dm_job **p = &b->opening; *p; p = &(*p)->next_open)
+    if (*p == j) {
+      *p = j->next_open;
+      break;
+    }
+  if (ok) {
+    dm_entry *e = &b->dm[b->dm_pos++ % DM_CACHE];
+    snprintf(e->user, sizeof e->user, "%s", j->user);
+    snprintf(e->channel, sizeof e->channel, "%s", id);
+  }
+  dm_job *w = j->waiters;
+  if (ok)
+    dm_post(j, id);
+  else
+    dm_free(j);
+  while (w) {
+    dm_job *next = w->next;
+    if (ok)
+      dm_post(w, id);
+    else
+      dm_free(w);
+    w = next;
+  }
+  pthread_mutex_unlock(&b->dm_mu);
   json_decref(ch);
 }
 
@@ -366,15 +379,41 @@ static void send_dm(bot_discord *b, const out_msg *m) {
   snprintf(j->user, sizeof j->user, "%s", m->user);
   snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
   j->game = m->game;
-  j->body = message_body(m, false);
-  char ch[32];
-  if (dm_cached(b, m->user, ch)) {
-    dm_post(j, ch);
+  json_t *body = message_body(m, false);
+  j->body = json_dumps(body, JSON_COMPACT);
+  json_decref(body);
+  if (!j->body) {
+    free(j);
     return;
   }
+  char ch[32] = "";
+  dm_job *first = NULL;
+  pthread_mutex_lock(&b->dm_mu);
+  for (int i = 0; i < DM_CACHE && !ch[0]; i++)
+    if (strcmp(b->dm[i].user, j->user) == 0)
+      memcpy(ch, b->dm[i].channel, sizeof ch);
+  for (dm_job *o = b->opening; o && !ch[0] && !first; o = o->next_open)
+    if (strcmp(o->user, j->user) == 0)
+      first = o;
+  if (first) { /* its channel is being opened: wait behind it */
+    dm_job **p = &first->waiters;
+    while (*p)
+      p = &(*p)->next;
+    *p = j;
+  } else if (ch[0]) {
+    dm_post(j, ch); /* under dm_mu: after any DM that waited */
+  } else {
+    j->next_open = b->opening;
+    b->opening = j;
+  }
+  pthread_mutex_unlock(&b->dm_mu);
+  if (first || ch[0])
+    return;
   json_t *o = json_pack("{ss}", "recipient_id", m->user);
-  if (!send_json(b, "POST", "/users/@me/channels", o, 0, dm_opened, j))
-    dm_free(j);
+  if (!send_json(b, "POST", "/users/@me/channels", o, 0, dm_opened, j)) {
+    bot_rest_result failed = {.status = 0, .error = "not queued"};
+    dm_opened(j, &failed);
+  }
   json_decref(o);
 }
 
@@ -413,6 +452,27 @@ static void clear_msgs(bot_discord *b) {
 
 /* ---- interactions ------------------------------------------------------- */
 
+/* Follow-ups and edits of an interaction's answer are valid only once
+ * Discord has acknowledged its callback, and the callback travels in a
+ * lane of its own: they wait behind a gate that the callback's outcome
+ * opens (2xx: they are sent) or shuts (they are dropped). */
+typedef struct gated {
+  struct gated *next;
+  char method[8];
+  char *path, *body;
+} gated;
+
+enum { GATE_WAITING, GATE_OPEN, GATE_SHUT };
+
+typedef struct ack_gate {
+  bot_discord *b;
+  int state; /* GATE_*; this and the rest under b->gate_mu */
+  int refs;  /* the worker's while it handles the interaction, and one
+                per callback in flight */
+  gated *head, *tail;
+  double received, queued; /* the event's arrival, the callback's queueing */
+} ack_gate;
+
 typedef struct ix {
   const char *id, *token, *channel, *guild;
   const char *user, *name;
@@ -420,7 +480,97 @@ typedef struct ix {
   int type;
   json_t *data;
   double received;
+  ack_gate *gate; /* NULL when out of memory: follow-ups go at once */
+  bool dms_here;  /* the requester's DMs come as ephemeral follow-ups */
 } ix;
+
+static void gated_free(gated *q) {
+  while (q) {
+    gated *next = q->next;
+    free(q->path);
+    free(q->body);
+    free(q);
+    q = next;
+  }
+}
+
+static void gate_release(ack_gate *g) {
+  if (!g)
+    return;
+  pthread_mutex_lock(&g->b->gate_mu);
+  bool last = --g->refs == 0;
+  pthread_mutex_unlock(&g->b->gate_mu);
+  if (last) {
+    gated_free(g->head);
+    free(g);
+  }
+}
+
+/* The callback's outcome, on the REST thread. */
+static void gate_acked(void *ctx, const bot_rest_result *r) {
+  ack_gate *g = ctx;
+  bot_discord *b = g->b;
+  bool ok = r->status >= 200 && r->status < 300;
+  if (!ok)
+    logf_(b, LOG_WARN, "an interaction callback failed: %d %s", r->status,
+          r->error ? r->error : "");
+  else /* for bench/bench_discord.py: the bot's own share of the latency */
+    logf_(b, LOG_DEBUG, "interaction answered: callback queued %.3f ms, "
+          "acknowledged %.3f ms after the event arrived",
+          (g->queued - g->received) * 1000.0,
+          (now_s() - g->received) * 1000.0);
+  pthread_mutex_lock(&b->gate_mu);
+  gated *list = g->head;
+  g->head = g->tail = NULL;
+  g->state = ok ? GATE_OPEN : GATE_SHUT;
+  pthread_mutex_unlock(&b->gate_mu);
+  for (gated *q = list; q && ok; q = q->next)
+    if (bot_rest_send(b->rest, q->method, q->path, q->body, 0, note_result,
+                      b))
+      logf_(b, LOG_WARN, "could not queue an answer's follow-up");
+  if (list && !ok)
+    logf_(b, LOG_WARN, "an answer's follow-ups were dropped");
+  gated_free(list);
+  gate_release(g);
+}
+
+/* Sends a follow-up or an edit of x's answer once its callback is
+ * acknowledged. */
+static void gate_send(bot_discord *b, const ix *x, const char *method,
+                      const char *path, json_t *body) {
+  ack_gate *g = x->gate;
+  if (!g) {
+    send_json(b, method, path, body, 0, NULL, NULL);
+    return;
+  }
+  gated *q = calloc(1, sizeof *q);
+  if (!q)
+    return;
+  snprintf(q->method, sizeof q->method, "%s", method);
+  q->path = strdup(path);
+  q->body = json_dumps(body, JSON_COMPACT);
+  if (!q->path || !q->body) {
+    gated_free(q);
+    return;
+  }
+  pthread_mutex_lock(&b->gate_mu);
+  int state = g->state;
+  if (state == GATE_WAITING) {
+    if (g->tail)
+      g->tail->next = q;
+    else
+      g->head = q;
+    g->tail = q;
+  }
+  pthread_mutex_unlock(&b->gate_mu);
+  if (state == GATE_OPEN &&
+      bot_rest_send(b->rest, method, path, q->body, 0, note_result, b))
+    logf_(b, LOG_WARN, "could not queue an answer's follow-up");
+  if (state == GATE_SHUT)
+    logf_(b, LOG_WARN, "an answer's follow-up was dropped");
+  if (state != GATE_WAITING)
+    gated_free(q);
+}
 
 static bool seen_before(bot_discord *b, const char *id) {
   for (int i = 0; i < SEEN_MAX; i++)
@@ -434,14 +584,26 @@ static void callback(bot_discord *b, const ix *x, json_t *body) {
   char path[800];
   snprintf(path, sizeof path, "/interactions/%s/%s/callback", x->id,
            x->token);
-  send_json(b, "POST", path, body, BOT_REST_INTERACTION, NULL, NULL);
+  ack_gate *g = x->gate;
+  if (g) {
+    pthread_mutex_lock(&b->gate_mu);
+    g->refs++;
+    g->queued = now_s();
+    pthread_mutex_unlock(&b->gate_mu);
+  }
+  if (!send_json(b, "POST", path, body, BOT_REST_INTERACTION,
+                 g ? gate_acked : NULL, g) &&
+      g) {
+    bot_rest_result failed = {.status = 0, .error = "not queued"};
+    gate_acked(g, &failed);
+  }
   __atomic_add_fetch(&b->stats.callbacks, 1, __ATOMIC_RELAXED);
 }
 
 static void followup(bot_discord *b, const ix *x, json_t *body) {
   char path[800];
   snprintf(path, sizeof path, "/webhooks/%s/%s", b->app_id, x->token);
-  send_json(b, "POST", path, body, 0, NULL, NULL);
+  gate_send(b, x, "POST", path, body);
 }
 
 static void edit_original(bot_discord *b, const ix *x, json_t *body) {
@@ -449,7 +611,7 @@ static void edit_original(bot_discord *b, const ix *x, json_t *body) {
   snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original", b->app_id,
            x->token);
   json_object_del(body, "flags"); /* fixed when the response was deferred */
-  send_json(b, "PATCH", path, body, 0, NULL, NULL);
+  gate_send(b, x, "PATCH", path, body);
 }
 
 /* Answers interaction x from the messages its command produced. */
@@ -463,9 +625,23 @@ static void answer(bot_discord *b, const ix *x, bool deferred,
   for (int i = 0; i < b->n_msgs && first < 0; i++)
     if (b->msgs[i].to == CMD_TO_EPHEMERAL)
       first = i;
-  if (component && first >= 0 && b->msgs[first].to == CMD_TO_CHANNEL) {
-    /* A click that moved the game: the clicked prompt is spent. */
-    json_t *o = json_pack("{si{sss[]}}", "type", 7, "data", "content",
+  /* A request from a DM: its game's channel still gets every channel
+   * message, and the requester sees the first one as the answer rather
+   * than a bare "Done.". */
+  bool copy = false;
+  for (int i = 0; x->in_dm && i < b->n_msgs && first < 0; i++)
+    if (b->msgs[i].to == CMD_TO_CHANNEL) {
+      first = i;
+      copy = true;
+    }
+  /* A click that moved the game (it is announced in the game's channel,
+   * which is not where a DM click comes from): the clicked prompt is
+   * spent. */
+  bool spent = false;
+  for (int i = 0; component && i < b->n_msgs; i++)
+    spent = spent || b->msgs[i].to == CMD_TO_CHANNEL;
+  if (spent) {
+    json_t *o = json_pack("{sis{sss[]}}", "type", 7, "data", "content",
                           "Answered.", "components");
     callback(b, x, o);
     json_decref(o);
@@ -483,13 +659,13 @@ static void answer(bot_discord *b, const ix *x, bool deferred,
     }
     json_decref(body);
   } else if (!deferred) {
-    json_t *o = json_pack("{si{sssi}}", "type", 4, "data", "content", "Done.",
+    json_t *o = json_pack("{sis{sssi}}", "type", 4, "data", "content", "Done.",
                           "flags", 64);
     callback(b, x, o);
     json_decref(o);
   }
   for (int i = 0; i < b->n_msgs; i++) {
-    if (i == first)
+    if (i == first && !copy)
       continue;
     out_msg *m = &b->msgs[i];
     if (m->to == CMD_TO_EPHEMERAL) {
@@ -501,6 +677,10 @@ static void answer(bot_discord *b, const ix *x, bool deferred,
       snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
       json_t *body = message_body(m, false);
       send_json(b, "POST", path, body, 0, NULL, NULL);
+      json_decref(body);
+    } else if (x->dms_here && strcmp(m->user, x->user) == 0) {
+      json_t *body = message_body(m, true);
+      followup(b, x, body);
       json_decref(body);
     } else {
       send_dm(b, m);
@@ -565,7 +745,7 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
     for (int i = 0; i < n; i++)
       json_array_append_new(list, json_pack("{ssss}", "name", choices[i].label,
                                             "value", choices[i].id));
-    json_t *o = json_pack("{si{so}}", "type", 8, "data", "choices", list);
+    json_t *o = json_pack("{sis{so}}", "type", 8, "data", "choices", list);
     callback(b, x, o);
     json_decref(o);
     return;
@@ -578,7 +758,7 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
                  strcmp(r.command, "hand") == 0 ||
                  strcmp(r.command, "list") == 0 ||
                  strcmp(r.command, "card") == 0;
-    json_t *o = quiet ? json_pack("{si{si}}", "type", 5, "data", "flags", 64)
+    json_t *o = quiet ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
                       : json_pack("{si}", "type", 5);
     callback(b, x, o);
     json_decref(o);
@@ -589,7 +769,7 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
 }
 
 static void reply_ephemeral(bot_discord *b, const ix *x, const char *text) {
-  json_t *o = json_pack("{si{sssi}}", "type", 4, "data", "content", text,
+  json_t *o = json_pack("{sis{sssi}}", "type", 4, "data", "content", text,
                         "flags", 64);
   callback(b, x, o);
   json_decref(o);
@@ -646,9 +826,13 @@ static void handle_component(bot_discord *b, const ix *x) {
   r.args[0].name = "game";
   r.args[0].value = gtext;
   if (kind == 'h') {
+    /* The button of the notice for closed DMs: the hand, and the turn's
+     * prompt with its buttons, come here rather than by DM. */
     r.command = "hand";
     cmd_handle(b->cmd, &r);
-    answer(b, x, false, false);
+    ix here = *x;
+    here.dms_here = true;
+    answer(b, &here, false, false);
     return;
   }
   int64_t current = cmd_game_version(b->cmd, game);
@@ -676,7 +860,7 @@ static void handle_component(bot_discord *b, const ix *x) {
                  .version = version,
                  .options = opts,
                  .n_options = n};
-    json_t *o = json_pack("{si{sso}}", "type", 7, "data", "content", q,
+    json_t *o = json_pack("{sis{ssso}}", "type", 7, "data", "content", q,
                           "components", components(&m, (int)page));
     callback(b, x, o);
     json_decref(o);
@@ -748,14 +932,20 @@ static void handle_interaction(bot_discord *b, json_t *d, double received) {
   x.in_dm = !member;
   x.guild = x.guild ? x.guild : "";
   x.is_mod = member && member_is_mod(b, member);
+  x.gate = calloc(1, sizeof *x.gate);
+  if (x.gate) {
+    x.gate->b = b;
+    x.gate->refs = 1;
+    x.gate->received = received;
+  }
   if (x.type == 2 || x.type == 4) {
     const char *name = json_string_value(json_object_get(x.data, "name"));
     if (!name || strcmp(name, "game") != 0) {
       if (x.type == 2)
         reply_ephemeral(b, &x, "Lair only knows /game.");
-      return;
+    } else {
+      handle_command(b, &x, x.type == 4);
     }
-    handle_command(b, &x, x.type == 4);
   } else if (x.type == 3) {
     handle_component(b, &x);
   } else if (x.type == 1) {
@@ -763,6 +953,7 @@ static void handle_interaction(bot_discord *b, json_t *d, double received) {
     callback(b, &x, o);
     json_decref(o);
   }
+  gate_release(x.gate);
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -962,6 +1153,7 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   pthread_mutex_init(&b->mu, NULL);
   pthread_cond_init(&b->cv, NULL);
   pthread_mutex_init(&b->dm_mu, NULL);
+  pthread_mutex_init(&b->gate_mu, NULL);
   int status = BOT_EXIT_FAIL;
   char err[300] = "";
   sto_rc src = sto_open(db_path, &b->db, err, sizeof err);
@@ -1028,6 +1220,7 @@ out:
   pthread_mutex_destroy(&b->mu);
   pthread_cond_destroy(&b->cv);
   pthread_mutex_destroy(&b->dm_mu);
+  pthread_mutex_destroy(&b->gate_mu);
   free(b);
   return status;
 }

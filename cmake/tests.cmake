@@ -123,3 +123,18 @@ add_test(NAME fake_discord_selftest
                  ${PROJECT_SOURCE_DIR}/tests/fake_discord/test_fake.py
                  --openapi ${PROJECT_SOURCE_DIR}/../shared/discord/openapi.json)
 set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
+
+# The Discord transport against the fake Discord (tests/discord/, Debian's
+# /usr/bin/python3 with python3-websockets): a whole game through slash
+# commands, autocomplete and clicks with a SIGKILL and a dropped gateway,
+# and one check per fault the fake injects. Like the self-test they read
+# shared/discord/openapi.json beside the repository and fail without it.
+foreach(case IN ITEMS game faults)
+  add_test(NAME discord_${case}
+           COMMAND ${LAIR_DEBIAN_PYTHON} -B
+                   ${PROJECT_SOURCE_DIR}/tests/discord/test_${case}.py
+                   ${PROJECT_SOURCE_DIR}/../shared/discord/openapi.json
+                   $<TARGET_FILE:lair>)
+  set_tests_properties(discord_${case} PROPERTIES
+                       ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 150)
+endforeach()

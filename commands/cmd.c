@@ -6,9 +6,11 @@
  *
  * Games are loaded the first time a request touches them (a snapshot plus
  * the moves after it, or a full replay) and kept in a small cache that
- * cmd_forget empties, as a restart would. A cached game is only ever
- * changed together with a committed move; if the commit fails the cached
- * copy is dropped, so the next request reloads the truth from storage.
+ * cmd_forget empties, as a restart would; beyond CMD_CACHE_MAX games the
+ * least recently used are dropped between requests. A cached game is only
+ * ever changed together with a committed move; if the commit fails the
+ * cached copy is dropped, so the next request reloads the truth from
+ * storage.
  */
 #include "cmd_int.h"
 
@@ -20,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define CMD_CACHE_MAX 256 /* games kept loaded (a few KB each) */
 
 cmd_ctx *cmd_new(const cmd_config *cfg) {
   cmd_ctx *c = calloc(1, sizeof *c);
@@ -237,8 +241,24 @@ static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
   return true;
 }
 
+/* Drops the least recently used games beyond CMD_CACHE_MAX. Only between
+ * requests: a request may hold several games at once. */
+static void trim_cache(cmd_ctx *c) {
+  int n = 0;
+  for (live **p = &c->games; *p;) {
+    if (++n <= CMD_CACHE_MAX) {
+      p = &(*p)->next;
+      continue;
+    }
+    live *dead = *p;
+    *p = dead->next;
+    live_free(dead);
+  }
+}
+
 void cmd_handle(cmd_ctx *c, const cmd_request *r) {
   const cmd_def *d;
+  trim_cache(c);
   if (!validate(c, r, &d))
     return;
   d->handler(c, r);
@@ -377,9 +397,14 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
 }
 
 live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap) {
-  for (live *L = c->games; L; L = L->next)
-    if (L->row.id == id)
+  for (live **p = &c->games; *p; p = &(*p)->next)
+    if ((*p)->row.id == id) {
+      live *L = *p; /* to the front: trim_cache drops from the back */
+      *p = L->next;
+      L->next = c->games;
+      c->games = L;
       return L;
+    }
   live *L = calloc(1, sizeof *L);
   if (!L) {
     snprintf(why, cap, "out of memory");

@@ -1,0 +1,480 @@
+"""discordlib.py: runs the fake Discord and the Discord bot for the tests in
+tests/discord/ (and bench/bench_discord.py).
+
+Debian's /usr/bin/python3, standard library only (the fake itself needs
+python3-websockets). A Fake is one tests/fake_discord/fake_discord.py
+process on loopback, driven through its /_fake/ control API; a Bot is one
+`lair` process on a database file, pointed at the fake with DISCORD_TOKEN
+and LAIR_DISCORD_API_URL. Members are snowflakes with names; interactions
+are posted as Discord's client would send them and answered by the bot
+through the fake, which records everything.
+"""
+
+import http.client
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FAKE_PY = os.path.join(ROOT, "tests", "fake_discord", "fake_discord.py")
+PYTHON = "/usr/bin/python3"
+TOKEN = "fake-bot-token"
+APP_ID = "1187000000000000001"
+GUILD = "1187000000000000100"
+CHANNEL = "1187000000000000200"
+USERS = {"alice": "1187000000000001001", "bob": "1187000000000001002",
+         "carol": "1187000000000001003", "dave": "1187000000000001004",
+         "mallory": "1187000000000001666"}
+NAMES = {v: k for k, v in USERS.items()}
+MANAGE_GUILD = 1 << 5
+PLAIN_PERMISSIONS = 1071698660929 & ~MANAGE_GUILD  # no Manage Server
+MOD_PERMISSIONS = PLAIN_PERMISSIONS | MANAGE_GUILD
+EPHEMERAL = 64
+CUSTOM_ID = re.compile(r"^([msph]):(\d+)(?::(\d+)(?::(.*))?)?$")
+
+
+class Fail(AssertionError):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Fail(what)
+
+
+def sanitizer_env():
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    for k in ("DISCORD_TOKEN", "LAIR_GUILD_ID", "LAIR_MOD_ROLE",
+              "LAIR_DISCORD_API_URL", "LAIR_LOG_LEVEL", "LAIR_DB"):
+        env.pop(k, None)
+    return env
+
+
+def wait_until(fn, timeout, what, step=0.02):
+    """Polls fn() until it returns something true; returns it."""
+    end = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v:
+            return v
+        if time.monotonic() > end:
+            raise Fail("timed out after %.1f s waiting for %s" %
+                       (timeout, what))
+        time.sleep(step)
+
+
+class Fake:
+    """One fake Discord process; its control API as methods."""
+
+    def __init__(self, openapi, tmp, *extra, name="fake"):
+        LIVE.append(self)
+        check(os.path.isfile(openapi),
+              "%s: no such file (Discord's openapi.json is required; CI "
+              "keeps it in shared/discord/ beside the repository)" % openapi)
+        self.portfile = os.path.join(tmp, name + ".ports")
+        self.log_path = os.path.join(tmp, name + ".log")
+        self.log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(
+            [PYTHON, "-B", FAKE_PY, "--openapi", openapi, "--portfile",
+             self.portfile] + list(extra),
+            stdout=self.log, stderr=subprocess.STDOUT)
+        ports = wait_until(self._ports, 20, "the fake's port file")
+        self.http, self.gw_port = ports["http"], ports["gateway"]
+        self.api = "http://127.0.0.1:%d/api/v10" % self.http
+        self.conn = None
+
+    def _ports(self):
+        check(self.proc.poll() is None,
+              "the fake exited %s: %s" % (self.proc.returncode, self.text()))
+        try:
+            with open(self.portfile) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return None
+
+    def text(self):
+        if not self.log.closed:
+            self.log.flush()
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")[-4000:]
+
+    def call(self, method, path, body=None):
+        """(status, decoded JSON) of a control request."""
+        data = json.dumps(body).encode() if body is not None else None
+        for attempt in range(2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.http,
+                                                       timeout=60)
+            try:
+                self.conn.request(method, "/_fake" + path, body=data,
+                                  headers={"Content-Type": "application/json"})
+                r = self.conn.getresponse()
+                raw = r.read()
+                return r.status, json.loads(raw) if raw else None
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def get(self, path):
+        st, obj = self.call("GET", path)
+        check(st == 200, "GET /_fake%s: %s %r" % (path, st, obj))
+        return obj
+
+    def post(self, path, body):
+        st, obj = self.call("POST", path, body)
+        check(st == 200, "POST /_fake%s %r: %s %r" % (path, body, st, obj))
+        return obj
+
+    def fault(self, **f):
+        return self.post("/fault", f)
+
+    def violations(self):
+        return self.get("/violations")
+
+    def stats(self):
+        return self.get("/stats")
+
+    def gateway(self):
+        return self.get("/gateway")
+
+    def requests(self, since=0):
+        return self.get("/requests?since=%d" % since)
+
+    def last_request_n(self):
+        reqs = self.get("/requests")
+        return reqs[-1]["n"] if reqs else 0
+
+    def messages(self, **q):
+        qs = "&".join("%s=%s" % kv for kv in q.items())
+        return self.get("/messages" + ("?" + qs if qs else ""))
+
+    def dms(self, user):
+        return self.messages(user=USERS.get(user, user))
+
+    def interaction(self, payload, expect=200):
+        st, obj = self.call("POST", "/interaction", payload)
+        check(st == expect, "POST /_fake/interaction %r: %s %r" %
+              (payload, st, obj))
+        return obj
+
+    def wait(self, iid, ms=3500):
+        """The interaction's record once answered (or after ms). The bot
+        answers in a few ms; asking once at once spares the fake's 10 ms
+        polling step."""
+        time.sleep(0.003)
+        info = self.get("/interaction/%s" % iid)
+        if info["callback"] is None:
+            info = self.get("/interaction/%s?wait_ms=%d" % (iid, ms))
+        return info
+
+    def no_violations(self, what=""):
+        v = self.violations()
+        check(not v, "the fake saw %d violations%s: %s" %
+              (len(v), " " + what if what else "",
+               json.dumps(v[:5], indent=1)))
+        st = self.stats()
+        check(st["unexpected_429"] == 0, "unexpected 429s: %r" % st)
+        check(not st["response_mismatches"],
+              "fake response mismatches: %r" % st["response_mismatches"])
+        return st
+
+    def stop(self):
+        if self.conn:
+            self.conn.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+LIVE = []  # Fakes and Bots of the running test, for failure reports
+
+
+class Bot:
+    """One `lair` process talking to a Fake."""
+
+    def __init__(self, binary, fake, db, env=None, level="debug",
+                 wait=True):
+        LIVE.append(self)
+        self.binary, self.fake, self.db = binary, fake, db
+        self.extra = dict(env or {})
+        self.level = level
+        self.proc = None
+        self.logs = []  # stderr of earlier runs
+        self.start(wait)
+
+    def start(self, wait=True):
+        self.started_at = time.time()
+        env = sanitizer_env()
+        env.update({"DISCORD_TOKEN": TOKEN, "LAIR_DISCORD_API_URL":
+                    self.fake.api, "LAIR_DB": self.db})
+        if self.level:
+            env["LAIR_LOG_LEVEL"] = self.level
+        env.update(self.extra)
+        self.err = tempfile.TemporaryFile()
+        before = self.ready_count()
+        self.proc = subprocess.Popen([self.binary], env=env,
+                                     stdin=subprocess.DEVNULL,
+                                     stdout=self.err, stderr=self.err)
+        if wait:
+            self.wait_ready(before)
+
+    def ready_count(self):
+        st = self.fake.gateway()
+        return st["counters"].get("sessions", 0)
+
+    def wait_ready(self, before=None, timeout=30):
+        """Waits until this process identified a new session that is
+        connected (READY seen by the fake)."""
+        if before is None:
+            before = 0
+
+        def ready():
+            check(self.proc.poll() is None, "lair exited %s: %s" %
+                  (self.proc.returncode, self.stderr_text()))
+            st = self.fake.gateway()
+            return st["counters"].get("sessions", 0) > before and \
+                st["ready_sessions"]
+        wait_until(ready, timeout, "the bot's READY")
+        # The bot logs "connected" when READY reached it.
+        wait_until(lambda: "lair discord: connected" in self.stderr_text(),
+                   10, "the bot to log that it is connected")
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stderr_text(self):
+        self.err.flush()
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace")
+
+    def all_stderr(self):
+        return "".join(self.logs) + (self.stderr_text() if self.proc else "")
+
+    def rss_kb(self):
+        return proc_status(self.proc.pid)
+
+    def kill(self):
+        """SIGKILL, as a crash would."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+        self.logs.append(self.stderr_text())
+        self.err.close()
+        self.proc = None
+
+    def wait_exit(self, timeout=30):
+        """Waits for the process to end by itself; returns its status."""
+        try:
+            rc = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise Fail("lair did not exit within %d s: %s" %
+                       (timeout, self.stderr_text()[-2000:]))
+        self.logs.append(self.stderr_text())
+        self.err.close()
+        self.proc = None
+        return rc
+
+    def stop(self):
+        """SIGTERM: the bot must end cleanly (status 0, no sanitizer
+        report)."""
+        self.proc.send_signal(signal.SIGTERM)
+        rc = self.wait_exit()
+        text = self.logs[-1]
+        check(rc == 0, "lair exited %d after SIGTERM: %s" % (rc, text[-3000:]))
+        check("Sanitizer" not in text and "runtime error" not in text,
+              "a sanitizer report: %s" % text[-3000:])
+        check(TOKEN not in self.all_stderr(), "the token is in the log")
+        return text
+
+    def close(self):
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self.logs.append(self.stderr_text())
+            self.err.close()
+        self.proc = None
+
+
+def proc_status(pid):
+    """{VmRSS, VmHWM} in kB of a process."""
+    out = {}
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k in ("VmRSS", "VmHWM"):
+                    out[k] = int(v.split()[0])
+    except OSError:
+        pass
+    return out
+
+
+# -- interactions -------------------------------------------------------------
+
+def member(user, perms=PLAIN_PERMISSIONS, roles=()):
+    return {"user": {"id": USERS.get(user, user), "username": user,
+                     "global_name": user},
+            "permissions": str(perms), "roles": list(roles)}
+
+
+def options(**kw):
+    return [{"name": k, "value": v} for k, v in kw.items()]
+
+
+def slash_payload(user, sub, opts=None, *, channel=CHANNEL, guild=GUILD,
+                  dm=False, perms=PLAIN_PERMISSIONS, roles=()):
+    p = {"type": 2, "data": {"name": "game", "options": [
+        {"name": sub, "options": opts or []}]}}
+    if dm:
+        p["user"] = {"id": USERS.get(user, user), "username": user,
+                     "global_name": user}
+        p["dm"] = True
+    else:
+        p.update({"guild_id": guild, "channel_id": channel,
+                  "member": member(user, perms, roles)})
+    return p
+
+
+def slash(fake, user, sub, opts=None, ms=3500, **kw):
+    """Sends /game SUB and returns the fake's record once answered."""
+    r = fake.interaction(slash_payload(user, sub, opts, **kw))
+    info = fake.wait(r["id"], ms)
+    check(info["callback"] is not None,
+          "/game %s by %s got no answer in %d ms" % (sub, user, ms))
+    return info
+
+
+def autocomplete(fake, user, sub, focused, partial, opts=None, **kw):
+    p = slash_payload(user, sub, opts, **kw)
+    p["type"] = 4
+    p["data"]["options"][0]["options"] = (opts or []) + [
+        {"name": focused, "value": partial, "focused": True}]
+    r = fake.interaction(p)
+    info = fake.wait(r["id"])
+    check(info["callback"] is not None and info["callback"]["type"] == 8,
+          "autocomplete got %r" % info["callback"])
+    return info["callback"]["data"]["choices"]
+
+
+def click(fake, user, custom_id, values=None, message_id=None, ms=3500,
+          expect=200):
+    p = {"type": 3, "data": {"custom_id": custom_id},
+         "user": {"id": USERS.get(user, user), "username": user}}
+    if values is not None:
+        p["data"]["values"] = values
+    if message_id:
+        p["message_id"] = message_id
+    r = fake.interaction(p, expect)
+    if expect != 200:
+        return r
+    info = fake.wait(r["id"], ms)
+    check(info["callback"] is not None, "the click %s by %s got no answer" %
+          (custom_id, user))
+    return info
+
+
+def answer_text(info):
+    """The text of an interaction's answer: the callback's message (or the
+    deferred message's edit), content and embed descriptions."""
+    cb = info["callback"] or {}
+    data = cb.get("data") or {}
+    if cb.get("type") == 5 and info.get("original"):
+        data = info["original"]
+    return message_text(data)
+
+
+def message_text(m):
+    parts = [m.get("content") or ""]
+    for e in m.get("embeds") or []:
+        parts.append(e.get("description") or "")
+        parts.append(e.get("title") or "")
+        for f in e.get("fields") or []:
+            parts += [f.get("name", ""), f.get("value", "")]
+    return "\n".join(p for p in parts if p)
+
+
+def is_ephemeral(info):
+    cb = info["callback"] or {}
+    if cb.get("type") == 5 and info.get("original"):
+        return bool(info["original"]["flags"] & EPHEMERAL)
+    return bool(((cb.get("data") or {}).get("flags") or 0) & EPHEMERAL)
+
+
+def custom_ids(m):
+    out = []
+    for row in m.get("components") or []:
+        for c in row.get("components") or []:
+            out.append(c)
+    return out
+
+
+def moves_in_db(db, game):
+    """[(seq, request, seat, option)] of a game, read-only."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        return con.execute(
+            "SELECT seq, request, seat, option FROM moves WHERE game = ? "
+            "ORDER BY seq", (game,)).fetchall()
+    finally:
+        con.close()
+
+
+def report_live():
+    """The last lines of every process's log, for a failure."""
+    for x in LIVE:
+        try:
+            text = x.all_stderr() if isinstance(x, Bot) else x.text()
+        except Exception as e:  # a closed file: nothing to add
+            text = "(%s)" % e
+        lines = text.splitlines()[-25:]
+        print("--- %s, last lines:" % type(x).__name__)
+        print("\n".join(lines).replace(TOKEN, "<TOKEN>"))
+
+
+def main(name, fn):
+    """Runs fn(binary, openapi, tmpdir) -> summary text; prints it."""
+    if len(sys.argv) < 3:
+        print("usage: %s PATH/TO/openapi.json PATH/TO/lair [TEST...]" %
+              sys.argv[0], file=sys.stderr)
+        return 2
+    openapi, binary = os.path.abspath(sys.argv[1]), os.path.abspath(
+        sys.argv[2])
+    if not os.path.isfile(openapi):
+        print("%s: FAIL: %s: no such file (Discord's openapi.json is "
+              "required; CI keeps it in shared/discord/ beside the "
+              "repository)" % (name, openapi))
+        return 1
+    with tempfile.TemporaryDirectory(prefix="lair-%s-" % name) as tmp:
+        t0 = time.monotonic()
+        try:
+            summary = fn(binary, openapi, tmp)
+        except Fail as e:
+            report_live()
+            print("%s: FAIL: %s" % (name, e))
+            return 1
+        except Exception:
+            report_live()
+            traceback.print_exc(file=sys.stdout)
+            print("%s: FAIL: the harness broke (above)" % name)
+            return 1
+    print("%s: %s (%.1f s)" % (name, summary, time.monotonic() - t0))
+    return 0

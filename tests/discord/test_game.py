@@ -1,0 +1,655 @@
+#!/usr/bin/python3
+"""discord_game: three members play a whole Supervillain game through the
+fake Discord.
+
+Game #1 (a second channel) is the fixture for big prompts: after its first
+answer, while the bot is down (below), the Day's decider is given a hand
+of many Minion cards through the game's snapshot (a position with more
+than 25 options is rare in play); after the restart the decider pages
+through the "Your turn" DM (page buttons) and answers from the second
+page's select menu, with their DMs closed: the notice that follows in the
+channel has a "Show my hand" button that a non-player's click is refused
+on and the decider's shows their own hand.
+
+Game #2 (blitz, the test channel) is played to its end: /game new, join,
+start, status and hand; answers clicked on the buttons of the "Your
+turn" DM (type 3) while DMs are fresh, then typed as /game move
+choice:<id> or choice:<label> with the options taken from autocomplete
+(type 4, compared with the DM's components whenever both are at hand).
+Mid-game the gateway connection is dropped (fault "drop") with a move
+sent during the gap, and later the bot is killed with SIGKILL with a move
+in flight and started again. After every answer the full state is read
+from the same database (`lair local --json`, `!restart` + `!dump 2`):
+
+- the moves table: request ids unique, seq 0..n-1, every answered move
+  stored once, the killed one at most once; the final state is over with
+  the winner the channel announced;
+- every interaction answered within 3 s (latency and age at the callback,
+  no 10062, no 40060), except the one that died with the process;
+- privacy: no channel message names a card that is in a hand or a deck
+  both before and after the answer it reports (a card played from a hand
+  or shuffled back into a deck may be named); hands only in DMs and
+  ephemeral replies to their owner, listing exactly that hand;
+- a stale button (an older version) gets a clear ephemeral error and
+  changes nothing; a non-player's /game start, hand and move are refused;
+- the fake saw no violation and no unexpected 429; SIGTERM ends the bot
+  with status 0 and no sanitizer report; the token is in no log line.
+"""
+
+import collections
+import json
+import os
+import random
+import re
+import sqlite3
+import sys
+import time
+
+import discordlib as dl
+from discordlib import check
+
+sys.path.insert(0, os.path.join(dl.ROOT, "tests", "local"))
+import lairlocal as ll  # noqa: E402
+
+CHANNEL2 = "1187000000000000201"
+PLAYERS = ["alice", "bob", "carol"]
+WAITING = re.compile(r"Waiting for (\w+)\.")
+HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
+HAND_LINE = re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M)
+# Answers that move a blitz game on (random play takes ~500 answers).
+WEIGHTS = {"mob": 6, "project": 6, "use": 2, "ops": 2, "end": 1,
+           "launch": 1, "shoot": 1}
+FIRST_CLICKS = 4   # clicked answers while DMs are fresh, after the start
+AFTER_KILL_CLICKS = 2
+DROP_AT, KILL_AT = 40, 80  # slash answers before the drop / the kill
+
+
+class Names:
+    """Finds card names in text, longest first (tests/local/test_privacy)."""
+
+    def __init__(self, names):
+        self.names = sorted(set(names), key=len, reverse=True)
+
+    def find(self, text):
+        found = set()
+        for n in self.names:
+            if n in text:
+                found.add(n)
+                text = text.replace(n, "\0")
+        return found
+
+
+class Table:
+    """What the test knows of game 2: version, decider, the state."""
+
+    def __init__(self, fake, bot, db, local, card):
+        self.fake, self.bot, self.db, self.local = fake, bot, db, local
+        self.card = card
+        self.finder = Names(card)
+        self.version = 0
+        self.decider = None
+        self.answered = []      # ids of the interactions answered
+        self.lost = []          # interactions that died with the process
+        self.checked = set()    # channel message ids examined
+        self.stats = collections.Counter()
+        self.over_text = None
+        self.state = None
+        self.public_now = self.public_move = set()
+
+    # -- the truth, from the database --------------------------------------
+    def refresh(self):
+        """Reads game 2 from the database; the public cards before and
+        after are kept (a move's message may name a card that was public
+        on either side of it: one played from a hand, or one shuffled
+        back into a deck)."""
+        self.local.restart()
+        self.state = json.loads(self.local.dump(2))
+        before = self.public_now
+        self.public_now = {self.card[i]
+                           for i, x in enumerate(self.state["where"])
+                           if x[0] not in ll.HIDDEN_ZONES}
+        self.public_move = self.public_now | before
+        rows = dl.moves_in_db(self.db, 2)
+        check([r[0] for r in rows] == list(range(len(rows))),
+              "moves of game 2 are not numbered 0..n-1: %r" %
+              [r[0] for r in rows][-10:])
+        reqs = [r[1] for r in rows]
+        check(len(set(reqs)) == len(reqs), "a request id is stored twice")
+        self.version = len(rows)
+        return rows
+
+    def hand(self, who):
+        seat = PLAYERS.index(who)
+        return sorted(self.card[i] for i, x in enumerate(self.state["where"])
+                      if x[0] == ll.Z_HAND and x[1] == seat)
+
+    # -- privacy -------------------------------------------------------------
+    def examine_channel(self, msg, what, moved=True):
+        """A channel message names only public cards (moved: of the
+        last move, public before or after it)."""
+        text = dl.message_text(msg)
+        check("Your hand" not in text and "Your turn" not in text,
+              "%s: a channel message shows private text:\n%s" % (what, text))
+        public = self.public_move if moved else self.public_now
+        leak = self.finder.find(text) - public
+        check(not leak, "%s: a channel message names %s, which is in a hand "
+              "or a deck now:\n%s" % (what, sorted(leak), text))
+        self.checked.add(msg["id"])
+        self.stats["channel_messages"] += 1
+
+    def examine_private(self, text, who, what):
+        head = HAND_HEAD.search(text)
+        if head:
+            check(head.group(1) == who, "%s: %s was shown %s's hand" %
+                  (what, who, head.group(1)))
+            listed = sorted(HAND_LINE.findall(text))
+            check(listed == self.hand(who) and
+                  int(head.group(2)) == len(listed),
+                  "%s: %s's hand message lists %r, the hand holds %r" %
+                  (what, who, listed, self.hand(who)))
+            self.stats["hands"] += 1
+        leak = self.finder.find(text) - self.public_now - \
+            set(self.hand(who))
+        check(not leak, "%s: a message to %s names %s" % (what, who,
+                                                          sorted(leak)))
+
+    # -- moves -----------------------------------------------------------------
+    def after_answer(self, info, what):
+        """Reads the state after an answer that moved the game."""
+        before = self.version
+        rows = self.refresh()
+        check(self.version == before + 1 and rows[-1][1] == info["id"],
+              "%s: the moves table went from %d to %d moves (last request "
+              "%s, the interaction was %s)" % (what, before, self.version,
+              rows[-1][1] if rows else None, info["id"]))
+        self.stats["moves"] += 1
+
+    def slash_move(self, rng, choices, label_ok):
+        """Answers with /game move choice:<id or label>."""
+        opt = pick(rng, choices)
+        value = opt["value"]
+        if label_ok and rng.random() < 0.5 and \
+                sum(c["name"] == opt["name"] for c in choices) == 1 and \
+                all(c["value"] != opt["name"] for c in choices):
+            value = opt["name"]
+            self.stats["by_label"] += 1
+        info = dl.slash(self.fake, self.decider, "move",
+                        dl.options(choice=value))
+        text = dl.answer_text(info)
+        check(not dl.is_ephemeral(info), "move %r by %s refused: %s" %
+              (value, self.decider, text))
+        self.answered.append(info["id"])
+        self.after_answer(info, "move %r" % value)
+        self.examine_channel(info["original"], "move %r" % value)
+        self.public_after(text, "move %r" % value)
+
+    def follow(self, text):
+        if "is over.**" in text:
+            self.over_text = text
+            self.decider = None
+            return
+        m = WAITING.search(text)
+        check(m and m.group(1) in PLAYERS, "no 'Waiting for' in %r" % text)
+        self.decider = m.group(1)
+
+    def choices(self):
+        """The decider's autocomplete choices; the others get none."""
+        ch = dl.autocomplete(self.fake, self.decider, "move", "choice", "")
+        check(ch, "autocomplete offered %s nothing" % self.decider)
+        other = [p for p in PLAYERS if p != self.decider]
+        if self.stats["moves"] % 50 == 0:
+            for p in other:
+                check(dl.autocomplete(self.fake, p, "move", "choice", "")
+                      == [], "autocomplete offered %s choices out of turn"
+                      % p)
+        self.stats["autocomplete"] += 1
+        return ch
+
+    # -- clicks --------------------------------------------------------------
+    def prompt_dm(self, game, version, who, timeout=15, after="0"):
+        """The newest DM to who carrying game's prompt of version (newer
+        than message id after)."""
+        pat = re.compile(r"^[ms]:%d:%d:" % (game, version))
+
+        def find():
+            for m in reversed(self.fake.dms(who)):
+                if int(m["id"]) > int(after) and \
+                        any(pat.match(c.get("custom_id", ""))
+                       for c in dl.custom_ids(m)):
+                    return m
+            return None
+        return dl.wait_until(find, timeout, "the Your turn DM of game %d "
+                             "version %d to %s" % (game, version, who))
+
+    def click_move(self, rng):
+        who, v = self.decider, self.version
+        dm = self.prompt_dm(2, v, who)
+        comps = dl.custom_ids(dm)
+        offered = component_options(comps)
+        choices = self.choices()
+        check([(c["value"], c["name"]) for c in choices] ==
+              [(o["value"], o["label"]) for o in offered[:25]],
+              "autocomplete %r differs from the DM's options %r" %
+              (choices, offered))
+        self.stats["compared"] += 1
+        opt = pick(rng, [{"value": o["value"], "name": o["label"]}
+                         for o in offered])
+        sel = [c for c in comps if c["type"] == 3]
+        if sel:
+            info = dl.click(self.fake, who, sel[0]["custom_id"],
+                            [opt["value"]], message_id=dm["id"])
+            self.stats["select_clicks"] += 1
+        else:
+            cid = "m:2:%d:%s" % (v, opt["value"])
+            info = dl.click(self.fake, who, cid, message_id=dm["id"])
+            self.stats["button_clicks"] += 1
+        check(info["callback"]["type"] == 7 and
+              info["callback"]["data"].get("components") == [],
+              "a click that answered got %r" % info["callback"])
+        self.answered.append(info["id"])
+        self.after_answer(info, "click %r" % opt["value"])
+        self.public_after("", "click %r" % opt["value"])
+        return dm, info
+
+    def public_after(self, text, what):
+        """The rest of a move's public message, posted to the channel: a
+        click's whole message, or a long one's later pieces (the last says
+        who is next). Each piece is examined."""
+        def done(text):
+            return WAITING.search(text) or "is over.**" in text
+
+        def arrived():
+            posts = [m for m in self.fake.messages(channel=dl.CHANNEL)
+                     if m["_fake"]["via"] == "channel" and
+                     m["id"] not in self.checked]
+            more = "\n".join(dl.message_text(m) for m in posts)
+            return posts if done(text + "\n" + more) else None
+        if not done(text):
+            for m in dl.wait_until(arrived, 15, "the channel message after "
+                                   + what):
+                self.examine_channel(m, what)
+                text += "\n" + dl.message_text(m)
+            self.stats["pieces_waited"] += 1
+        self.follow(text)
+
+
+def pick(rng, choices):
+    ws = [WEIGHTS.get(c["value"].split(".")[0], 2) for c in choices]
+    return rng.choices(choices, ws)[0]
+
+
+def component_options(comps):
+    """[{value, label}] offered by a prompt's components (page 0)."""
+    out = []
+    for c in comps:
+        m = dl.CUSTOM_ID.match(c.get("custom_id", ""))
+        if c["type"] == 2 and m and m.group(1) == "m":
+            out.append({"value": m.group(4), "label": c["label"]})
+        elif c["type"] == 3:
+            out += [{"value": o["value"], "label": o["label"]}
+                    for o in c["options"]]
+    return out
+
+
+def play_fixture_start(fake):
+    """Opens game 1 in CHANNEL2 and answers its first prompt with project:
+    the decider is then in the Day with a Project."""
+    dl.slash(fake, "alice", "new", dl.options(game="supervillain"),
+             channel=CHANNEL2)
+    for p in PLAYERS[1:]:
+        dl.slash(fake, p, "join", channel=CHANNEL2)
+    info = dl.slash(fake, "alice", "start", channel=CHANNEL2)
+    who = WAITING.search(dl.answer_text(info)).group(1)
+    info = dl.slash(fake, who, "move", dl.options(choice="project"),
+                    channel=CHANNEL2)
+    check(not dl.is_ephemeral(info), "project refused: %s" %
+          dl.answer_text(info))
+    who = WAITING.search(dl.answer_text(info)).group(1)
+    return who
+
+
+def give_big_hand(db, local, who):
+    """Moves Minion cards from the deck into who's hand in game 1's
+    snapshot (the bot is stopped), so the Day offers more than 25."""
+    local.restart()
+    st = json.loads(local.dump(1))
+    seat = PLAYERS.index(who)
+    check(st["current"] == seat and st["phase"] == 4,
+          "game 1 is not in %s's Day: %r" % (who, (st["current"],
+                                                   st["phase"])))
+    held = sum(1 for x in st["where"] if x[0] == ll.Z_HAND and x[1] == seat)
+    moved = st["minion_deck"][:20 - held]
+    st["minion_deck"] = st["minion_deck"][20 - held:]
+    for i in moved:
+        st["where"][i] = [ll.Z_HAND, seat, 0, 0, 0, 0, 0, 0]
+    con = sqlite3.connect(db, timeout=10)
+    with con:
+        n = con.execute("SELECT COUNT(*) FROM moves WHERE game = 1"
+                        ).fetchone()[0]
+        con.execute("INSERT OR REPLACE INTO snapshots(game, seq, state) "
+                    "VALUES(1, ?, ?)", (n, json.dumps(
+                        st, sort_keys=True, separators=(",", ":"))))
+    con.close()
+    return n
+
+
+def page_through(fake, t, who, version):
+    """The big prompt of game 1: page buttons, then the second page's
+    select menu."""
+    dms = fake.dms(who)
+    info = dl.slash(fake, who, "hand", dl.options(game=1), channel=CHANNEL2)
+    check(dl.is_ephemeral(info), "/game hand was not ephemeral")
+    dm = t.prompt_dm(1, version, who, after=dms[-1]["id"] if dms else "0")
+    comps = dl.custom_ids(dm)
+    sel = [c for c in comps if c["type"] == 3]
+    nav = {c["label"]: c for c in comps if c["type"] == 2}
+    check(len(sel) == 1 and len(sel[0]["options"]) == 25 and
+          set(nav) == {"Previous page", "Next page"} and
+          nav["Previous page"].get("disabled") and
+          not nav["Next page"].get("disabled"),
+          "the big prompt's components: %r" % comps)
+    choices = dl.autocomplete(fake, who, "move", "choice", "",
+                              dl.options(game=1), channel=CHANNEL2)
+    check([(c["value"], c["name"]) for c in choices] ==
+          [(o["value"], o["label"]) for o in sel[0]["options"]],
+          "autocomplete %r is not the first page %r" % (choices,
+                                                         sel[0]["options"]))
+    info = dl.click(fake, who, nav["Next page"]["custom_id"],
+                    message_id=dm["id"])
+    cb = info["callback"]
+    check(cb["type"] == 7, "Next page answered %r" % cb)
+    page = dl.custom_ids(cb["data"])
+    sel2 = [c for c in page if c["type"] == 3]
+    check(len(sel2) == 1 and sel2[0]["custom_id"] == "s:1:%d:1" % version
+          and 1 <= len(sel2[0]["options"]) <= 25,
+          "page 2 components: %r" % page)
+    first = {o["value"] for o in sel[0]["options"]}
+    second = [o["value"] for o in sel2[0]["options"]]
+    check(not first & set(second), "page 2 repeats page 1's options")
+    check([c["label"] for c in page if c["type"] == 2] ==
+          ["Previous page", "Next page"], "page 2 navigation: %r" % page)
+    value = second[-1]
+    # The decider now refuses DMs: what the answer sends them fails.
+    fake.post("/dm_closed", {"user_id": dl.USERS[who]})
+    info = dl.click(fake, who, sel2[0]["custom_id"], [value],
+                    message_id=dm["id"])
+    check(info["callback"]["type"] == 7, "the select on page 2 answered %r"
+          % info["callback"])
+    rows = dl.moves_in_db(t.db, 1)
+    check(len(rows) == version + 1 and rows[-1][1] == info["id"] and
+          rows[-1][3] == value,
+          "the page-2 answer %s is not stored as move %d: %r" %
+          (value, version, rows[-2:]))
+    foreign_click(t, who)
+    fake.post("/dm_closed", {"user_id": dl.USERS[who], "closed": False})
+    return len(first) + len(second)
+
+
+def foreign_click(t, who):
+    """The notice for closed DMs carries a "Show my hand" button in the
+    channel: a non-player's click is refused, the player's shows their
+    hand to them alone."""
+    fake = t.fake
+
+    def notice():
+        for m in fake.messages(channel=CHANNEL2):
+            if any(c.get("custom_id") == "h:1" for c in dl.custom_ids(m)):
+                return m
+        return None
+    m = dl.wait_until(notice, 15, "the closed-DMs notice in the channel")
+    text = dl.message_text(m)
+    check(dl.USERS[who] in text and not t.finder.find(text) and
+          not m["_fake"]["ephemeral"],
+          "the notice: %r" % text)
+    info = dl.click(fake, "mallory", "h:1", message_id=m["id"])
+    check(dl.is_ephemeral(info) and "not playing" in dl.answer_text(info),
+          "a non-player's click on Show my hand got %r" % info["callback"])
+    t.answered.append(info["id"])
+    info = dl.click(fake, who, "h:1", message_id=m["id"])
+    head = HAND_HEAD.search(dl.answer_text(info))
+    check(dl.is_ephemeral(info) and head and head.group(1) == who,
+          "%s's click on Show my hand got %r" % (who, info["callback"]))
+    t.answered.append(info["id"])
+    t.stats["foreign_refused"] += 1
+
+
+def stale_click(t, old_dm, old_version):
+    """A button of an older version: a clear ephemeral error, no change."""
+    comps = dl.custom_ids(old_dm)
+    recipient = [p for p in PLAYERS
+                 if any(m["id"] == old_dm["id"] for m in t.fake.dms(p))][0]
+    before = dl.moves_in_db(t.db, 2)
+    c = comps[0]
+    values = [c["options"][0]["value"]] if c["type"] == 3 else None
+    info = dl.click(t.fake, recipient, c["custom_id"], values,
+                    message_id=old_dm["id"])
+    text = dl.answer_text(info)
+    check(info["callback"]["type"] == 4 and dl.is_ephemeral(info) and
+          "out of date" in text,
+          "a stale button (version %d, now %d) got %r" %
+          (old_version, t.version, info["callback"]))
+    check(dl.moves_in_db(t.db, 2) == before, "a stale click changed moves")
+    t.answered.append(info["id"])
+    t.stats["stale_refused"] += 1
+
+
+def run(binary, openapi, tmp):
+    rng = random.Random(20240611)
+    db = os.path.join(tmp, "lair.db")
+    card = ll.cards(binary)
+    fake = dl.Fake(openapi, tmp, "--identify-interval-ms", "1000")
+    bot = local = None
+    try:
+        bot = dl.Bot(binary, fake, db)
+        local = ll.Lair(binary, db)
+        t = Table(fake, bot, db, local, card)
+
+        # Game 1: the fixture's first answer.
+        fixture_who = play_fixture_start(fake)
+
+        # Game 2: the lobby, status and hands.
+        info = dl.slash(fake, "alice", "new", dl.options(
+            game="supervillain", mode="blitz"))
+        check("game #2" in dl.answer_text(info), "not game #2: %s" %
+              dl.answer_text(info))
+        t.examine_channel(info["original"], "/game new")
+        for p in PLAYERS[1:]:
+            info = dl.slash(fake, p, "join")
+            t.examine_channel(info["original"], "/game join")
+        info = dl.slash(fake, "mallory", "start")
+        check(dl.is_ephemeral(info) and "Only the player who opened" in
+              dl.answer_text(info), "a stranger started the game: %s" %
+              dl.answer_text(info))
+        info = dl.slash(fake, "alice", "start")
+        t.refresh()
+        t.examine_channel(info["original"], "/game start")
+        t.follow(dl.answer_text(info))
+        info = dl.slash(fake, "bob", "status")
+        t.examine_channel(info["original"], "/game status", moved=False)
+        check(t.decider in dl.answer_text(info), "status names no decider")
+        for p in PLAYERS:
+            info = dl.slash(fake, p, "hand")
+            check(dl.is_ephemeral(info), "/game hand was not ephemeral")
+            t.examine_private(dl.answer_text(info), p, "/game hand")
+        info = dl.slash(fake, "mallory", "hand")
+        check(dl.is_ephemeral(info) and "not playing" in
+              dl.answer_text(info), "a stranger's /game hand: %s" %
+              dl.answer_text(info))
+
+        # Clicks while DMs are fresh; then a stale button.
+        for k in range(FIRST_CLICKS):
+            t.click_move(rng)
+        # A prompt answered by typing keeps its buttons, now stale.
+        old = (t.prompt_dm(2, t.version, t.decider), t.version)
+        t.slash_move(rng, t.choices(), label_ok=True)
+        stale_click(t, *old)
+        info = dl.slash(fake, "mallory", "move", dl.options(choice="end"))
+        check(dl.is_ephemeral(info) and "not playing" in
+              dl.answer_text(info), "a stranger's move: %s" %
+              dl.answer_text(info))
+
+        # Game 2 at speed, with a dropped gateway and a SIGKILL; while the
+        # bot is down the fixture gets its big hand, and after the restart
+        # its decider pages through the big prompt.
+        version1 = None
+        n_big = 0
+
+        def while_down():
+            nonlocal version1
+            version1 = give_big_hand(db, local, fixture_who)
+
+        slash_moves = 0
+        clicks_left = 0
+        while t.decider:
+            if clicks_left and t.version:
+                clicks_left -= 1
+                t.click_move(rng)
+                continue
+            if slash_moves == DROP_AT:
+                drop_and_move(t, rng)
+                slash_moves += 1
+                continue
+            if slash_moves == KILL_AT:
+                kill_mid_move(t, rng, while_down)
+                n_big = page_through(fake, t, fixture_who, version1)
+                slash_moves += 1
+                clicks_left = AFTER_KILL_CLICKS
+                info = dl.slash(fake, t.decider, "hand")
+                t.examine_private(dl.answer_text(info), t.decider,
+                                  "/game hand after the restart")
+                continue
+            t.slash_move(rng, t.choices(), label_ok=True)
+            slash_moves += 1
+            check(t.stats["moves"] < 3000, "the game does not end")
+        check(n_big > 25 and t.stats["drops"] == 1 and
+              t.stats["killed_applied"] + t.stats["killed_lost"] == 1,
+              "the game ended before the drop, the kill or the fixture")
+        finish(t)
+        stats = fake.no_violations()
+        bot.stop()
+        check(dl.TOKEN not in bot.all_stderr(), "the token is in the log")
+        st = t.stats
+        return ("game #2 over after %d moves (%d clicked: %d buttons, %d "
+                "selects; %d typed, %d by label), a %d-option prompt paged; "
+                "%d interactions answered in time, %d channel messages "
+                "checked, %d hands checked against the state and %d against "
+                "their recipient, stale and foreign clicks refused, "
+                "gateway resumed, SIGKILL survived, %d REST requests, 0 "
+                "violations" % (
+                    t.version, st["button_clicks"] + st["select_clicks"],
+                    st["button_clicks"], st["select_clicks"],
+                    t.version - st["button_clicks"] - st["select_clicks"],
+                    st["by_label"], n_big, st["answered"],
+                    st["channel_messages"], st["hands"],
+                    st["private_hands"], stats["requests"]))
+    finally:
+        if local is not None:
+            local.proc.kill()
+        if bot is not None:
+            bot.close()
+        fake.stop()
+
+
+def drop_and_move(t, rng):
+    """Drops the gateway's TCP connection and answers during the gap: the
+    bot resumes, the event is replayed and answered in time."""
+    gw = t.fake.gateway()["counters"]
+    choices = t.choices()
+    t.fake.fault(kind="drop")
+    t.slash_move(rng, choices, label_ok=False)
+    after = t.fake.gateway()["counters"]
+    check(after.get("resumes", 0) == gw.get("resumes", 0) + 1 and
+          after.get("identifies") == gw.get("identifies"),
+          "after a drop: %r -> %r" % (gw, after))
+    t.stats["drops"] += 1
+
+
+def kill_mid_move(t, rng, while_down):
+    """SIGKILL with a move in flight, then a restart: every answered move
+    is stored once, the one in flight at most once."""
+    before = t.refresh()
+    choices = t.choices()
+    opt = pick(rng, choices)
+    r = t.fake.interaction(dl.slash_payload(t.decider, "move",
+                                            dl.options(choice=opt["value"])))
+    time.sleep(rng.uniform(0, 0.02))
+    t.bot.kill()
+    killed = time.monotonic()
+    rows = t.refresh()
+    info = t.fake.get("/interaction/%s" % r["id"])
+    check(rows[:len(before)] == before, "moves changed under the kill")
+    applied = len(rows) == len(before) + 1
+    check(len(rows) in (len(before), len(before) + 1) and
+          (not applied or rows[-1][1] == r["id"]),
+          "after the kill the moves table holds %r" % rows[len(before):])
+    check(info["callback"] is None or applied,
+          "answered but not stored: %r" % info["callback"])
+    if info["callback"] is None:
+        t.lost.append(r["id"])
+    else:
+        t.answered.append(r["id"])
+        if info["original"] and not info["original"]["_fake"]["ephemeral"]:
+            t.examine_channel(info["original"], "the move at the kill")
+    t.stats["killed_applied" if applied else "killed_lost"] += 1
+    while_down()
+    t.bot.start()
+    info = dl.slash(t.fake, "carol", "status")
+    t.examine_channel(info["original"], "/game status after the restart",
+                      moved=False)
+    t.follow(dl.answer_text(info))
+    wait_buckets(killed)
+
+
+def wait_buckets(since):
+    """A new process cannot know the rate-limit buckets its predecessor
+    emptied, and the fake counts a 429 on one as unexpected: the channel
+    and DM windows (5 s) of the old process pass before messages flow."""
+    time.sleep(max(0.0, since + 5.2 - time.monotonic()))
+
+
+def finish(t):
+    """The end: the stored game, every interaction, every message."""
+    fake = t.fake
+    rows = t.refresh()
+    check(t.state["over"] == 1, "the state is not over")
+    winners = [PLAYERS[s] for s in range(3) if t.state["winners"] >> s & 1]
+    check(winners and all(w in t.over_text for w in winners),
+          "the state's winners %r are not in %r" % (winners, t.over_text))
+    stored = {r[1] for r in rows}
+    # Every answered move is stored; nothing else was stored.
+    moved = [i for i in t.answered if i in stored]
+    check(len(moved) == len(rows) - sum(1 for i in t.lost if i in stored),
+          "stored moves %d, answered moves %d" % (len(rows), len(moved)))
+    for it in fake.get("/interactions"):
+        if it["id"] in t.lost:
+            continue
+        check(it["callback"] is not None, "interaction %s (%r) unanswered"
+              % (it["id"], it["payload"].get("data")))
+        check(not it["callback_errors"], "callback errors: %r" %
+              it["callback_errors"])
+        check(it["age_at_callback_ms"] < 3000 and it["latency_ms"] < 3000,
+              "interaction %s answered after %s ms" %
+              (it["id"], it["age_at_callback_ms"]))
+        t.stats["answered"] += 1
+    # Hands went only to their owners, never to a channel.
+    dm_of = {m["id"]: p for p in PLAYERS for m in fake.dms(p)}
+    for m in fake.messages():
+        text = dl.message_text(m)
+        head = HAND_HEAD.search(text)
+        ch = m["channel_id"]
+        if ch in (dl.CHANNEL, CHANNEL2) and not m["_fake"]["ephemeral"]:
+            check(not head and "Your turn" not in text,
+                  "a channel message shows private text: %s" % text)
+            if ch == dl.CHANNEL:
+                check(m["id"] in t.checked,
+                      "a channel message was never examined: %s" % text)
+        elif head:
+            owner = head.group(1)
+            where = dl.NAMES.get(m["_fake"]["audience"]) \
+                if m["_fake"]["ephemeral"] else dm_of.get(m["id"])
+            check(where == owner, "%s's hand went to %r" % (owner, where))
+            t.stats["private_hands"] += 1
+
+
+if __name__ == "__main__":
+    sys.exit(dl.main("discord_game", run))
