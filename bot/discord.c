@@ -62,6 +62,10 @@ typedef struct out_msg {
   int64_t version;
   cmd_choice *options;
   int n_options;
+  char mention[32];  /* a user the message may ping ("" none) */
+  char *file_name;   /* an attachment (an exported record), or NULL */
+  char *file_data;
+  size_t file_len;
 } out_msg;
 
 struct bot_discord {
@@ -262,7 +266,15 @@ static json_t *message_body(const out_msg *m, bool ephemeral) {
   int lines = 0;
   for (const char *p = m->text; *p; p++)
     lines += *p == '\n';
-  json_t *o = json_pack("{s{s[]}}", "allowed_mentions", "parse");
+  /* Nobody is pinged, except the player a reminder is for. */
+  json_t *o = m->mention[0]
+                  ? json_pack("{s{s[]s[s]}}", "allowed_mentions", "parse",
+                              "users", m->mention)
+                  : json_pack("{s{s[]}}", "allowed_mentions", "parse");
+  if (m->file_name)
+    json_object_set_new(o, "attachments",
+                        json_pack("[{ssss}]", "id", "0", "filename",
+                                  m->file_name));
   if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
     json_object_set_new(o, "embeds",
                         json_pack("[{sssi}]", "description", m->text, "color",
@@ -431,6 +443,19 @@ static void collect(void *ctx, const cmd_msg *m) {
   o->text = strdup(m->text);
   o->game = m->game;
   o->version = m->version;
+  snprintf(o->mention, sizeof o->mention, "%s", m->mention ? m->mention : "");
+  if (m->file_name && m->file_data) {
+    o->file_name = strdup(m->file_name);
+    o->file_data = malloc(m->file_len + 1);
+    if (o->file_data)
+      memcpy(o->file_data, m->file_data, m->file_len);
+    o->file_len = m->file_len;
+    if (!o->file_name || !o->file_data) {
+      free(o->file_name);
+      free(o->file_data);
+      o->file_name = o->file_data = NULL;
+    }
+  }
   if (m->n_options > 0) {
     o->options = malloc((size_t)m->n_options * sizeof *o->options);
     if (o->options) {
@@ -446,6 +471,8 @@ static void clear_msgs(bot_discord *b) {
   for (int i = 0; i < b->n_msgs; i++) {
     free(b->msgs[i].text);
     free(b->msgs[i].options);
+    free(b->msgs[i].file_name);
+    free(b->msgs[i].file_data);
   }
   b->n_msgs = 0;
 }
@@ -615,6 +642,21 @@ static void edit_original(bot_discord *b, const ix *x, json_t *body) {
 }
 
 /* Answers interaction x from the messages its command produced. */
+/* Sends body to path, as multipart when m carries a file. */
+static void send_msg_body(bot_discord *b, const char *method,
+                          const char *path, const out_msg *m, json_t *body) {
+  if (!m->file_name) {
+    send_json(b, method, path, body, 0, NULL, NULL);
+    return;
+  }
+  char *text = json_dumps(body, JSON_COMPACT);
+  if (!text ||
+      bot_rest_send_file(b->rest, method, path, text, m->file_name,
+                         m->file_data, m->file_len, 0, note_result, b))
+    logf_(b, LOG_WARN, "could not queue a file upload");
+  free(text);
+}
+
 static void answer(bot_discord *b, const ix *x, bool deferred,
                    bool component) {
   int first = -1; /* the message that becomes the interaction's answer */
@@ -646,6 +688,22 @@ static void answer(bot_discord *b, const ix *x, bool deferred,
     callback(b, x, o);
     json_decref(o);
     first = -1;
+  } else if (first >= 0 && b->msgs[first].file_name) {
+    /* A file rides on the (deferred) answer's edit. */
+    out_msg *m = &b->msgs[first];
+    bool eph = m->to == CMD_TO_EPHEMERAL;
+    if (!deferred) {
+      json_t *o = eph ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
+                      : json_pack("{si}", "type", 5);
+      callback(b, x, o);
+      json_decref(o);
+    }
+    json_t *body = message_body(m, false);
+    char path[800];
+    snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original",
+             b->app_id, x->token);
+    send_msg_body(b, "PATCH", path, m, body);
+    json_decref(body);
   } else if (first >= 0) {
     json_t *body = message_body(&b->msgs[first],
                                 b->msgs[first].to == CMD_TO_EPHEMERAL);
@@ -676,7 +734,7 @@ static void answer(bot_discord *b, const ix *x, bool deferred,
       char path[80];
       snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
       json_t *body = message_body(m, false);
-      send_json(b, "POST", path, body, 0, NULL, NULL);
+      send_msg_body(b, "POST", path, m, body);
       json_decref(body);
     } else if (x->dms_here && strcmp(m->user, x->user) == 0) {
       json_t *body = message_body(m, true);
@@ -687,6 +745,51 @@ static void answer(bot_discord *b, const ix *x, bool deferred,
     }
   }
   clear_msgs(b);
+}
+
+/* Delivers what no interaction asked for (reminders, deadlines, AI
+ * moves after a timer): channel posts and DMs; an ephemeral reply needs
+ * an interaction and cannot be sent. */
+static void deliver_unprompted(bot_discord *b) {
+  for (int i = 0; i < b->n_msgs; i++) {
+    out_msg *m = &b->msgs[i];
+    if (m->to == CMD_TO_CHANNEL) {
+      char path[80];
+      snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
+      json_t *body = message_body(m, false);
+      send_msg_body(b, "POST", path, m, body);
+      json_decref(body);
+    } else if (m->to == CMD_TO_DM) {
+      send_dm(b, m);
+    }
+  }
+  clear_msgs(b);
+}
+
+/* Opens a public thread for a new game (the "threads" setting). */
+static bool open_thread(void *ctx, const char *channel, const char *name,
+                        char *thread_id, size_t cap) {
+  bot_discord *b = ctx;
+  char path[80], *body = NULL;
+  snprintf(path, sizeof path, "/channels/%s/threads", channel);
+  json_t *o = json_pack("{sssisi}", "name", name, "type", 11,
+                        "auto_archive_duration", 10080);
+  char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+  json_decref(o);
+  int status = text ? bot_rest_call(b->rest, "POST", path, text, &body) : 0;
+  free(text);
+  json_t *t = (status == 200 || status == 201) && body
+                  ? json_loads(body, 0, NULL)
+                  : NULL;
+  free(body);
+  const char *id = json_string_value(json_object_get(t, "id"));
+  bool ok = id && snowflake_ok(id) && strlen(id) < cap;
+  if (ok)
+    memcpy(thread_id, id, strlen(id) + 1);
+  else
+    logf_(b, LOG_WARN, "could not open a thread (HTTP %d)", status);
+  json_decref(t);
+  return ok;
 }
 
 /* Copies a slash command's options into r (values as text). */
@@ -997,8 +1100,14 @@ static void *worker(void *arg) {
   bot_discord *b = arg;
   for (;;) {
     pthread_mutex_lock(&b->mu);
-    while (!b->head && !b->stopping)
-      pthread_cond_wait(&b->cv, &b->mu);
+    /* Wake at least every few seconds for the timers (reminders,
+     * deadlines, lobby expiry), which live in the database. */
+    if (!b->head && !b->stopping) {
+      struct timespec until;
+      clock_gettime(CLOCK_REALTIME, &until);
+      until.tv_sec += 5;
+      pthread_cond_timedwait(&b->cv, &b->mu, &until);
+    }
     event *e = b->head;
     if (e) {
       b->head = e->next;
@@ -1010,6 +1119,12 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&b->mu);
     if (stop)
       break;
+    if (!e) {
+      cmd_set_now(b->cmd, (int64_t)time(NULL));
+      cmd_tick(b->cmd);
+      deliver_unprompted(b);
+      continue;
+    }
     if (e) {
       handle_interaction(b, e->d, e->received);
       __atomic_add_fetch(&b->stats.interactions, 1, __ATOMIC_RELAXED);
@@ -1162,7 +1277,10 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
             err[0] ? err : sto_strerror(src));
     goto out;
   }
-  cmd_config cc = {.db = b->db, .sink = {collect, b}};
+  cmd_config cc = {.db = b->db,
+                   .sink = {collect, b},
+                   .open_thread = open_thread,
+                   .thread_ctx = b};
   b->cmd = cmd_new(&cc);
   char ua[120];
   snprintf(ua, sizeof ua, "DiscordBot (https://github.com/lair-bot/lair, %s)",

@@ -88,6 +88,9 @@ typedef struct route route;
 typedef struct req {
   struct req *next, *prev; /* a queue, or the in-flight list (prev) */
   char *method, *url, *body, *key, *major;
+  char *file_name, *file_data; /* a file sent with the JSON (multipart) */
+  size_t file_len;
+  curl_mime *mime; /* the current attempt's multipart body */
   bool interaction;
   bot_rest_done done;
   void *ctx;
@@ -359,6 +362,9 @@ static void req_free(req *q) {
     return;
   if (q->easy)
     curl_easy_cleanup(q->easy);
+  curl_mime_free(q->mime);
+  free(q->file_name);
+  free(q->file_data);
   free(q->method);
   free(q->url);
   free(q->body);
@@ -711,7 +717,25 @@ static void start(bot_rest *r, req *q) {
   SET(CURLOPT_HEADERDATA, q);
   SET(CURLOPT_PRIVATE, q);
   SET(CURLOPT_PROTOCOLS_STR, "http,https");
-  if (q->body) {
+  curl_mime_free(q->mime);
+  q->mime = NULL;
+  if (q->file_data) {
+    /* Discord's file upload: multipart/form-data with the message as
+     * payload_json and the file as files[0]. */
+    q->mime = curl_mime_init(e);
+    curl_mimepart *part = q->mime ? curl_mime_addpart(q->mime) : NULL;
+    ok = ok && part && curl_mime_name(part, "payload_json") == CURLE_OK &&
+         curl_mime_type(part, "application/json") == CURLE_OK &&
+         curl_mime_data(part, q->body ? q->body : "{}",
+                        CURL_ZERO_TERMINATED) == CURLE_OK;
+    part = q->mime ? curl_mime_addpart(q->mime) : NULL;
+    ok = ok && part && curl_mime_name(part, "files[0]") == CURLE_OK &&
+         curl_mime_filename(part, q->file_name) == CURLE_OK &&
+         curl_mime_type(part, "application/json") == CURLE_OK &&
+         curl_mime_data(part, q->file_data, q->file_len) == CURLE_OK;
+    SET(CURLOPT_HTTPHEADER, r->hdr_plain);
+    SET(CURLOPT_MIMEPOST, q->mime);
+  } else if (q->body) {
     SET(CURLOPT_HTTPHEADER, r->hdr_json);
     SET(CURLOPT_POSTFIELDS, q->body);
     SET(CURLOPT_POSTFIELDSIZE, (long)strlen(q->body));
@@ -1192,14 +1216,47 @@ static bool is_interaction_callback(const char *path) {
          strncmp(path + n - (sizeof suf - 1), suf, sizeof suf - 1) == 0;
 }
 
+static int enqueue(bot_rest *r, const char *method, const char *path,
+                   const char *json_body, const char *file_name,
+                   const char *file_data, size_t file_len, unsigned flags,
+                   bot_rest_done done, void *ctx);
+
 int bot_rest_send(bot_rest *r, const char *method, const char *path,
                   const char *json_body, unsigned flags, bot_rest_done done,
                   void *ctx) {
+  return enqueue(r, method, path, json_body, NULL, NULL, 0, flags, done,
+                 ctx);
+}
+
+int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
+                       const char *json_body, const char *file_name,
+                       const char *data, size_t len, unsigned flags,
+                       bot_rest_done done, void *ctx) {
+  if (!file_name || !*file_name || !data)
+    return -1;
+  return enqueue(r, method, path, json_body, file_name, data, len, flags,
+                 done, ctx);
+}
+
+static int enqueue(bot_rest *r, const char *method, const char *path,
+                   const char *json_body, const char *file_name,
+                   const char *file_data, size_t file_len, unsigned flags,
+                   bot_rest_done done, void *ctx) {
   if (!r || !method_ok(method) || !path_ok(path))
     return -1;
   req *q = calloc(1, sizeof *q);
   if (!q)
     return -1;
+  if (file_data) {
+    q->file_name = strdup(file_name);
+    q->file_data = malloc(file_len + 1);
+    if (!q->file_name || !q->file_data) {
+      req_free(q);
+      return -1;
+    }
+    memcpy(q->file_data, file_data, file_len);
+    q->file_len = file_len;
+  }
   q->done = done;
   q->ctx = ctx;
   q->interaction =

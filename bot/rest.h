@@ -68,6 +68,14 @@ int bot_rest_send(bot_rest *r, const char *method, const char *path,
                   const char *json_body, unsigned flags, bot_rest_done done,
                   void *ctx);
 
+/* Like bot_rest_send, with a file attached: the request goes as
+ * multipart/form-data, the JSON as payload_json and the file (copied) as
+ * files[0] named file_name. */
+int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
+                       const char *json_body, const char *file_name,
+                       const char *data, size_t len, unsigned flags,
+                       bot_rest_done done, void *ctx);
+
 /* Sends a request and waits for its outcome (for start-up work). Returns
  * the HTTP status (0 when no answer came); *body receives the malloc'd
  * body (caller frees) when body is not NULL. Not from a done callback:
