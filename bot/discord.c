@@ -986,21 +986,25 @@ static void handle_component(bot_discord *b, const ix *x) {
   answer(b, x, false, true);
 }
 
-static bool member_is_mod(const bot_discord *b, json_t *member) {
+static bool member_is_mod(bot_discord *b, json_t *member, const char *guild) {
   const char *perms = json_string_value(json_object_get(member, "permissions"));
   if (perms) {
     unsigned long long p = strtoull(perms, NULL, 10);
     if (p & MANAGE_GUILD)
       return true;
   }
-  if (b->cfg.mod_role[0]) {
-    size_t i;
-    json_t *role;
-    json_array_foreach(json_object_get(member, "roles"), i, role) {
-      const char *id = json_string_value(role);
-      if (id && strcmp(id, b->cfg.mod_role) == 0)
-        return true;
-    }
+  /* LAIR_MOD_ROLE, or the server's mod_role setting. */
+  char setting[24] = "";
+  long role_setting = guild && *guild ? cmd_mod_role(b->cmd, guild) : 0;
+  if (role_setting > 0)
+    snprintf(setting, sizeof setting, "%ld", role_setting);
+  size_t i;
+  json_t *role;
+  json_array_foreach(json_object_get(member, "roles"), i, role) {
+    const char *id = json_string_value(role);
+    if (id && ((b->cfg.mod_role[0] && strcmp(id, b->cfg.mod_role) == 0) ||
+               (setting[0] && strcmp(id, setting) == 0)))
+      return true;
   }
   return false;
 }
@@ -1034,7 +1038,7 @@ static void handle_interaction(bot_discord *b, json_t *d, double received) {
   }
   x.in_dm = !member;
   x.guild = x.guild ? x.guild : "";
-  x.is_mod = member && member_is_mod(b, member);
+  x.is_mod = member && member_is_mod(b, member, x.guild);
   x.gate = calloc(1, sizeof *x.gate);
   if (x.gate) {
     x.gate->b = b;

@@ -726,3 +726,18 @@ int cmd_user_prompt(cmd_ctx *c, int64_t id, const char *user, cmd_choice *out,
   cmd_names(L, q, question, qcap);
   return cmd_options(L, out, max);
 }
+
+static int count_game(void *ctx, const sto_game *g) {
+  (void)g;
+  (*(long *)ctx)++;
+  return 0;
+}
+
+long cmd_open_games_of(cmd_ctx *c, const char *user) {
+  long n = 0;
+  if (sto_game_list_user(c->cfg.db, user,
+                         (1u << STO_LOBBY) | (1u << STO_RUNNING), count_game,
+                         &n))
+    return -1;
+  return n;
+}

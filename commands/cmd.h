@@ -139,6 +139,9 @@ void cmd_tick(cmd_ctx *c);
  * ephemeral error message and changes nothing. */
 void cmd_handle(cmd_ctx *c, const cmd_request *r);
 
+/* The server's mod_role setting (a role id), or 0 when unset. */
+long cmd_mod_role(cmd_ctx *c, const char *guild);
+
 /* The number of moves recorded in game id (its state version), or -1
  * when it cannot be loaded. */
 int64_t cmd_game_version(cmd_ctx *c, int64_t id);

@@ -463,16 +463,6 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
 
 /* ---- /game rematch ------------------------------------------------------- */
 
-typedef struct count_ctx {
-  long n;
-} count_ctx;
-
-static int count_game(void *ctx, const sto_game *g) {
-  (void)g;
-  ((count_ctx *)ctx)->n++;
-  return 0;
-}
-
 void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   if (r->in_dm) {
     cmd_reply(c, r, NULL,
@@ -536,20 +526,19 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   }
   long per_member = cmd_setting(c, r->guild, "games_per_member");
   for (int s = 0; s < L->n_seats; s++) {
-    count_ctx n = {0};
     if (cmd_is_ai(L->seats[s].user))
       continue;
-    if (sto_game_list_user(c->cfg.db, L->seats[s].user, ACTIVE, count_game,
-                           &n)) {
+    long n = cmd_open_games_of(c, L->seats[s].user);
+    if (n < 0) {
       cmd_reply(c, r, L, "The games of %s could not be read.",
                 L->seats[s].name);
       return;
     }
-    if (n.n >= per_member) {
+    if (n >= per_member) {
       cmd_reply(c, r, L,
                 "%s already sits in %ld open game%s (the limit is %ld); the "
                 "rematch needs every seat of game #%" PRId64 ".",
-                L->seats[s].name, n.n, n.n == 1 ? "" : "s", per_member, old);
+                L->seats[s].name, n, n == 1 ? "" : "s", per_member, old);
       return;
     }
   }

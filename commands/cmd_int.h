@@ -110,6 +110,8 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r);
 
 /* ---- asynchronous play (cmd_async.c) ---- */
 bool cmd_is_ai(const char *user);
+/* How many lobbies and running games user sits in, or -1 on error. */
+long cmd_open_games_of(cmd_ctx *c, const char *user);
 /* The AI level of an AI seat's user id, or -1 for a person. */
 int cmd_ai_level(const char *user);
 /* Fills out as an AI seat of level at seat. */

@@ -9,6 +9,7 @@
 #include "cmd_int.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,8 @@ static const cmd_setting_def defs[] = {
     {"undo", "takeback: own answers of the current turn, or off", 0, 1, 0,
      undo_modes},
     {"threads", "open a thread for each new game (Discord)", 0, 1, 0, on_off},
+    {"mod_role", "a role id whose members are moderators (0: none)", 0,
+     LONG_MAX, 0, NULL},
 };
 #define N_DEFS (sizeof defs / sizeof defs[0])
 
@@ -165,4 +168,8 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
   }
   cmd_audit(c, r, "settings", 0, "%s = %s", d->key, shown);
   cmd_announce(c, r, NULL, "%s set %s to %s.", r->user_name, d->key, shown);
+}
+
+long cmd_mod_role(cmd_ctx *c, const char *guild) {
+  return cmd_setting(c, guild, "mod_role");
 }

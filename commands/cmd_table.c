@@ -202,6 +202,15 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   eng_game_free(probe);
+  long mine = cmd_open_games_of(c, r->user);
+  long per_member = cmd_setting(c, r->guild, "games_per_member");
+  if (mine >= per_member) {
+    cmd_reply(c, r, NULL,
+              "You already sit in %ld open games (the limit is %ld). Finish "
+              "one first.",
+              mine, per_member);
+    return;
+  }
   long limit = cmd_setting(c, r->guild, "games_per_channel");
   int64_t ids[16];
   int open = cmd_channel_games(c, r->channel, ACTIVE, ids, 16);
@@ -301,6 +310,15 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   if (L->n_seats >= seats) {
     cmd_reply(c, r, L, "Game #%" PRId64 " is full (%d players).", L->row.id,
               seats);
+    return;
+  }
+  long mine = cmd_open_games_of(c, r->user);
+  long per_member = cmd_setting(c, r->guild, "games_per_member");
+  if (mine >= per_member) {
+    cmd_reply(c, r, L,
+              "You already sit in %ld open games (the limit is %ld). Finish "
+              "one first.",
+              mine, per_member);
     return;
   }
   sto_seat s = {.seat = L->n_seats};

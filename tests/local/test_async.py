@@ -233,6 +233,14 @@ def test_moderation(binary, tmp, stats):
     p = waiting_user(lair)
     out = lair.send("%s> /game hand" % p)
     ll.check(out and out[0]["to"] == "ephemeral", "the game broke: %r" % out)
+    # games_per_member: a member seated in as many open games as allowed
+    # cannot open or join another.
+    lair.send("mod> /game settings key:games_per_channel value:5")
+    lair.send("mod> /game settings key:games_per_member value:1")
+    out = lair.send("alice> /game new game:supervillain")
+    ll.check(len(out) == 1 and out[0]["text"] ==
+             "You already sit in 1 open games (the limit is 1). Finish one "
+             "first.", "games_per_member was not kept: %r" % out)
     audit = [a for (a,) in sqlite3.connect(db).execute(
         "SELECT action FROM audit ORDER BY id")]
     ll.check(audit[:3] == ["pause", "resume", "replace"],
