@@ -741,3 +741,36 @@ long cmd_open_games_of(cmd_ctx *c, const char *user) {
     return -1;
   return n;
 }
+
+bool cmd_member_has_room(cmd_ctx *c, const cmd_request *r, const live *L) {
+  long mine = cmd_open_games_of(c, r->user);
+  long per_member = cmd_setting(c, r->guild, "games_per_member");
+  if (mine < 0) {
+    cmd_reply(c, r, L, "Your games could not be read; nothing changed.");
+    return false;
+  }
+  if (mine >= per_member) {
+    cmd_reply(c, r, L,
+              "You already sit in %ld open games (the limit is %ld). Finish "
+              "one first.",
+              mine, per_member);
+    return false;
+  }
+  return true;
+}
+
+bool cmd_channel_has_room(cmd_ctx *c, const cmd_request *r) {
+  long limit = cmd_setting(c, r->guild, "games_per_channel");
+  int64_t ids[16];
+  int open = cmd_channel_games(c, r->channel,
+                               (1u << STO_LOBBY) | (1u << STO_RUNNING), ids,
+                               16);
+  if (open < 0 || open >= limit) {
+    cmd_reply(c, r, NULL,
+              "This channel already has %d open game%s (the limit is %ld). "
+              "Finish it, or ask a moderator to raise games_per_channel.",
+              open, open == 1 ? "" : "s", limit);
+    return false;
+  }
+  return true;
+}

@@ -514,16 +514,8 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
               old);
     return;
   }
-  long limit = cmd_setting(c, r->guild, "games_per_channel");
-  int64_t ids[16];
-  int open = cmd_channel_games(c, r->channel, ACTIVE, ids, 16);
-  if (open < 0 || open >= limit) {
-    cmd_reply(c, r, NULL,
-              "This channel already has %d open game%s (the limit is %ld). "
-              "Finish it, or ask a moderator to raise games_per_channel.",
-              open, open == 1 ? "" : "s", limit);
+  if (!cmd_channel_has_room(c, r))
     return;
-  }
   long per_member = cmd_setting(c, r->guild, "games_per_member");
   for (int s = 0; s < L->n_seats; s++) {
     if (cmd_is_ai(L->seats[s].user))

@@ -112,6 +112,11 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r);
 bool cmd_is_ai(const char *user);
 /* How many lobbies and running games user sits in, or -1 on error. */
 long cmd_open_games_of(cmd_ctx *c, const char *user);
+/* Whether the requester may sit in one more open game (games_per_member)
+ * and the channel may hold one more (games_per_channel); false after a
+ * reply saying why. */
+bool cmd_member_has_room(cmd_ctx *c, const cmd_request *r, const live *L);
+bool cmd_channel_has_room(cmd_ctx *c, const cmd_request *r);
 /* The AI level of an AI seat's user id, or -1 for a person. */
 int cmd_ai_level(const char *user);
 /* Fills out as an AI seat of level at seat. */

@@ -202,25 +202,8 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   eng_game_free(probe);
-  long mine = cmd_open_games_of(c, r->user);
-  long per_member = cmd_setting(c, r->guild, "games_per_member");
-  if (mine >= per_member) {
-    cmd_reply(c, r, NULL,
-              "You already sit in %ld open games (the limit is %ld). Finish "
-              "one first.",
-              mine, per_member);
+  if (!cmd_member_has_room(c, r, NULL) || !cmd_channel_has_room(c, r))
     return;
-  }
-  long limit = cmd_setting(c, r->guild, "games_per_channel");
-  int64_t ids[16];
-  int open = cmd_channel_games(c, r->channel, ACTIVE, ids, 16);
-  if (open < 0 || open >= limit) {
-    cmd_reply(c, r, NULL,
-              "This channel already has %d open game%s (the limit is %ld). "
-              "Finish it, or ask a moderator to raise games_per_channel.",
-              open, open == 1 ? "" : "s", limit);
-    return;
-  }
   sto_game g = {.ruleset_version = rs->version,
                 .status = STO_LOBBY,
                 .created = c->now,
@@ -312,15 +295,8 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
               seats);
     return;
   }
-  long mine = cmd_open_games_of(c, r->user);
-  long per_member = cmd_setting(c, r->guild, "games_per_member");
-  if (mine >= per_member) {
-    cmd_reply(c, r, L,
-              "You already sit in %ld open games (the limit is %ld). Finish "
-              "one first.",
-              mine, per_member);
+  if (!cmd_member_has_room(c, r, L))
     return;
-  }
   sto_seat s = {.seat = L->n_seats};
   snprintf(s.user, sizeof s.user, "%s", r->user);
   snprintf(s.name, sizeof s.name, "%s", r->user_name);
