@@ -553,12 +553,15 @@ def t_many_games(c):
     """More open games than the bot keeps loaded (256): the least recently
     used are dropped and load again when touched; the running game still
     takes a move."""
+    # Each lobby has its own opener: a member may sit in at most
+    # games_per_member (10) open games.
     for i in range(300):
-        info = dl.slash(c.fake, "dave", "new", dl.options(game="supervillain"),
+        info = dl.slash(c.fake, str(1187000000400000000 + i), "new",
+                        dl.options(game="supervillain"),
                         channel=str(1187000000300000000 + i))
         check(not dl.is_ephemeral(info), "lobby %d: %s" % (i, dl.answer_text(
             info)))
-    info = dl.slash(c.fake, "dave", "join",
+    info = dl.slash(c.fake, str(1187000000400000000 + 299), "join",
                     channel=str(1187000000300000000 + 299))
     check(dl.is_ephemeral(info) and "already joined" in dl.answer_text(info),
           "the newest lobby: %s" % dl.answer_text(info))
@@ -570,7 +573,7 @@ def t_many_games(c):
     check(len(rows) == len(before) + 1 and rows[-1][1] == r["id"],
           "game 1 after 300 lobbies: %s" % dl.answer_text(info))
     c.after_move(info)
-    info = dl.slash(c.fake, "dave", "status",
+    info = dl.slash(c.fake, str(1187000000400000000), "status",
                     channel=str(1187000000300000000))
     check("waiting for players" in dl.answer_text(info),
           "the oldest lobby: %s" % dl.answer_text(info))
