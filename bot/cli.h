@@ -45,6 +45,12 @@ bool bot_parse_long(const char *what, const char *text, long min, long max,
 bool bot_parse_u64(const char *what, const char *text, uint64_t max,
                    uint64_t *out);
 
+/* The one operand after the options of `lair cmd` (optind set by
+ * getopt_long); NULL after a one-line message on stderr when it is
+ * missing ("which what?") or followed by another. */
+const char *bot_one_operand(const char *cmd, const char *what, int argc,
+                            char **argv);
+
 /* Returns the ruleset called id, or NULL after printing
  * "lair: unknown game 'ID' (known: a, b)" to stderr. */
 const eng_ruleset *bot_find_game(const char *id);

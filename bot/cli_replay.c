@@ -306,16 +306,9 @@ int bot_cmd_replay(int argc, char **argv) {
       return BOT_EXIT_USAGE;
     }
   }
-  if (optind >= argc) {
-    fputs("lair replay: which file? (see 'lair --help')\n", stderr);
+  const char *path = bot_one_operand("replay", "file", argc, argv);
+  if (!path)
     return BOT_EXIT_USAGE;
-  }
-  if (optind + 1 < argc) {
-    fprintf(stderr, "lair replay: unexpected argument '%.40s'\n",
-            argv[optind + 1]);
-    return BOT_EXIT_USAGE;
-  }
-  const char *path = argv[optind];
   bool std_in = strcmp(path, "-") == 0;
   FILE *f = std_in ? stdin : fopen(path, "rb");
   size_t len = 0;

@@ -184,16 +184,10 @@ int bot_cmd_simulate(int argc, char **argv) {
       return BOT_EXIT_USAGE;
     }
   }
-  if (optind >= argc) {
-    fputs("lair simulate: which game? (see 'lair --help')\n", stderr);
+  const char *operand = bot_one_operand("simulate", "game", argc, argv);
+  if (!operand)
     return BOT_EXIT_USAGE;
-  }
-  if (optind + 1 < argc) {
-    fprintf(stderr, "lair simulate: unexpected argument '%.40s'\n",
-            argv[optind + 1]);
-    return BOT_EXIT_USAGE;
-  }
-  rs = bot_find_game(argv[optind]);
+  rs = bot_find_game(operand);
   if (!rs)
     return BOT_EXIT_USAGE;
 

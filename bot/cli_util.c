@@ -122,3 +122,17 @@ int bot_print_json(const json_t *j, size_t flags) {
   }
   return BOT_EXIT_OK;
 }
+
+const char *bot_one_operand(const char *cmd, const char *what, int argc,
+                            char **argv) {
+  if (optind >= argc) {
+    fprintf(stderr, "lair %s: which %s? (see 'lair --help')\n", cmd, what);
+    return NULL;
+  }
+  if (optind + 1 < argc) {
+    fprintf(stderr, "lair %s: unexpected argument '%.40s'\n", cmd,
+            argv[optind + 1]);
+    return NULL;
+  }
+  return argv[optind];
+}

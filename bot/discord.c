@@ -821,17 +821,23 @@ static void fill_args(cmd_request *r, json_t *options, char vals[][24],
   }
 }
 
-static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
-  json_t *sub = json_array_get(json_object_get(x->data, "options"), 0);
-  const char *name = json_string_value(json_object_get(sub, "name"));
+/* The request an interaction makes, before its command and options. */
+static cmd_request request_of(const ix *x) {
   cmd_request r = {.request_id = x->id,
                    .guild = x->guild,
                    .channel = x->channel,
                    .user = x->user,
                    .user_name = x->name,
                    .is_mod = x->is_mod,
-                   .in_dm = x->in_dm,
-                   .command = name ? name : ""};
+                   .in_dm = x->in_dm};
+  return r;
+}
+
+static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
+  json_t *sub = json_array_get(json_object_get(x->data, "options"), 0);
+  const char *name = json_string_value(json_object_get(sub, "name"));
+  cmd_request r = request_of(x);
+  r.command = name ? name : "";
   char vals[CMD_MAX_ARGS][24];
   const char *focused = NULL;
   fill_args(&r, json_object_get(sub, "options"), vals, &focused);
@@ -918,14 +924,9 @@ static void handle_component(bot_discord *b, const ix *x) {
   }
   char gtext[24];
   snprintf(gtext, sizeof gtext, "%" PRId64, game);
-  cmd_request r = {.request_id = x->id,
-                   .guild = x->guild,
-                   .channel = x->channel,
-                   .user = x->user,
-                   .user_name = x->name,
-                   .is_mod = x->is_mod,
-                   .in_dm = true, /* buttons act on the clicker's games */
-                   .n_args = 1};
+  cmd_request r = request_of(x);
+  r.in_dm = true; /* buttons act on the clicker's games */
+  r.n_args = 1;
   r.args[0].name = "game";
   r.args[0].value = gtext;
   if (kind == 'h') {
