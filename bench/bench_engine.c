@@ -53,8 +53,7 @@ int main(int argc, char **argv) {
   const eng_ruleset *const *all = eng_rulesets(&n);
   for (size_t r = 0; r < n; r++) {
     const eng_ruleset *rs = all[r];
-    for (int players = rs->min_players; players <= rs->max_players;
-         players++) {
+    for (int players = rs->min_players; players <= rs->max_players; players++) {
       if (players != rs->min_players && players != rs->max_players)
         continue;
       eng_config cfg = {.players = players, .first = 0};

@@ -48,28 +48,25 @@ typedef struct console {
 static void deliver(void *ctx, const cmd_msg *m) {
   console *k = ctx;
   if (k->json) {
-    json_t *o = json_pack(
-        "{s:s, s:s?, s:s}", "to",
-        m->to == CMD_TO_CHANNEL ? "channel"
-        : m->to == CMD_TO_DM    ? "dm"
-                                : "ephemeral",
-        "user", m->user_name, "text", m->text);
+    json_t *o = json_pack("{s:s, s:s?, s:s}", "to",
+                          m->to == CMD_TO_CHANNEL ? "channel"
+                          : m->to == CMD_TO_DM    ? "dm"
+                                                  : "ephemeral",
+                          "user", m->user_name, "text", m->text);
     if (!o)
       return;
     if (m->game) {
       json_object_set_new(o, "game", json_integer(m->game));
-      json_object_set_new(
-          o, "status",
-          json_string(m->status == STO_LOBBY     ? "lobby"
-                      : m->status == STO_RUNNING ? "running"
-                                                 : "finished"));
+      json_object_set_new(o, "status",
+                          json_string(m->status == STO_LOBBY     ? "lobby"
+                                      : m->status == STO_RUNNING ? "running"
+                                                                 : "finished"));
     }
     if (m->n_options > 0) {
       json_t *opts = json_array();
       for (int i = 0; i < m->n_options; i++)
         json_array_append_new(opts, json_pack("{ssss}", "id", m->options[i].id,
-                                              "label",
-                                              m->options[i].label));
+                                              "label", m->options[i].label));
       json_object_set_new(o, "options", opts);
     }
     if (m->file_name && m->file_data) /* an attachment: shown, never saved */
@@ -161,7 +158,7 @@ static bool parse_duration(const char *s, int64_t *out) {
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    int64_t unit = *end == 's' ? 1
+    int64_t unit = *end == 's'   ? 1
                    : *end == 'm' ? 60
                    : *end == 'h' ? 3600
                    : *end == 'd' ? 86400
@@ -193,7 +190,8 @@ static size_t option_key(const cmd_def *d, const char *p) {
   if (p[n + 1] && p[n + 1] != ' ')
     return n;
   for (int i = 0; d && i < d->n_options; i++)
-    if (strlen(d->options[i].name) == n && strncmp(d->options[i].name, p, n) == 0)
+    if (strlen(d->options[i].name) == n &&
+        strncmp(d->options[i].name, p, n) == 0)
       return n;
   return 0;
 }
@@ -272,10 +270,11 @@ static void handle_command(console *k, const char *request, const char *name,
       char partial[128];
       snprintf(partial, sizeof partial, "%.*s", (int)(n - 1), r.args[i].value);
       cmd_choice choices[25];
-      int c = cmd_autocomplete(k->cmd, &r, r.args[i].name, partial, choices, 25);
+      int c =
+          cmd_autocomplete(k->cmd, &r, r.args[i].name, partial, choices, 25);
       char list[1800];
-      size_t o = (size_t)snprintf(list, sizeof list, "Suggestions for %s:",
-                                  r.args[i].name);
+      size_t o = (size_t)snprintf(list, sizeof list,
+                                  "Suggestions for %s:", r.args[i].name);
       for (int j = 0; j < c && o < sizeof list; j++)
         o += (size_t)snprintf(list + o, sizeof list - o, "\n- %s (%s)",
                               choices[j].label, choices[j].id);
@@ -315,9 +314,11 @@ static bool handle_line(console *k, char *line) {
       if (!open_db(k))
         return false;
       if (!k->json)
-        say(k, NULL, "(restarted: all memory dropped, reloading from the "
-                     "database)");
-    } else if (strncmp(p, "!advance ", 9) == 0 && parse_duration(p + 9, &secs)) {
+        say(k, NULL,
+            "(restarted: all memory dropped, reloading from the "
+            "database)");
+    } else if (strncmp(p, "!advance ", 9) == 0 &&
+               parse_duration(p + 9, &secs)) {
       k->offset += secs;
       if (!k->json) {
         char msg[100];
@@ -360,8 +361,8 @@ static bool handle_line(console *k, char *line) {
     /* Unique across processes too (k->nonce): a later run on the same
      * database must not repeat an earlier run's id, or its move would be
      * refused as already handled. */
-    snprintf(request, sizeof request, "local:%016" PRIx64 ":%" PRIu64,
-             k->nonce, ++k->counter);
+    snprintf(request, sizeof request, "local:%016" PRIx64 ":%" PRIu64, k->nonce,
+             ++k->counter);
   }
   char *gt = strstr(p, "> ");
   if (!gt || !name_ok(p, (size_t)(gt - p))) {

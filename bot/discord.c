@@ -12,9 +12,9 @@
  * Buttons and select menus carry the game id and state version in their
  * custom_id, so a stale or foreign click gets a clear ephemeral error.
  */
+#include "discord.h"
 #include "cli.h"
 #include "cmd.h"
-#include "discord.h"
 #include "gateway.h"
 #include "rest.h"
 #include "sto.h"
@@ -62,8 +62,8 @@ typedef struct out_msg {
   int64_t version;
   cmd_choice *options;
   int n_options;
-  char mention[32];  /* a user the message may ping ("" none) */
-  char *file_name;   /* an attachment (an exported record), or NULL */
+  char mention[32]; /* a user the message may ping ("" none) */
+  char *file_name;  /* an attachment (an exported record), or NULL */
   char *file_data;
   size_t file_len;
 } out_msg;
@@ -125,8 +125,7 @@ static bool snowflake_ok(const char *s) {
   return true;
 }
 
-bool bot_discord_config_from_env(bot_discord_config *c, char *err,
-                                 size_t cap) {
+bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap) {
   memset(c, 0, sizeof *c);
   const char *token = getenv("DISCORD_TOKEN");
   const char *api = getenv("LAIR_DISCORD_API_URL");
@@ -139,8 +138,9 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err,
   }
   for (const char *p = token; *p; p++)
     if (*p <= ' ' || *p > '~') {
-      snprintf(err, cap, "DISCORD_TOKEN contains spaces or control "
-                         "characters (check the env file)");
+      snprintf(err, cap,
+               "DISCORD_TOKEN contains spaces or control "
+               "characters (check the env file)");
       return false;
     }
   memcpy(c->token, token, strlen(token) + 1);
@@ -151,8 +151,9 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err,
     c->api[--n] = '\0';
   if (strncmp(c->api, "http://", 7) != 0 &&
       strncmp(c->api, "https://", 8) != 0) {
-    snprintf(err, cap, "LAIR_DISCORD_API_URL must start with http:// or "
-                       "https://");
+    snprintf(err, cap,
+             "LAIR_DISCORD_API_URL must start with http:// or "
+             "https://");
     return false;
   }
   if (guild && *guild) {
@@ -235,21 +236,20 @@ static json_t *components(const out_msg *m, int page) {
   json_t *opts = json_array();
   for (int i = page * PER_PAGE; i < m->n_options && i < (page + 1) * PER_PAGE;
        i++)
-    json_array_append_new(opts, json_pack("{ssss}", "label",
-                                          m->options[i].label, "value",
-                                          m->options[i].id));
-  snprintf(id, sizeof id, "s:%" PRId64 ":%" PRId64 ":%d", m->game,
-           m->version, page);
+    json_array_append_new(opts,
+                          json_pack("{ssss}", "label", m->options[i].label,
+                                    "value", m->options[i].id));
+  snprintf(id, sizeof id, "s:%" PRId64 ":%" PRId64 ":%d", m->game, m->version,
+           page);
   json_array_append_new(
-      rows, json_pack("{sis[{sisssssisiso}]}", "type", 1, "components",
-                      "type", 3, "custom_id", id, "placeholder",
-                      "Choose...", "min_values", 1, "max_values", 1,
-                      "options", opts));
+      rows, json_pack("{sis[{sisssssisiso}]}", "type", 1, "components", "type",
+                      3, "custom_id", id, "placeholder", "Choose...",
+                      "min_values", 1, "max_values", 1, "options", opts));
   json_t *nav = json_pack("{sis[]}", "type", 1, "components");
   for (int d = -1; d <= 1; d += 2) {
     int to = page + d;
-    snprintf(id, sizeof id, "p:%" PRId64 ":%" PRId64 ":%d", m->game,
-             m->version, to);
+    snprintf(id, sizeof id, "p:%" PRId64 ":%" PRId64 ":%d", m->game, m->version,
+             to);
     json_array_append_new(
         json_object_get(nav, "components"),
         json_pack("{sisisssssb}", "type", 2, "style", 2, "label",
@@ -272,13 +272,13 @@ static json_t *message_body(const out_msg *m, bool ephemeral) {
                               "users", m->mention)
                   : json_pack("{s{s[]}}", "allowed_mentions", "parse");
   if (m->file_name)
-    json_object_set_new(o, "attachments",
-                        json_pack("[{ssss}]", "id", "0", "filename",
-                                  m->file_name));
+    json_object_set_new(
+        o, "attachments",
+        json_pack("[{ssss}]", "id", "0", "filename", m->file_name));
   if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
-    json_object_set_new(o, "embeds",
-                        json_pack("[{sssi}]", "description", m->text, "color",
-                                  0x6a0dad));
+    json_object_set_new(
+        o, "embeds",
+        json_pack("[{sssi}]", "description", m->text, "color", 0x6a0dad));
   else
     json_object_set_new(o, "content", json_string(m->text));
   if (m->n_options > 0)
@@ -322,11 +322,10 @@ static void dm_sent(void *ctx, const bot_rest_result *r) {
              "in this server's privacy settings.",
              j->user);
     snprintf(id, sizeof id, "h:%" PRId64, j->game);
-    json_t *o = json_pack(
-        "{sss{s[s]}s[{sis[{sisissss}]}]}", "content", text,
-        "allowed_mentions", "users", j->user, "components", "type", 1,
-        "components", "type", 2, "style", 1, "label", "Show my hand",
-        "custom_id", id);
+    json_t *o = json_pack("{sss{s[s]}s[{sis[{sisissss}]}]}", "content", text,
+                          "allowed_mentions", "users", j->user, "components",
+                          "type", 1, "components", "type", 2, "style", 1,
+                          "label", "Show my hand", "custom_id", id);
     snprintf(path, sizeof path, "/channels/%s/messages", j->game_channel);
     send_json(b, "POST", path, o, 0, NULL, NULL);
     json_decref(o);
@@ -542,18 +541,17 @@ static void gate_acked(void *ctx, const bot_rest_result *r) {
     logf_(b, LOG_WARN, "an interaction callback failed: %d %s", r->status,
           r->error ? r->error : "");
   else /* for bench/bench_discord.py: the bot's own share of the latency */
-    logf_(b, LOG_DEBUG, "interaction answered: callback queued %.3f ms, "
+    logf_(b, LOG_DEBUG,
+          "interaction answered: callback queued %.3f ms, "
           "acknowledged %.3f ms after the event arrived",
-          (g->queued - g->received) * 1000.0,
-          (now_s() - g->received) * 1000.0);
+          (g->queued - g->received) * 1000.0, (now_s() - g->received) * 1000.0);
   pthread_mutex_lock(&b->gate_mu);
   gated *list = g->head;
   g->head = g->tail = NULL;
   g->state = ok ? GATE_OPEN : GATE_SHUT;
   pthread_mutex_unlock(&b->gate_mu);
   for (gated *q = list; q && ok; q = q->next)
-    if (bot_rest_send(b->rest, q->method, q->path, q->body, 0, note_result,
-                      b))
+    if (bot_rest_send(b->rest, q->method, q->path, q->body, 0, note_result, b))
       logf_(b, LOG_WARN, "could not queue an answer's follow-up");
   if (list && !ok)
     logf_(b, LOG_WARN, "an answer's follow-ups were dropped");
@@ -609,8 +607,7 @@ static bool seen_before(bot_discord *b, const char *id) {
 
 static void callback(bot_discord *b, const ix *x, json_t *body) {
   char path[800];
-  snprintf(path, sizeof path, "/interactions/%s/%s/callback", x->id,
-           x->token);
+  snprintf(path, sizeof path, "/interactions/%s/%s/callback", x->id, x->token);
   ack_gate *g = x->gate;
   if (g) {
     pthread_mutex_lock(&b->gate_mu);
@@ -643,22 +640,20 @@ static void edit_original(bot_discord *b, const ix *x, json_t *body) {
 
 /* Answers interaction x from the messages its command produced. */
 /* Sends body to path, as multipart when m carries a file. */
-static void send_msg_body(bot_discord *b, const char *method,
-                          const char *path, const out_msg *m, json_t *body) {
+static void send_msg_body(bot_discord *b, const char *method, const char *path,
+                          const out_msg *m, json_t *body) {
   if (!m->file_name) {
     send_json(b, method, path, body, 0, NULL, NULL);
     return;
   }
   char *text = json_dumps(body, JSON_COMPACT);
-  if (!text ||
-      bot_rest_send_file(b->rest, method, path, text, m->file_name,
-                         m->file_data, m->file_len, 0, note_result, b))
+  if (!text || bot_rest_send_file(b->rest, method, path, text, m->file_name,
+                                  m->file_data, m->file_len, 0, note_result, b))
     logf_(b, LOG_WARN, "could not queue a file upload");
   free(text);
 }
 
-static void answer(bot_discord *b, const ix *x, bool deferred,
-                   bool component) {
+static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
   int first = -1; /* the message that becomes the interaction's answer */
   for (int i = 0; i < b->n_msgs && first < 0; i++)
     if (b->msgs[i].to == CMD_TO_CHANNEL && !x->in_dm &&
@@ -700,13 +695,13 @@ static void answer(bot_discord *b, const ix *x, bool deferred,
     }
     json_t *body = message_body(m, false);
     char path[800];
-    snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original",
-             b->app_id, x->token);
+    snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original", b->app_id,
+             x->token);
     send_msg_body(b, "PATCH", path, m, body);
     json_decref(body);
   } else if (first >= 0) {
-    json_t *body = message_body(&b->msgs[first],
-                                b->msgs[first].to == CMD_TO_EPHEMERAL);
+    json_t *body =
+        message_body(&b->msgs[first], b->msgs[first].to == CMD_TO_EPHEMERAL);
     if (deferred) {
       edit_original(b, x, body);
     } else {
@@ -847,9 +842,9 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
     for (int i = 0; i < r.n_args; i++)
       if (focused && strcmp(r.args[i].name, focused) == 0)
         partial = r.args[i].value;
-    int n = focused ? cmd_autocomplete(b->cmd, &r, focused, partial, choices,
-                                       25)
-                    : 0;
+    int n = focused
+                ? cmd_autocomplete(b->cmd, &r, focused, partial, choices, 25)
+                : 0;
     json_t *list = json_array();
     for (int i = 0; i < n; i++)
       json_array_append_new(list, json_pack("{ssss}", "name", choices[i].label,
@@ -863,10 +858,9 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
    * time; so is everything that waited in the queue. */
   bool slow = strcmp(r.command, "log") == 0 || now_s() - x->received > 1.0;
   if (slow) {
-    bool quiet = strcmp(r.command, "log") == 0 ||
-                 strcmp(r.command, "hand") == 0 ||
-                 strcmp(r.command, "list") == 0 ||
-                 strcmp(r.command, "card") == 0;
+    bool quiet =
+        strcmp(r.command, "log") == 0 || strcmp(r.command, "hand") == 0 ||
+        strcmp(r.command, "list") == 0 || strcmp(r.command, "card") == 0;
     json_t *o = quiet ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
                       : json_pack("{si}", "type", 5);
     callback(b, x, o);
@@ -878,8 +872,8 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
 }
 
 static void reply_ephemeral(bot_discord *b, const ix *x, const char *text) {
-  json_t *o = json_pack("{sis{sssi}}", "type", 4, "data", "content", text,
-                        "flags", 64);
+  json_t *o =
+      json_pack("{sis{sssi}}", "type", 4, "data", "content", text, "flags", 64);
   callback(b, x, o);
   json_decref(o);
 }
@@ -941,11 +935,11 @@ static void handle_component(bot_discord *b, const ix *x) {
   }
   int64_t current = cmd_game_version(b->cmd, game);
   if (current != version) {
-    reply_ephemeral(b, x, current < 0
-                              ? "That game no longer exists."
-                              : "These buttons are out of date: the game "
-                                "has moved on. Use the newest message, or "
-                                "/game move.");
+    reply_ephemeral(b, x,
+                    current < 0 ? "That game no longer exists."
+                                : "These buttons are out of date: the game "
+                                  "has moved on. Use the newest message, or "
+                                  "/game move.");
     return;
   }
   if (kind == 'p') {
@@ -970,10 +964,9 @@ static void handle_component(bot_discord *b, const ix *x) {
     json_decref(o);
     return;
   }
-  const char *choice = kind == 's'
-                           ? json_string_value(json_array_get(
-                                 json_object_get(x->data, "values"), 0))
-                           : rest;
+  const char *choice = kind == 's' ? json_string_value(json_array_get(
+                                         json_object_get(x->data, "values"), 0))
+                                   : rest;
   if (!choice || !*choice || (kind != 'm' && kind != 's')) {
     reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
     return;
@@ -1019,8 +1012,8 @@ static void handle_interaction(bot_discord *b, json_t *d, double received) {
   x.guild = json_string_value(json_object_get(d, "guild_id"));
   x.data = json_object_get(d, "data");
   json_t *member = json_object_get(d, "member");
-  json_t *user = member ? json_object_get(member, "user")
-                        : json_object_get(d, "user");
+  json_t *user =
+      member ? json_object_get(member, "user") : json_object_get(d, "user");
   x.user = json_string_value(json_object_get(user, "id"));
   x.name = json_string_value(json_object_get(member, "nick"));
   if (!x.name)
@@ -1171,9 +1164,9 @@ json_t *bot_discord_commands_json(void) {
       int type = o->type == CMD_ARG_INTEGER ? 4
                  : o->type == CMD_ARG_USER  ? 6
                                             : 3;
-      json_t *jo = json_pack("{sisssssb}", "type", type, "name", o->name,
-                             "description", o->description, "required",
-                             o->required);
+      json_t *jo =
+          json_pack("{sisssssb}", "type", type, "name", o->name, "description",
+                    o->description, "required", o->required);
       if (type == 3 && o->autocomplete)
         json_object_set_new(jo, "autocomplete", json_true());
       if (type == 4) {
@@ -1182,10 +1175,10 @@ json_t *bot_discord_commands_json(void) {
       }
       json_array_append_new(opts, jo);
     }
-    json_array_append_new(subs, json_pack("{sisssssoso}", "type", 1, "name",
-                                          d->name, "description",
-                                          d->description, "options", opts,
-                                          "required", json_false()));
+    json_array_append_new(subs,
+                          json_pack("{sisssssoso}", "type", 1, "name", d->name,
+                                    "description", d->description, "options",
+                                    opts, "required", json_false()));
     json_object_del(json_array_get(subs, json_array_size(subs) - 1),
                     "required");
   }
@@ -1290,8 +1283,8 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   char ua[120];
   snprintf(ua, sizeof ua, "DiscordBot (https://github.com/lair-bot/lair, %s)",
            LAIR_VERSION);
-  bot_rest_config rc = {.api_base = cfg->api, .token = cfg->token,
-                        .user_agent = ua};
+  bot_rest_config rc = {
+      .api_base = cfg->api, .token = cfg->token, .user_agent = ua};
   b->rest = bot_rest_new(&rc);
   if (!b->cmd || !b->rest)
     goto out;
@@ -1305,8 +1298,12 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   char *url = get_string(b, "/gateway/bot", "url");
   if (!url)
     goto out;
-  bot_gw_config gc = {.url = url, .token = cfg->token, .intents = 1,
-                      .on_event = on_event, .on_stop = on_stop, .ctx = b};
+  bot_gw_config gc = {.url = url,
+                      .token = cfg->token,
+                      .intents = 1,
+                      .on_event = on_event,
+                      .on_stop = on_stop,
+                      .ctx = b};
   b->gw = bot_gw_new(&gc);
   free(url);
   if (!b->gw || pthread_create(&b->worker, NULL, worker, b) != 0)

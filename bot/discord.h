@@ -27,8 +27,7 @@ typedef struct bot_discord_stats {
 /* Reads the configuration from the environment. Returns false with a
  * one-line reason in err (never the token) when a value is missing or
  * malformed. */
-bool bot_discord_config_from_env(bot_discord_config *c, char *err,
-                                 size_t cap);
+bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap);
 /* Runs the bot until SIGTERM/SIGINT or a fatal gateway close. Returns the
  * process exit status (0 after a signal, 1 on failure). */
 int bot_discord_run(const bot_discord_config *cfg, const char *db_path);

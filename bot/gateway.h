@@ -37,11 +37,11 @@ typedef struct bot_gw_config {
   void (*on_stop)(void *ctx, int close_code, const char *why);
   void *ctx;
   /* Test knobs (0 = Discord's behaviour). */
-  int max_payload;      /* reassembly cap, default 4 MiB */
-  int backoff_base_ms;  /* first reconnect delay, default 1000 */
-  int backoff_max_ms;   /* default 60000 */
-  int identify_gap_ms;  /* least time between two Identifys, default 5000;
-                           after op 9 d=false the wait is in [gap/5, gap] */
+  int max_payload;     /* reassembly cap, default 4 MiB */
+  int backoff_base_ms; /* first reconnect delay, default 1000 */
+  int backoff_max_ms;  /* default 60000 */
+  int identify_gap_ms; /* least time between two Identifys, default 5000;
+                          after op 9 d=false the wait is in [gap/5, gap] */
 } bot_gw_config;
 
 /* Creates a client; NULL on failure. Strings are copied. */
@@ -55,8 +55,8 @@ void bot_gw_stop(bot_gw *g);
 void bot_gw_free(bot_gw *g);
 
 typedef struct bot_gw_stats {
-  uint64_t connects, identifies, resumes, heartbeats, acks, zombies,
-      dispatches, sent, dropped_by_budget;
+  uint64_t connects, identifies, resumes, heartbeats, acks, zombies, dispatches,
+      sent, dropped_by_budget;
   int64_t last_seq;
 } bot_gw_stats;
 /* A snapshot of the counters (safe from any thread). */

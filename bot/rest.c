@@ -726,8 +726,8 @@ static void start(bot_rest *r, req *q) {
     curl_mimepart *part = q->mime ? curl_mime_addpart(q->mime) : NULL;
     ok = ok && part && curl_mime_name(part, "payload_json") == CURLE_OK &&
          curl_mime_type(part, "application/json") == CURLE_OK &&
-         curl_mime_data(part, q->body ? q->body : "{}",
-                        CURL_ZERO_TERMINATED) == CURLE_OK;
+         curl_mime_data(part, q->body ? q->body : "{}", CURL_ZERO_TERMINATED) ==
+             CURLE_OK;
     part = q->mime ? curl_mime_addpart(q->mime) : NULL;
     ok = ok && part && curl_mime_name(part, "files[0]") == CURLE_OK &&
          curl_mime_filename(part, q->file_name) == CURLE_OK &&
@@ -1224,8 +1224,7 @@ static int enqueue(bot_rest *r, const char *method, const char *path,
 int bot_rest_send(bot_rest *r, const char *method, const char *path,
                   const char *json_body, unsigned flags, bot_rest_done done,
                   void *ctx) {
-  return enqueue(r, method, path, json_body, NULL, NULL, 0, flags, done,
-                 ctx);
+  return enqueue(r, method, path, json_body, NULL, NULL, 0, flags, done, ctx);
 }
 
 int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
@@ -1234,8 +1233,8 @@ int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
                        bot_rest_done done, void *ctx) {
   if (!file_name || !*file_name || !data)
     return -1;
-  return enqueue(r, method, path, json_body, file_name, data, len, flags,
-                 done, ctx);
+  return enqueue(r, method, path, json_body, file_name, data, len, flags, done,
+                 ctx);
 }
 
 static int enqueue(bot_rest *r, const char *method, const char *path,

@@ -36,9 +36,9 @@ typedef struct bot_rest_config {
 
 /* The outcome of one request, valid during the callback only. */
 typedef struct bot_rest_result {
-  int status;        /* HTTP status, or 0 when no answer came (network) */
-  int discord_code;  /* the JSON error body's "code" (e.g. 50007), or 0 */
-  const char *body;  /* response body, NUL-terminated ("" if none) */
+  int status;       /* HTTP status, or 0 when no answer came (network) */
+  int discord_code; /* the JSON error body's "code" (e.g. 50007), or 0 */
+  const char *body; /* response body, NUL-terminated ("" if none) */
   size_t len;
   int attempts;      /* how many times it was sent */
   const char *error; /* a short reason when status is 0 or >= 400 */

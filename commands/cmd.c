@@ -71,8 +71,8 @@ const char *cmd_status_name(int status) {
  * options ride on the last piece. */
 static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                      const char *user, const char *user_name, const live *L,
-                     const char *text, const cmd_choice *options,
-                     int n_options, const char *mention);
+                     const char *text, const cmd_choice *options, int n_options,
+                     const char *mention);
 
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const char *user_name, const live *L, const char *text,
@@ -80,16 +80,16 @@ void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
   send_msg(c, r, to, user, user_name, L, text, options, n_options, NULL);
 }
 
-void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to,
-                 const char *user, const char *user_name, const live *L,
-                 const char *text, const char *mention) {
+void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
+                 const char *user_name, const live *L, const char *text,
+                 const char *mention) {
   send_msg(c, r, to, user, user_name, L, text, NULL, 0, mention);
 }
 
 static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                      const char *user, const char *user_name, const live *L,
-                     const char *text, const cmd_choice *options,
-                     int n_options, const char *mention) {
+                     const char *text, const cmd_choice *options, int n_options,
+                     const char *mention) {
   if (to == CMD_TO_DM && user && cmd_is_ai(user))
     return; /* AI seats read no messages */
   cmd_msg m = {.to = to,
@@ -146,8 +146,8 @@ static void vsay(cmd_ctx *c, const cmd_request *r, const live *L, cmd_to to,
     cmd_send(c, r, to, r->user, r->user_name, L, text, NULL, 0);
 }
 
-void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L,
-               const char *fmt, ...) {
+void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L, const char *fmt,
+               ...) {
   va_list ap;
   va_start(ap, fmt);
   vsay(c, r, L, CMD_TO_EPHEMERAL, fmt, ap);
@@ -192,7 +192,8 @@ static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
     for (size_t i = 0; i < cmd_table_n && len < sizeof list; i++)
       len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                               i ? ", " : "", cmd_table[i].name);
-    cmd_reply(c, r, NULL, "Unknown command '/game %.40s'. The commands are: %s.",
+    cmd_reply(c, r, NULL,
+              "Unknown command '/game %.40s'. The commands are: %s.",
               r->command ? r->command : "", list);
     return false;
   }
@@ -288,9 +289,9 @@ bool cmd_parse_config(const char *text, eng_config *cfg, int *max_seats) {
   json_t *j = json_loads(text, 0, NULL);
   const char *mode = NULL;
   int players = 0, first = -1, seats = 0;
-  bool ok = j && !json_unpack(j, "{s?i, s:s, s?i, s:i}", "players", &players,
-                              "mode", &mode, "first", &first, "seats",
-                              &seats) &&
+  bool ok = j &&
+            !json_unpack(j, "{s?i, s:s, s?i, s:i}", "players", &players, "mode",
+                         &mode, "first", &first, "seats", &seats) &&
             strlen(mode) < sizeof cfg->mode;
   if (ok) {
     memset(cfg, 0, sizeof *cfg);
@@ -373,8 +374,8 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
       a->revealed = (uint8_t)ml.m[k].revealed;
       cmd_copy(a->id, sizeof a->id, ml.m[k].option);
     }
-    if (ans && eng_game_restore(rs, &cfg, L->row.seed, ans, n, snap, &g) ==
-                   ENG_OK)
+    if (ans &&
+        eng_game_restore(rs, &cfg, L->row.seed, ans, n, snap, &g) == ENG_OK)
       from = (size_t)snap_seq;
     free(ans);
   }
@@ -414,8 +415,8 @@ live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap) {
   if (!rc)
     rc = sto_seat_list(c->cfg.db, id, L->seats, ENG_MAX_SEATS, &L->n_seats);
   if (rc) {
-    snprintf(why, cap, "%s", rc == STO_NOT_FOUND ? "there is no such game"
-                                                 : sto_strerror(rc));
+    snprintf(why, cap, "%s",
+             rc == STO_NOT_FOUND ? "there is no such game" : sto_strerror(rc));
     free(L);
     return NULL;
   }
@@ -580,8 +581,8 @@ int cmd_options(const live *L, cmd_choice *out, int max) {
 void cmd_result_text(const live *L, char *out, size_t cap) {
   eng_result res;
   eng_game_result(L->g, &res);
-  size_t o = (size_t)snprintf(out, cap, "**Game #%" PRId64 " is over.** ",
-                              L->row.id);
+  size_t o =
+      (size_t)snprintf(out, cap, "**Game #%" PRId64 " is over.** ", L->row.id);
   int winners = 0;
   for (int s = 0; s < L->n_seats && o < cap; s++)
     if (res.winners & (1u << s))
@@ -606,8 +607,8 @@ void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
   cmd_names(L, q, qn, sizeof qn);
   char text[CMD_TEXT_MAX * 8];
   size_t o = (size_t)snprintf(text, sizeof text,
-                              "**Your turn** in game #%" PRId64 ": %s\n", L->row.id,
-                              qn);
+                              "**Your turn** in game #%" PRId64 ": %s\n",
+                              L->row.id, qn);
   for (int i = 0; i < n && o < sizeof text; i++)
     o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n", opts[i].id,
                           opts[i].label);
@@ -625,8 +626,8 @@ void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]) {
 }
 
 void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
-                      const char *public_line,
-                      char before[][CMD_TEXT_MAX + 1], bool table) {
+                      const char *public_line, char before[][CMD_TEXT_MAX + 1],
+                      bool table) {
   char text[CMD_TEXT_MAX * 3];
   size_t o = 0;
   if (public_line && *public_line)
@@ -762,9 +763,8 @@ bool cmd_member_has_room(cmd_ctx *c, const cmd_request *r, const live *L) {
 bool cmd_channel_has_room(cmd_ctx *c, const cmd_request *r) {
   long limit = cmd_setting(c, r->guild, "games_per_channel");
   int64_t ids[16];
-  int open = cmd_channel_games(c, r->channel,
-                               (1u << STO_LOBBY) | (1u << STO_RUNNING), ids,
-                               16);
+  int open = cmd_channel_games(
+      c, r->channel, (1u << STO_LOBBY) | (1u << STO_RUNNING), ids, 16);
   if (open < 0 || open >= limit) {
     cmd_reply(c, r, NULL,
               "This channel already has %d open game%s (the limit is %ld). "

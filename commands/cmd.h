@@ -31,13 +31,13 @@ typedef struct cmd_choice {
 /* One message to deliver. Pointers are valid during deliver() only. */
 typedef struct cmd_msg {
   cmd_to to;
-  const char *user;      /* recipient's user id (DM, ephemeral) or NULL */
-  const char *user_name; /* recipient's display name or NULL */
-  const char *channel;   /* the channel the request came from */
-  const char *text;      /* at most CMD_TEXT_MAX bytes */
-  int64_t game;          /* the game it concerns, 0 if none */
-  int status;            /* STO_LOBBY.. of that game, -1 if none */
-  int64_t version;       /* moves recorded in that game (for custom_ids) */
+  const char *user;          /* recipient's user id (DM, ephemeral) or NULL */
+  const char *user_name;     /* recipient's display name or NULL */
+  const char *channel;       /* the channel the request came from */
+  const char *text;          /* at most CMD_TEXT_MAX bytes */
+  int64_t game;              /* the game it concerns, 0 if none */
+  int status;                /* STO_LOBBY.. of that game, -1 if none */
+  int64_t version;           /* moves recorded in that game (for custom_ids) */
   const cmd_choice *options; /* a prompt addressed to `user` */
   int n_options;
   const char *mention; /* a user id the message may ping, or NULL */

@@ -31,8 +31,7 @@ static void user_scope(const char *user, char *buf, size_t cap) {
   snprintf(buf, cap, "user:%s", user);
 }
 
-static long game_value(cmd_ctx *c, const live *L, const char *key,
-                       long dflt) {
+static long game_value(cmd_ctx *c, const live *L, const char *key, long dflt) {
   char scope[40], v[32];
   long x;
   game_scope(L, scope, sizeof scope);
@@ -103,8 +102,7 @@ static bool ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   eng_game_option(g, i, id, label);
   if (eng_game_answer_index(g, i))
     return false;
-  snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64, L->row.id,
-           L->row.moves);
+  snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64, L->row.id, L->row.moves);
   cmd_request ar = *r;
   ar.request_id = req;
   bool revealed = g->answers[g->n_answers - 1].revealed;
@@ -137,7 +135,7 @@ void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L) {
   c->settling = false;
 }
 
-/* ---- timers --------------------------------------------------------------- */
+/* ---- timers -------------------------------------------------------------- */
 
 static void set_timer(cmd_ctx *c, const live *L, const char *kind, int seat,
                       int64_t due, int64_t data) {
@@ -171,8 +169,7 @@ void cmd_arm_timers(cmd_ctx *c, live *L) {
   snprintf(key, sizeof key, "mute:%d", p);
   if (game_value(c, L, key, -1) != L->g->prompt.turn)
     set_timer(c, L, "remind", p,
-              start + cmd_setting(c, L->row.guild, "reminder_hours") * HOUR,
-              0);
+              start + cmd_setting(c, L->row.guild, "reminder_hours") * HOUR, 0);
   long hours = cmd_game_setting(c, L, "deadline_hours");
   if (hours > 0) {
     set_timer(c, L, "warn", p, start + hours * HOUR / 2, 0);
@@ -224,8 +221,8 @@ static int64_t quiet_left(cmd_ctx *c, const char *user, int64_t now) {
       !cmd_parse_int(dash + 1, 0, 23, &to) || from == to)
     return 0;
   int hour = local_hour(tz[0] ? tz : "UTC", now);
-  bool in = from < to ? (hour >= from && hour < to)
-                      : (hour >= from || hour < to);
+  bool in =
+      from < to ? (hour >= from && hour < to) : (hour >= from || hour < to);
   if (!in)
     return 0;
   int hours = (int)((to - hour + 24) % 24);
@@ -302,8 +299,7 @@ static void forfeit(cmd_ctx *c, const cmd_request *r, live *L, int seat,
                old, L->row.id, ai.name, why, old);
 }
 
-static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t,
-                          bool warn) {
+static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t, bool warn) {
   const sto_seat *s = &L->seats[t->seat];
   char req[64];
   snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
@@ -363,8 +359,7 @@ void cmd_tick(cmd_ctx *c) {
       continue;
     }
     if (L->row.status != STO_RUNNING || !L->g || cmd_paused(c, L) ||
-        L->g->prompt.player != t.seat || t.seat < 0 ||
-        t.seat >= L->n_seats)
+        L->g->prompt.player != t.seat || t.seat < 0 || t.seat >= L->n_seats)
       continue; /* the decision it was for is gone */
     if (strcmp(t.kind, "remind") == 0)
       fire_reminder(c, L, &t);
@@ -375,7 +370,7 @@ void cmd_tick(cmd_ctx *c) {
   }
 }
 
-/* ---- commands -------------------------------------------------------------- */
+/* ---- commands ------------------------------------------------------------ */
 
 void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, 1u << STO_RUNNING);
@@ -383,8 +378,9 @@ void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
     return;
   int seat = cmd_seat_of(L, r->user);
   if (seat < 0 || L->g->prompt.player != seat) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " is not waiting for you, so there "
-                       "is nothing to mute.",
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " is not waiting for you, so there "
+              "is nothing to mute.",
               L->row.id);
     return;
   }
@@ -426,9 +422,10 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   if (tz && !valid_zone(tz)) {
-    cmd_reply(c, r, NULL, "'%.60s' is not a time zone Lair knows; use an "
-                          "Area/City name like Europe/Berlin or "
-                          "America/New_York.",
+    cmd_reply(c, r, NULL,
+              "'%.60s' is not a time zone Lair knows; use an "
+              "Area/City name like Europe/Berlin or "
+              "America/New_York.",
               tz);
     return;
   }
@@ -441,9 +438,10 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
       *dash = '\0';
     if (!dash || !cmd_parse_int(buf, 0, 23, &a) ||
         !cmd_parse_int(dash + 1, 0, 23, &b) || a == b) {
-      cmd_reply(c, r, NULL, "quiet takes two different hours from 0 to 23, "
-                            "e.g. quiet:22-7 (no reminders from 22:00 to "
-                            "7:00 in your time zone).");
+      cmd_reply(c, r, NULL,
+                "quiet takes two different hours from 0 to 23, "
+                "e.g. quiet:22-7 (no reminders from 22:00 to "
+                "7:00 in your time zone).");
       return;
     }
   }
@@ -468,8 +466,7 @@ void cmd_h_vacation(cmd_ctx *c, const cmd_request *r) {
     return;
   int seat = cmd_seat_of(L, r->user);
   if (seat < 0) {
-    cmd_reply(c, r, L, "You are not playing in game #%" PRId64 ".",
-              L->row.id);
+    cmd_reply(c, r, L, "You are not playing in game #%" PRId64 ".", L->row.id);
     return;
   }
   long days = 0;
@@ -507,8 +504,9 @@ void cmd_h_deadline(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   if (strcmp(L->row.creator, r->user) != 0 && !r->is_mod) {
-    cmd_reply(c, r, L, "Only the player who opened game #%" PRId64
-                       " or a moderator can set its deadline.",
+    cmd_reply(c, r, L,
+              "Only the player who opened game #%" PRId64
+              " or a moderator can set its deadline.",
               L->row.id);
     return;
   }
@@ -539,8 +537,9 @@ void cmd_h_addai(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   if (strcmp(L->row.creator, r->user) != 0 && !r->is_mod) {
-    cmd_reply(c, r, L, "Only the player who opened game #%" PRId64
-                       " or a moderator can add AI players.",
+    cmd_reply(c, r, L,
+              "Only the player who opened game #%" PRId64
+              " or a moderator can add AI players.",
               L->row.id);
     return;
   }
@@ -607,8 +606,7 @@ void cmd_h_replace(cmd_ctx *c, const cmd_request *r) {
     if (strcmp(L->seats[i].name, who) == 0)
       seat = i;
   if (seat < 0) {
-    cmd_reply(c, r, L, "'%.40s' is not in game #%" PRId64 ".", who,
-              L->row.id);
+    cmd_reply(c, r, L, "'%.40s' is not in game #%" PRId64 ".", who, L->row.id);
     return;
   }
   if (with && cmd_seat_of(L, with) >= 0) {

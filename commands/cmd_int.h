@@ -47,12 +47,12 @@ void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const cmd_choice *options, int n_options);
 /* cmd_send with a user the message may ping (reminders); DMs to AI
  * seats are dropped. */
-void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to,
-                 const char *user, const char *user_name, const live *L,
-                 const char *text, const char *mention);
+void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
+                 const char *user_name, const live *L, const char *text,
+                 const char *mention);
 /* An ephemeral reply to the requester. */
-void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L,
-               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L, const char *fmt,
+               ...) __attribute__((format(printf, 4, 5)));
 /* A message to the channel. */
 void cmd_announce(cmd_ctx *c, const cmd_request *r, const live *L,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -81,8 +81,8 @@ void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]);
 /* After a change: the public line and table to the channel, changed
  * hands by DM, and the prompt to whoever must answer. */
 void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
-                      const char *public_line,
-                      char before[][CMD_TEXT_MAX + 1], bool table);
+                      const char *public_line, char before[][CMD_TEXT_MAX + 1],
+                      bool table);
 /* Commits a move of L; on failure evicts L, replies and returns false. */
 bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
                 const char *option, int turn, bool revealed);

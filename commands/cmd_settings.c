@@ -20,19 +20,18 @@ static const char *const on_off[] = {"off", "on", NULL};
 /* name, meaning, min, max, default, words (NULL: a number) */
 static const cmd_setting_def defs[] = {
     {"games_per_channel", "open games one channel may hold", 1, 20, 1, NULL},
-    {"games_per_member", "open games one member may sit in", 1, 50, 10,
-     NULL},
-    {"reminder_hours", "hours before the first turn reminder", 1, 168, 4,
-     NULL},
+    {"games_per_member", "open games one member may sit in", 1, 50, 10, NULL},
+    {"reminder_hours", "hours before the first turn reminder", 1, 168, 4, NULL},
     {"reminder_cap_hours", "the longest gap between reminders, in hours", 1,
      336, 24, NULL},
-    {"deadline_hours", "hours a player has for a decision (0: no deadline)",
-     0, 720, 0, NULL},
-    {"deadline_policy", "what happens at a deadline: ai answers, or the seat "
-                        "is forfeited to the AI",
+    {"deadline_hours", "hours a player has for a decision (0: no deadline)", 0,
+     720, 0, NULL},
+    {"deadline_policy",
+     "what happens at a deadline: ai answers, or the seat "
+     "is forfeited to the AI",
      0, 1, 0, policies},
-    {"vacation_days", "days of vacation a player may take per game", 0, 60,
-     7, NULL},
+    {"vacation_days", "days of vacation a player may take per game", 0, 60, 7,
+     NULL},
     {"lobby_hours", "hours an unstarted lobby stays open", 1, 720, 72, NULL},
     {"undo", "takeback: own answers of the current turn, or off", 0, 1, 0,
      undo_modes},
@@ -54,8 +53,7 @@ void cmd_guild_scope(const char *guild, char *buf, size_t cap) {
 }
 
 /* Parses text for d: a number in range, or one of its words. */
-static bool parse_value(const cmd_setting_def *d, const char *text,
-                        long *out) {
+static bool parse_value(const cmd_setting_def *d, const char *text, long *out) {
   if (d->words) {
     for (long i = 0; d->words[i]; i++)
       if (strcmp(d->words[i], text) == 0) {
@@ -67,8 +65,8 @@ static bool parse_value(const cmd_setting_def *d, const char *text,
   return cmd_parse_int(text, d->min, d->max, out);
 }
 
-static long read_scope(cmd_ctx *c, const char *scope,
-                       const cmd_setting_def *d, bool *found) {
+static long read_scope(cmd_ctx *c, const char *scope, const cmd_setting_def *d,
+                       bool *found) {
   char v[64];
   long x;
   *found = false;
@@ -155,8 +153,8 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
       cmd_reply(c, r, NULL, "%s takes %s or %s.", d->key, d->words[0],
                 d->words[1]);
     else
-      cmd_reply(c, r, NULL, "%s needs a value from %ld to %ld.", d->key,
-                d->min, d->max);
+      cmd_reply(c, r, NULL, "%s needs a value from %ld to %ld.", d->key, d->min,
+                d->max);
     return;
   }
   show(d, v, shown, sizeof shown);

@@ -33,93 +33,180 @@ static void h_abort(cmd_ctx *c, const cmd_request *r);
 static void h_kick(cmd_ctx *c, const cmd_request *r);
 
 #define GAME_OPT                                                               \
-  {"game", "Which game, when several are open here (see /game list)",         \
-   CMD_ARG_INTEGER, false, false, 1, 1000000000}
+  {                                                                            \
+    "game", "Which game, when several are open here (see /game list)",         \
+        CMD_ARG_INTEGER, false, false, 1, 1000000000                           \
+  }
 
 const cmd_def cmd_table[] = {
-    {"new", "Open a new game in this channel", false, h_new, 4,
+    {"new",
+     "Open a new game in this channel",
+     false,
+     h_new,
+     4,
      {{"game", "Which game to play", CMD_ARG_STRING, true, true, 0, 0},
-      {"mode", "Rules variant, e.g. blitz or team+annihilation",
-       CMD_ARG_STRING, false, true, 0, 0},
+      {"mode", "Rules variant, e.g. blitz or team+annihilation", CMD_ARG_STRING,
+       false, true, 0, 0},
       {"seats", "Most players who may join", CMD_ARG_INTEGER, false, false, 2,
        ENG_MAX_SEATS},
       {"ai", "How many AI players take seats at once", CMD_ARG_INTEGER, false,
        false, 1, ENG_MAX_SEATS - 1}}},
-    {"join", "Join the open game in this channel", false, h_join, 1,
+    {"join",
+     "Join the open game in this channel",
+     false,
+     h_join,
+     1,
      {GAME_OPT}},
-    {"leave", "Leave a game (a running one only with confirm:yes)", false,
-     h_leave, 2,
+    {"leave",
+     "Leave a game (a running one only with confirm:yes)",
+     false,
+     h_leave,
+     2,
      {GAME_OPT,
       {"confirm", "yes: leave a running game; the AI takes your seat",
        CMD_ARG_STRING, false, false, 0, 0}}},
-    {"start", "Start the game with the players who joined", false, h_start, 1,
+    {"start",
+     "Start the game with the players who joined",
+     false,
+     h_start,
+     1,
      {GAME_OPT}},
     {"status", "Show the table", false, h_status, 1, {GAME_OPT}},
-    {"hand", "Show your private hand (only to you)", false, h_hand, 1,
+    {"hand",
+     "Show your private hand (only to you)",
+     false,
+     h_hand,
+     1,
      {GAME_OPT}},
-    {"move", "Answer your current decision", false, h_move, 2,
-     {{"choice", "An option id or its exact label", CMD_ARG_STRING, true,
-       true, 0, 0},
+    {"move",
+     "Answer your current decision",
+     false,
+     h_move,
+     2,
+     {{"choice", "An option id or its exact label", CMD_ARG_STRING, true, true,
+       0, 0},
       GAME_OPT}},
-    {"undo", "Take back your last answer of this turn", false, h_undo, 1,
+    {"undo",
+     "Take back your last answer of this turn",
+     false,
+     h_undo,
+     1,
      {GAME_OPT}},
-    {"log", "The game's public history, 20 moves a page", false, cmd_h_log, 2,
+    {"log",
+     "The game's public history, 20 moves a page",
+     false,
+     cmd_h_log,
+     2,
      {GAME_OPT,
       {"page", "Which page (1 = the first moves; default: the latest)",
        CMD_ARG_INTEGER, false, false, 1, 1000000000}}},
-    {"list", "The games of this channel", false, h_list, 1,
-     {{"all", "Moderators: yes lists every game of this server",
-       CMD_ARG_STRING, false, false, 0, 0}}},
-    {"card", "A card's full text", false, h_card, 1,
+    {"list",
+     "The games of this channel",
+     false,
+     h_list,
+     1,
+     {{"all", "Moderators: yes lists every game of this server", CMD_ARG_STRING,
+       false, false, 0, 0}}},
+    {"card",
+     "A card's full text",
+     false,
+     h_card,
+     1,
      {{"name", "The card's name", CMD_ARG_STRING, true, true, 0, 0}}},
-    {"export", "A finished game's record as a file (check it with lair replay)",
-     false, cmd_h_export, 1, {GAME_OPT}},
-    {"rematch", "Play an ended game again: same game, mode and seats", false,
-     cmd_h_rematch, 1, {GAME_OPT}},
-    {"addai", "Add an AI player to the open game", false, cmd_h_addai, 2,
+    {"export",
+     "A finished game's record as a file (check it with lair replay)",
+     false,
+     cmd_h_export,
+     1,
+     {GAME_OPT}},
+    {"rematch",
+     "Play an ended game again: same game, mode and seats",
+     false,
+     cmd_h_rematch,
+     1,
+     {GAME_OPT}},
+    {"addai",
+     "Add an AI player to the open game",
+     false,
+     cmd_h_addai,
+     2,
      {{"level", "random or heuristic (default)", CMD_ARG_STRING, false, false,
        0, 0},
       GAME_OPT}},
-    {"mute", "No more reminders for this turn", false, cmd_h_mute, 1,
+    {"mute",
+     "No more reminders for this turn",
+     false,
+     cmd_h_mute,
+     1,
      {GAME_OPT}},
-    {"prefs", "Your reminders: channel, dm or off; time zone; quiet hours",
-     false, cmd_h_prefs, 3,
+    {"prefs",
+     "Your reminders: channel, dm or off; time zone; quiet hours",
+     false,
+     cmd_h_prefs,
+     3,
      {{"reminders", "channel, dm or off", CMD_ARG_STRING, false, false, 0, 0},
-      {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false,
-       false, 0, 0},
+      {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
+       0, 0},
       {"quiet", "Hours without reminders, e.g. 22-7", CMD_ARG_STRING, false,
        false, 0, 0}}},
-    {"vacation", "Pause your clock in a game for some days", false,
-     cmd_h_vacation, 2,
+    {"vacation",
+     "Pause your clock in a game for some days",
+     false,
+     cmd_h_vacation,
+     2,
      {{"days", "How many days", CMD_ARG_INTEGER, true, false, 1, 60},
       GAME_OPT}},
-    {"deadline", "Set a game's time per decision (opener or moderator)",
-     false, cmd_h_deadline, 2,
-     {{"hours", "Hours per decision; 0 turns the deadline off",
-       CMD_ARG_INTEGER, true, false, 0, 720},
+    {"deadline",
+     "Set a game's time per decision (opener or moderator)",
+     false,
+     cmd_h_deadline,
+     2,
+     {{"hours", "Hours per decision; 0 turns the deadline off", CMD_ARG_INTEGER,
+       true, false, 0, 720},
       GAME_OPT}},
     {"abort", "Moderators: end a game at once", true, h_abort, 1, {GAME_OPT}},
-    {"replace", "Moderators: give a player's seat to another member or the AI",
-     true, cmd_h_replace, 3,
-     {{"user", "The player whose seat changes hands", CMD_ARG_USER, true,
+    {"replace",
+     "Moderators: give a player's seat to another member or the AI",
+     true,
+     cmd_h_replace,
+     3,
+     {{"user", "The player whose seat changes hands", CMD_ARG_USER, true, false,
+       0, 0},
+      {"with", "The member who takes it (without: the AI)", CMD_ARG_USER, false,
        false, 0, 0},
-      {"with", "The member who takes it (without: the AI)", CMD_ARG_USER,
-       false, false, 0, 0},
       GAME_OPT}},
-    {"pause", "Moderators: stop a game's clock and moves", true, cmd_h_pause,
-     1, {GAME_OPT}},
-    {"resume", "Moderators: let a paused game go on", true, cmd_h_resume, 1,
+    {"pause",
+     "Moderators: stop a game's clock and moves",
+     true,
+     cmd_h_pause,
+     1,
      {GAME_OPT}},
-    {"kick", "Moderators: remove a member from a game", true, h_kick, 2,
+    {"resume",
+     "Moderators: let a paused game go on",
+     true,
+     cmd_h_resume,
+     1,
+     {GAME_OPT}},
+    {"kick",
+     "Moderators: remove a member from a game",
+     true,
+     h_kick,
+     2,
      {{"user", "The member to remove", CMD_ARG_USER, true, false, 0, 0},
       GAME_OPT}},
-    {"settings", "Moderators: show or change this server's settings", true,
-     cmd_h_settings, 2,
+    {"settings",
+     "Moderators: show or change this server's settings",
+     true,
+     cmd_h_settings,
+     2,
      {{"key", "A setting's name (without it: all of them)", CMD_ARG_STRING,
        false, false, 0, 0},
       {"value", "The new value", CMD_ARG_STRING, false, false, 0, 0}}},
-    {"audit", "Moderators: this server's log of moderator actions", true,
-     cmd_h_audit, 1,
+    {"audit",
+     "Moderators: this server's log of moderator actions",
+     true,
+     cmd_h_audit,
+     1,
      {{"page", "Which page (1 = the newest entries)", CMD_ARG_INTEGER, false,
        false, 1, 1000000000}}},
 };
@@ -159,8 +246,9 @@ static void seat_list(const live *L, char *buf, size_t cap) {
 static void h_new(cmd_ctx *c, const cmd_request *r) {
   const char *id = cmd_arg_get(r, "game");
   if (r->in_dm) {
-    cmd_reply(c, r, NULL, "Games are opened in a server channel, where "
-                          "others can join; your hand then comes here.");
+    cmd_reply(c, r, NULL,
+              "Games are opened in a server channel, where "
+              "others can join; your hand then comes here.");
     return;
   }
   const char *mode = cmd_arg_get(r, "mode");
@@ -220,14 +308,14 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   bool threaded = false;
   if (c->cfg.open_thread && cmd_setting(c, r->guild, "threads") == 1) {
     char name[100];
-    snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name,
-             r->user_name);
+    snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name, r->user_name);
     threaded = c->cfg.open_thread(c->cfg.thread_ctx, r->channel, name,
                                   g.channel, sizeof g.channel);
     if (!threaded) {
-      cmd_reply(c, r, NULL, "A thread for the game could not be opened "
-                            "(does Lair have the Create Public Threads "
-                            "permission here?); nothing was created.");
+      cmd_reply(c, r, NULL,
+                "A thread for the game could not be opened "
+                "(does Lair have the Create Public Threads "
+                "permission here?); nothing was created.");
       return;
     }
   }
@@ -286,8 +374,7 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   int seats;
   cmd_parse_config(L->row.config, &cfg, &seats);
   if (cmd_seat_of(L, r->user) >= 0) {
-    cmd_reply(c, r, L, "You have already joined game #%" PRId64 ".",
-              L->row.id);
+    cmd_reply(c, r, L, "You have already joined game #%" PRId64 ".", L->row.id);
     return;
   }
   if (L->n_seats >= seats) {
@@ -337,8 +424,7 @@ static void close_if_empty(cmd_ctx *c, const cmd_request *r, live *L) {
     return;
   sto_game_set_status(c->cfg.db, L->row.id, STO_ABORTED, c->now);
   L->row.status = STO_ABORTED;
-  cmd_announce(c, r, L, "Game #%" PRId64 " closed: nobody is left.",
-               L->row.id);
+  cmd_announce(c, r, L, "Game #%" PRId64 " closed: nobody is left.", L->row.id);
   cmd_evict(c, L->row.id);
 }
 
@@ -369,8 +455,7 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
     cmd_reply(c, r, NULL, "You could not leave: %s", sto_strerror(rc));
     return;
   }
-  cmd_announce(c, r, L, "%s left game #%" PRId64 ".", r->user_name,
-               L->row.id);
+  cmd_announce(c, r, L, "%s left game #%" PRId64 ".", r->user_name, L->row.id);
   close_if_empty(c, r, L);
 }
 
@@ -414,9 +499,9 @@ static void h_start(cmd_ctx *c, const cmd_request *r) {
                            cfg.mode, "first", cfg.first, "seats", seats);
   char *text = conf ? json_dumps(conf, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
   json_decref(conf);
-  sto_rc rc = text ? sto_game_set_config(c->cfg.db, L->row.id, text, seed,
-                                         c->now)
-                   : STO_NOMEM;
+  sto_rc rc =
+      text ? sto_game_set_config(c->cfg.db, L->row.id, text, seed, c->now)
+           : STO_NOMEM;
   if (!rc)
     rc = sto_game_set_status(c->cfg.db, L->row.id, STO_RUNNING, c->now);
   if (rc) {
@@ -435,22 +520,20 @@ static void h_start(cmd_ctx *c, const cmd_request *r) {
   seat_list(L, list, sizeof list);
   char line[600];
   snprintf(line, sizeof line,
-           "Game #%" PRId64 " (%s) starts! Seats in turn order: %s.",
-           L->row.id, game_name(L), list);
+           "Game #%" PRId64 " (%s) starts! Seats in turn order: %s.", L->row.id,
+           game_name(L), list);
   cmd_after_change(c, r, L, line, NULL, true);
 }
 
 /* ---- playing ----------------------------------------------------------- */
 
-static live *running(cmd_ctx *c, const cmd_request *r, bool seated,
-                     int *seat) {
+static live *running(cmd_ctx *c, const cmd_request *r, bool seated, int *seat) {
   live *L = cmd_find_game(c, r, MASK(STO_RUNNING) | MASK(STO_FINISHED));
   if (!L)
     return NULL;
   *seat = cmd_seat_of(L, r->user);
   if (seated && *seat < 0) {
-    cmd_reply(c, r, L, "You are not playing in game #%" PRId64 ".",
-              L->row.id);
+    cmd_reply(c, r, L, "You are not playing in game #%" PRId64 ".", L->row.id);
     return NULL;
   }
   return L;
@@ -541,8 +624,9 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   if (g->prompt.player != seat) {
-    cmd_reply(c, r, L, "It is not your decision now: game #%" PRId64
-                       " is waiting for %s.",
+    cmd_reply(c, r, L,
+              "It is not your decision now: game #%" PRId64
+              " is waiting for %s.",
               L->row.id, L->seats[g->prompt.player].name);
     return;
   }
@@ -587,18 +671,19 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   live *L = acting(c, r, &seat);
   if (!L)
     return;
-  if (cmd_paused(c, L) ||
-      cmd_game_setting(c, L, "undo") == 1) {
-    cmd_reply(c, r, L, cmd_paused(c, L)
-                           ? "Game #%" PRId64 " is paused by a moderator."
-                           : "Takeback is turned off on this server (game #%"
-                             PRId64 ").",
+  if (cmd_paused(c, L) || cmd_game_setting(c, L, "undo") == 1) {
+    cmd_reply(c, r, L,
+              cmd_paused(c, L)
+                  ? "Game #%" PRId64 " is paused by a moderator."
+                  : "Takeback is turned off on this server (game #%" PRId64
+                    ").",
               L->row.id);
     return;
   }
   if (eng_game_takeback_count(L->g, seat) == 0) {
-    cmd_reply(c, r, L, "%s Answers that drew a card, shuffled a deck or "
-                       "came before another player's answer are final.",
+    cmd_reply(c, r, L,
+              "%s Answers that drew a card, shuffled a deck or "
+              "came before another player's answer are final.",
               eng_strerror(ENG_NO_TAKEBACK));
     return;
   }
@@ -613,8 +698,7 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   if (!cmd_commit(c, r, L, seat, STO_MOVE_TAKEBACK, "", turn, false))
     return;
   char line[200];
-  snprintf(line, sizeof line, "%s took back their last answer.",
-           r->user_name);
+  snprintf(line, sizeof line, "%s took back their last answer.", r->user_name);
   cmd_after_change(c, r, L, line, before, false);
 }
 
@@ -624,13 +708,13 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
   if (cmd_list_all(c, r))
     return;
   int64_t ids[16];
-  int n = cmd_channel_games(c, r->channel,
-                            ACTIVE | MASK(STO_FINISHED) | MASK(STO_ABORTED),
-                            ids, 10);
+  int n = cmd_channel_games(
+      c, r->channel, ACTIVE | MASK(STO_FINISHED) | MASK(STO_ABORTED), ids, 10);
   if (n <= 0) {
     cmd_reply(c, r, NULL,
-              n < 0 ? "The games could not be read."
-                    : "No games in this channel yet. Start one with /game new.");
+              n < 0
+                  ? "The games could not be read."
+                  : "No games in this channel yet. Start one with /game new.");
     return;
   }
   char text[CMD_TEXT_MAX];
@@ -644,13 +728,13 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
       continue;
     }
     seat_list(L, list, sizeof list);
-    o += (size_t)snprintf(
-        text + o, sizeof text - o, "- #%" PRId64 " %s: %s, %" PRId64
-                                   " moves; %s\n",
-        L->row.id, game_name(L),
-        L->row.status == STO_ABORTED ? "aborted"
-                                     : cmd_status_name(L->row.status),
-        L->row.moves, list);
+    o += (size_t)snprintf(text + o, sizeof text - o,
+                          "- #%" PRId64 " %s: %s, %" PRId64 " moves; %s\n",
+                          L->row.id, game_name(L),
+                          L->row.status == STO_ABORTED
+                              ? "aborted"
+                              : cmd_status_name(L->row.status),
+                          L->row.moves, list);
   }
   cmd_reply(c, r, NULL, "%s", text);
 }
@@ -689,8 +773,9 @@ static void h_card(cmd_ctx *c, const cmd_request *r) {
   const eng_ruleset *rs = NULL;
   json_t *card = find_card(name, &rs);
   if (!card) {
-    cmd_reply(c, r, NULL, "No card is called '%.60s'. Try the suggestions "
-                          "while you type.",
+    cmd_reply(c, r, NULL,
+              "No card is called '%.60s'. Try the suggestions "
+              "while you type.",
               name);
     return;
   }
@@ -715,7 +800,7 @@ static void h_card(cmd_ctx *c, const cmd_request *r) {
              field_text(card, "project") ? field_text(card, "project") : "",
              (long long)json_integer_value(json_object_get(card, "points")),
              json_integer_value(json_object_get(card, "points")) == 1 ? ""
-                                                                       : "s",
+                                                                      : "s",
              field_text(card, "facility") ? field_text(card, "facility") : "");
   json_decref(card);
   cmd_reply(c, r, NULL, "%s", text);
@@ -761,8 +846,7 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
     if (strcasecmp(L->seats[i].name, who) == 0)
       seat = i;
   if (seat < 0) {
-    cmd_reply(c, r, L, "'%.40s' is not in game #%" PRId64 ".", who,
-              L->row.id);
+    cmd_reply(c, r, L, "'%.40s' is not in game #%" PRId64 ".", who, L->row.id);
     return;
   }
   char name[64];
@@ -781,8 +865,8 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
   }
   cmd_audit(c, r, "kick", L->row.id, "%s (seat %d, from the lobby)", name,
             seat + 1);
-  cmd_announce(c, r, L, "%s removed %s from game #%" PRId64 ".",
-               r->user_name, name, L->row.id);
+  cmd_announce(c, r, L, "%s removed %s from game #%" PRId64 ".", r->user_name,
+               name, L->row.id);
   close_if_empty(c, r, L);
 }
 

@@ -142,8 +142,8 @@ typedef struct eng_config {
 
 typedef struct eng_result {
   bool over;
-  unsigned winners;    /* bit i set: seat i won (teams win together) */
-  char reason[32];     /* stable, e.g. "points", "decks_exhausted" */
+  unsigned winners; /* bit i set: seat i won (teams win together) */
+  char reason[32];  /* stable, e.g. "points", "decks_exhausted" */
   int score[ENG_MAX_SEATS];
 } eng_result;
 
@@ -164,8 +164,7 @@ typedef struct eng_ruleset {
   /* Fills p with who must answer now and the legal options. */
   void (*prompt)(const void *st, eng_prompt *p);
   /* Writes the question of prompt p ("Play which card?") into buf. */
-  void (*question)(const void *st, const eng_prompt *p, char *buf,
-                   size_t cap);
+  void (*question)(const void *st, const eng_prompt *p, char *buf, size_t cap);
   /* Writes option i of p: id (<= ENG_ID_MAX) and label (<= ENG_LABEL_MAX). */
   void (*option)(const void *st, const eng_prompt *p, int i,
                  char id[ENG_ID_MAX + 1], char label[ENG_LABEL_MAX + 1]);
@@ -243,8 +242,8 @@ typedef struct eng_game {
 
 /* Creates a game; *out is owned by the caller (eng_game_free). On error
  * *out is NULL and nothing is allocated. */
-eng_rc eng_game_new(const eng_ruleset *rs, const eng_config *cfg,
-                    uint64_t seed, eng_game **out);
+eng_rc eng_game_new(const eng_ruleset *rs, const eng_config *cfg, uint64_t seed,
+                    eng_game **out);
 /* Recreates a game from its answers and the state they lead to (a
  * snapshot, as to_json text), without replaying them; the answers keep
  * takeback working. ENG_BAD_STATE if the text is not a valid state. */
@@ -328,8 +327,8 @@ typedef struct eng_sim_stats {
  * ruleset's invariants after every answer (when check is true). Game k
  * uses seed eng_mix64(seed + k). A game longer than max_answers answers
  * counts as a violation. Returns ENG_OK or a setup error. */
-eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
-                    uint64_t seed, long games, bool check, long max_answers,
+eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg, uint64_t seed,
+                    long games, bool check, long max_answers,
                     eng_sim_stats *out);
 /* eng_simulate with an AI level per seat: levels[s] (an eng_ai_level)
  * answers every prompt addressed to seat s, for s < cfg->players; NULL
@@ -339,8 +338,7 @@ eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
  * option counts as a violation. Returns ENG_BAD_AI (nothing played) for
  * an unknown level, else as eng_simulate. */
 eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
-                       uint64_t seed, long games, bool check,
-                       long max_answers, const int *levels,
-                       eng_sim_stats *out);
+                       uint64_t seed, long games, bool check, long max_answers,
+                       const int *levels, eng_sim_stats *out);
 
 #endif

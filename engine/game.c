@@ -17,8 +17,8 @@
 
 static void refresh(eng_game *g) { g->rs->prompt(g->state, &g->prompt); }
 
-eng_rc eng_game_new(const eng_ruleset *rs, const eng_config *cfg,
-                    uint64_t seed, eng_game **out) {
+eng_rc eng_game_new(const eng_ruleset *rs, const eng_config *cfg, uint64_t seed,
+                    eng_game **out) {
   *out = NULL;
   if (!rs)
     return ENG_UNKNOWN_GAME;
@@ -92,8 +92,7 @@ eng_rc eng_game_answer_index(eng_game *g, int i) {
     return ENG_NOMEM;
   memcpy(saved, g->state, g->rs->state_size);
 
-  eng_answer ans = {.player = (int8_t)g->prompt.player,
-                    .turn = g->prompt.turn};
+  eng_answer ans = {.player = (int8_t)g->prompt.player, .turn = g->prompt.turn};
   char label[ENG_LABEL_MAX + 1];
   g->rs->option(g->state, &g->prompt, i, ans.id, label);
   unsigned flags = 0;
@@ -254,8 +253,8 @@ json_t *eng_game_record(const eng_game *g) {
     }
   return json_pack("{sssisisssissso}", "ruleset", g->rs->id, "version",
                    g->rs->version, "players", g->cfg.players, "mode",
-                   g->cfg.mode, "first", g->cfg.first, "seed", seed,
-                   "answers", answers);
+                   g->cfg.mode, "first", g->cfg.first, "seed", seed, "answers",
+                   answers);
 }
 
 static bool parse_u64(const char *s, uint64_t *v) {
@@ -276,9 +275,9 @@ eng_rc eng_game_from_record(const json_t *rec, eng_game **out) {
   int version, players, first;
   json_t *answers;
   if (json_unpack((json_t *)rec, "{s:s, s:i, s:i, s:s, s:i, s:s, s:o}",
-                  "ruleset", &ruleset, "version", &version, "players",
-                  &players, "mode", &mode, "first", &first, "seed",
-                  &seed_text, "answers", &answers) ||
+                  "ruleset", &ruleset, "version", &version, "players", &players,
+                  "mode", &mode, "first", &first, "seed", &seed_text, "answers",
+                  &answers) ||
       !json_is_array(answers))
     return ENG_BAD_RECORD;
   const eng_ruleset *rs = eng_find(ruleset);

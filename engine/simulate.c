@@ -70,16 +70,15 @@ static void violation(eng_sim_stats *s, long game, long move,
              "game %ld, answer %ld: %s", game, move, what);
 }
 
-eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg,
-                    uint64_t seed, long games, bool check, long max_answers,
+eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg, uint64_t seed,
+                    long games, bool check, long max_answers,
                     eng_sim_stats *out) {
   return eng_simulate_ai(rs, cfg, seed, games, check, max_answers, NULL, out);
 }
 
 eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
-                       uint64_t seed, long games, bool check,
-                       long max_answers, const int *levels,
-                       eng_sim_stats *out) {
+                       uint64_t seed, long games, bool check, long max_answers,
+                       const int *levels, eng_sim_stats *out) {
   memset(out, 0, sizeof *out);
   if (cfg->players < rs->min_players || cfg->players > rs->max_players ||
       cfg->players > ENG_MAX_SEATS)
@@ -128,8 +127,7 @@ eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
       eng_rc arc = rs->apply(st, p->code[choice], &flags);
       moves++;
       if (arc) {
-        snprintf(msg, sizeof msg, "a legal answer failed: %s",
-                 eng_rcname(arc));
+        snprintf(msg, sizeof msg, "a legal answer failed: %s", eng_rcname(arc));
         violation(out, k, moves, msg);
         broken = true;
         break;

@@ -161,7 +161,7 @@ int sto_schema_version(void) { return MIGRATION_COUNT; }
                   "SET seq = excluded.seq, state = excluded.state "            \
                   "WHERE excluded.seq >= snapshots.seq")                       \
   X(SNAPSHOT_GET, "SELECT seq, state FROM snapshots WHERE game = ?1")          \
-  X(TIMER_SET, "INSERT INTO timers(game, kind, seat, due, data) "             \
+  X(TIMER_SET, "INSERT INTO timers(game, kind, seat, due, data) "              \
                "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(game, kind, seat) "     \
                "DO UPDATE SET due = excluded.due, data = excluded.data")       \
   X(TIMER_CLEAR, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
@@ -810,16 +810,14 @@ sto_rc sto_game_list(sto *db, const char *channel, unsigned statuses,
 }
 
 sto_rc sto_game_list_user(sto *db, const char *user, unsigned statuses,
-                          int (*fn)(void *ctx, const sto_game *g),
-                          void *ctx) {
+                          int (*fn)(void *ctx, const sto_game *g), void *ctx) {
   if (!user)
     return STO_INVALID;
   return game_list(db, ST_GAME_LIST_USER, user, statuses, fn, ctx);
 }
 
 sto_rc sto_game_list_guild(sto *db, const char *guild, unsigned statuses,
-                           int (*fn)(void *ctx, const sto_game *g),
-                           void *ctx) {
+                           int (*fn)(void *ctx, const sto_game *g), void *ctx) {
   if (!guild)
     return STO_INVALID;
   return game_list(db, ST_GAME_LIST_GUILD, guild, statuses, fn, ctx);

@@ -58,7 +58,7 @@ int sto_schema_version(void);
 /* ---- games ------------------------------------------------------------ */
 enum { STO_LOBBY = 0, STO_RUNNING = 1, STO_FINISHED = 2, STO_ABORTED = 3 };
 
-#define STO_ID_MAX 32     /* ruleset ids, Discord snowflakes as text */
+#define STO_ID_MAX 32      /* ruleset ids, Discord snowflakes as text */
 #define STO_CONFIG_MAX 512 /* a game's config JSON */
 
 typedef struct sto_game {
@@ -97,8 +97,7 @@ sto_rc sto_game_list_user(sto *db, const char *user, unsigned statuses,
 /* The same for the games of one server (guild "" : the console table's
  * and DMs'), in every channel. */
 sto_rc sto_game_list_guild(sto *db, const char *guild, unsigned statuses,
-                           int (*fn)(void *ctx, const sto_game *g),
-                           void *ctx);
+                           int (*fn)(void *ctx, const sto_game *g), void *ctx);
 
 /* ---- seats ------------------------------------------------------------ */
 typedef struct sto_seat {
@@ -144,8 +143,8 @@ sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
                      int (*fn)(void *ctx, const sto_move *m), void *ctx);
 /* Whether request id was already applied; *game and *seq (if not NULL)
  * receive where. */
-sto_rc sto_request_seen(sto *db, const char *request, bool *seen,
-                        int64_t *game, int64_t *seq);
+sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
+                        int64_t *seq);
 
 /* ---- snapshots ------------------------------------------------------- */
 #define STO_STATE_MAX (16u << 20) /* bytes of one snapshot's state text */
@@ -153,8 +152,7 @@ sto_rc sto_request_seen(sto *db, const char *request, bool *seen,
 /* Stores the state text after `seq` moves (replacing an older one; a
  * snapshot older than the stored one is ignored). STO_TOO_BIG past
  * STO_STATE_MAX. */
-sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq,
-                        const char *state);
+sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq, const char *state);
 /* Reads the newest snapshot of game: *seq and *state (malloc'd, caller
  * frees); STO_NOT_FOUND when there is none. */
 sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state);
@@ -185,7 +183,7 @@ sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
  * this caller won it (another process may have been first). */
 sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed);
 
-/* ---- audit log ------------------------------------------------------------ */
+/* ---- audit log ----------------------------------------------------------- */
 typedef struct sto_audit {
   char scope[STO_ID_MAX + 8]; /* "guild:ID" */
   int64_t time;
@@ -203,8 +201,8 @@ sto_rc sto_audit_list(sto *db, const char *scope, int limit,
 
 /* ---- key/value settings (per guild or channel) ----------------------- */
 /* Reads setting key of scope into buf; STO_NOT_FOUND if unset. */
-sto_rc sto_setting_get(sto *db, const char *scope, const char *key,
-                       char *buf, size_t cap);
+sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
+                       size_t cap);
 /* Writes setting key of scope. */
 sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
                        const char *value);

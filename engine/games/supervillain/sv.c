@@ -76,8 +76,8 @@ static void put(sv_state *s, int i, int zone, int owner) {
   /* Victory can only change when a Facility or an Asteroid comes or goes
    * (points, Bad Luck Emitter's block): only then is it checked again. */
   int old = s->w[i].zone;
-  if (old == SV_Z_FACILITY || old == SV_Z_ASTEROID ||
-      zone == SV_Z_FACILITY || zone == SV_Z_ASTEROID)
+  if (old == SV_Z_FACILITY || old == SV_Z_ASTEROID || zone == SV_Z_FACILITY ||
+      zone == SV_Z_ASTEROID)
     s->recheck = 1;
   sv_where w = {.zone = (uint8_t)zone, .owner = (uint8_t)owner};
   s->w[i] = w;
@@ -428,8 +428,7 @@ static void effect_options(const sv_state *s, const sv_frame *f,
   case SV_OP_ADD_PROOF:
     if (f->scope != SV_SCOPE_FACILITY)
       for (int i = MIN_LO; i < DOM_LO; i++)
-        if (s->w[i].zone == SV_Z_MOB && s->w[i].owner == me &&
-            !s->w[i].proof)
+        if (s->w[i].zone == SV_Z_MOB && s->w[i].owner == me && !s->w[i].proof)
           add(p, CODE(OPT_PICK, i));
     if (f->scope != SV_SCOPE_DEFAULT)
       for (int i = DOM_LO; i < SV_N; i++)
@@ -811,8 +810,7 @@ static bool phase_auto(sv_state *s, unsigned *fl) {
     return true;
   case SV_PH_ASTEROIDS:
     for (int i = DOM_LO; i < SV_N; i++)
-      if (s->w[i].zone == SV_Z_ASTEROID && s->w[i].owner == me &&
-          s->w[i].due) {
+      if (s->w[i].zone == SV_Z_ASTEROID && s->w[i].owner == me && s->w[i].due) {
         s->w[i].due = 0;
         sv_frame *f = push(s, SV_F_HIT, me);
         if (f)
@@ -1181,7 +1179,8 @@ static eng_rc sv_setup(void *st, const eng_config *cfg, uint64_t seed) {
   eng_rc rc = parse_mode(s, cfg->mode, cfg->players);
   if (rc)
     return rc;
-  snprintf(s->mode, sizeof s->mode, "%s", cfg->mode[0] ? cfg->mode : "standard");
+  snprintf(s->mode, sizeof s->mode, "%s",
+           cfg->mode[0] ? cfg->mode : "standard");
   eng_rng_seed(&s->rng, seed, 0);
   for (int i = MIN_LO; i < DOM_LO; i++) {
     put(s, i, SV_Z_MDECK, 0);
@@ -1197,9 +1196,9 @@ static eng_rc sv_setup(void *st, const eng_config *cfg, uint64_t seed) {
   for (int p = 0; p < s->players; p++)
     for (int k = 0; k < 2; k++)
       draw_minion(s, p, &fl);
-  s->current = (uint8_t)(cfg->first >= 0
-                             ? cfg->first
-                             : (int)eng_rng_below(&s->rng, s->players));
+  s->current =
+      (uint8_t)(cfg->first >= 0 ? cfg->first
+                                : (int)eng_rng_below(&s->rng, s->players));
   s->turn = 1;
   s->mobs_left = s->ops_left = 1;
   s->phase = SV_PH_START;
@@ -1207,9 +1206,7 @@ static eng_rc sv_setup(void *st, const eng_config *cfg, uint64_t seed) {
   return ENG_OK;
 }
 
-static void sv_prompt(const void *st, eng_prompt *p) {
-  options(st, p);
-}
+static void sv_prompt(const void *st, eng_prompt *p) { options(st, p); }
 
 /* The core hands apply() only codes of the current prompt (see eng.h), so
  * the options are not rebuilt here: that would double the cost of every
@@ -1306,8 +1303,9 @@ static void sv_question(const void *st, const eng_prompt *p, char *buf,
   else if (s->sp > 0)
     snprintf(buf, cap, "%s", frame_question(s, &s->stack[s->sp - 1]));
   else if (s->phase == SV_PH_ACT3)
-    snprintf(buf, cap, "Start the drawn card as a Project, or launch it as "
-                       "an Asteroid?");
+    snprintf(buf, cap,
+             "Start the drawn card as a Project, or launch it as "
+             "an Asteroid?");
   else
     snprintf(buf, cap, "Your day: what next?");
 }
@@ -1327,15 +1325,14 @@ static void describe(const sv_state *s, int i, char *buf, size_t cap) {
     snprintf(buf, cap, "Project %s (%s), %s", C(i)->name, pw, who);
     break;
   case SV_Z_FACILITY:
-    snprintf(buf, cap, "Facility %s (%d pt%s%s), %s", C(i)->name,
-             C(i)->points, C(i)->points == 1 ? "" : "s",
-             w->proof ? ", token" : "", who);
+    snprintf(buf, cap, "Facility %s (%d pt%s%s), %s", C(i)->name, C(i)->points,
+             C(i)->points == 1 ? "" : "s", w->proof ? ", token" : "", who);
     break;
   case SV_Z_ASTEROID: {
     char at[16];
     seat_name(w->target, at, sizeof at);
-    snprintf(buf, cap, "%sAsteroid %s, %s at %s",
-             w->charged ? "charged " : "", C(i)->name, who, at);
+    snprintf(buf, cap, "%sAsteroid %s, %s at %s", w->charged ? "charged " : "",
+             C(i)->name, who, at);
     break;
   }
   default:
@@ -1396,24 +1393,23 @@ static void sv_option(const void *st, const eng_prompt *p, int i,
     power_of(a, pw, sizeof pw);
     snprintf(id, ENG_ID_MAX + 1, "mob.c%d", a);
     label_set(label, "Play %s as a Mob (%s%s)", C(a)->name, pw,
-             C(a)->boosted ? ", Boosted" : "");
+              C(a)->boosted ? ", Boosted" : "");
     return;
   case OPT_OPS:
     snprintf(id, ENG_ID_MAX + 1, "ops.c%d", a);
     label_set(label, "Play %s as %sMinion Ops", C(a)->name,
-             C(a)->swift ? "Swift " : "");
+              C(a)->swift ? "Swift " : "");
     return;
   case OPT_SHOOT:
     describe(s, a, d, sizeof d);
     snprintf(id, ENG_ID_MAX + 1, "shoot.c%d", a);
-    label_set(label, "Shoot down %s (discard %d)", d,
-             s->w[a].charged ? 3 : 2);
+    label_set(label, "Shoot down %s (discard %d)", d, s->w[a].charged ? 3 : 2);
     return;
   case OPT_USE:
     snprintf(id, ENG_ID_MAX + 1, "use.c%d", a);
     label_set(label, "Use %s: %s", C(a)->name,
-             s->w[a].zone == SV_Z_FACILITY ? C(a)->facility.text
-                                           : C(a)->project.text);
+              s->w[a].zone == SV_Z_FACILITY ? C(a)->facility.text
+                                            : C(a)->project.text);
     return;
   case OPT_CHARGE:
     describe(s, a, d, sizeof d);
@@ -1457,10 +1453,10 @@ static void sv_result(const void *st, eng_result *r) {
   r->winners = s->winners;
   for (int p = 0; p < s->players; p++)
     r->score[p] = sv_points(s, p);
-  const char *reason = !s->over                       ? ""
-                       : s->reason == SV_END_POINTS   ? "points"
-                       : s->winners                   ? "decks_exhausted"
-                                                      : "decks_exhausted_tie";
+  const char *reason = !s->over                     ? ""
+                       : s->reason == SV_END_POINTS ? "points"
+                       : s->winners                 ? "decks_exhausted"
+                                                    : "decks_exhausted_tie";
   snprintf(r->reason, sizeof r->reason, "%s", reason);
 }
 

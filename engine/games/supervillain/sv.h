@@ -203,8 +203,8 @@ typedef enum {
   SV_PH_START,     /* turn_start triggers */
   SV_PH_ASTEROIDS, /* Act I */
   SV_PH_ACT2,
-  SV_PH_ACT3,   /* decision: Project or Asteroid */
-  SV_PH_DAY,    /* decision: the day's actions */
+  SV_PH_ACT3, /* decision: Project or Asteroid */
+  SV_PH_DAY,  /* decision: the day's actions */
   SV_PH_EVENING,
   SV_PH_OVER
 } sv_phase;
@@ -236,9 +236,9 @@ typedef struct sv_frame {
 typedef struct sv_state {
   eng_rng rng;
   uint8_t players;
-  uint8_t team;        /* Team Battle 2x2 */
+  uint8_t team;         /* Team Battle 2x2 */
   uint8_t annihilation; /* Total Annihilation variant */
-  uint8_t target;      /* Domination points to win */
+  uint8_t target;       /* Domination points to win */
   uint8_t current;
   uint8_t phase;
   uint8_t mobs_left, ops_left;

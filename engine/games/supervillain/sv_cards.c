@@ -164,7 +164,8 @@ static void parse_ability(loader *l, const char *card, const char *half,
     return;
   }
   const char *kind = json_string_value(json_object_get(a, "kind"));
-  int k = half[0] == 'o' ? SV_KIND_NONE : lookup(kind_names, SV_KIND_COUNT, kind);
+  int k =
+      half[0] == 'o' ? SV_KIND_NONE : lookup(kind_names, SV_KIND_COUNT, kind);
   if (half[0] != 'o') {
     bool allowed = false;
     for (const int *p = kinds; *p >= 0; p++)
@@ -176,8 +177,7 @@ static void parse_ability(loader *l, const char *card, const char *half,
   }
   const char *text = json_string_value(json_object_get(a, "text"));
   if (!text || !*text || strlen(text) >= sizeof out->text)
-    err(l, "%s: text missing or longer than %zu", where,
-        sizeof out->text - 1);
+    err(l, "%s: text missing or longer than %zu", where, sizeof out->text - 1);
   else
     memcpy(out->text, text, strlen(text) + 1);
   const char *trig = json_string_value(json_object_get(a, "trigger"));
@@ -205,8 +205,7 @@ static void parse_ability(loader *l, const char *card, const char *half,
   }
   json_t *effects = json_object_get(a, "effects");
   if (!json_is_array(effects) || json_array_size(effects) > SV_MAX_EFFECTS) {
-    err(l, "%s: effects must be an array of at most %d", where,
-        SV_MAX_EFFECTS);
+    err(l, "%s: effects must be an array of at most %d", where, SV_MAX_EFFECTS);
     return;
   }
   if (json_array_size(effects) == 0 && k != SV_KIND_WIN_BLOCK)
@@ -215,8 +214,8 @@ static void parse_ability(loader *l, const char *card, const char *half,
     err(l, "%s: win_block has no effects", where);
   size_t i;
   json_t *e;
-  json_array_foreach(effects, i, e) parse_effect(l, where, e,
-                                                 &out->eff[out->n_effects++]);
+  json_array_foreach(effects, i, e)
+      parse_effect(l, where, e, &out->eff[out->n_effects++]);
 }
 
 static int int_field(loader *l, const char *card, json_t *c, const char *key,
@@ -224,8 +223,7 @@ static int int_field(loader *l, const char *card, json_t *c, const char *key,
   json_t *v = json_object_get(c, key);
   if (!json_is_integer(v) || json_integer_value(v) < lo ||
       json_integer_value(v) > hi) {
-    err(l, "card '%s': %s must be an integer from %d to %d", card, key, lo,
-        hi);
+    err(l, "card '%s': %s must be an integer from %d to %d", card, key, lo, hi);
     return lo;
   }
   return (int)json_integer_value(v);
@@ -252,16 +250,15 @@ static bool id_ok(const char *id) {
   return true;
 }
 
-static const int project_kinds[] = {SV_KIND_WHEN_COMPLETE,
-                                    SV_KIND_DESTROY_THIS,
+static const int project_kinds[] = {SV_KIND_WHEN_COMPLETE, SV_KIND_DESTROY_THIS,
                                     SV_KIND_ONCE_PER_TURN, SV_KIND_WHENEVER,
                                     -1};
 static const int facility_kinds[] = {
     SV_KIND_ONCE_PER_TURN, SV_KIND_DESTROY_THIS, SV_KIND_WHENEVER,
     SV_KIND_IF_DESTROYED,  SV_KIND_WIN_BLOCK,    -1};
 
-static int parse_file(loader *l, const char *text, bool domination,
-                      sv_deck *d, int *instances) {
+static int parse_file(loader *l, const char *text, bool domination, sv_deck *d,
+                      int *instances) {
   const char *deck = domination ? "domination" : "minion";
   json_error_t je;
   json_t *root = json_loads(text, 0, &je);
@@ -314,8 +311,7 @@ static int parse_file(loader *l, const char *text, bool domination,
       card->proof = bool_field(l, id, c, "proof");
       card->boosted = bool_field(l, id, c, "boosted");
       card->swift = bool_field(l, id, c, "swift");
-      parse_ability(l, id, "ops", json_object_get(c, "ops"), &card->ops,
-                    NULL);
+      parse_ability(l, id, "ops", json_object_get(c, "ops"), &card->ops, NULL);
     }
     for (int k = 0; k < card->count && *instances < SV_N; k++)
       d->inst[(*instances)++] = (uint8_t)d->n_cards;
@@ -360,15 +356,14 @@ static void load(void) {
     report_stderr(NULL, "data files missing from the build");
     return;
   }
-  loaded_ok = sv_cards_parse(m->text, d->text, &sv_loaded, report_stderr,
-                             NULL) == 0;
+  loaded_ok =
+      sv_cards_parse(m->text, d->text, &sv_loaded, report_stderr, NULL) == 0;
 }
 
 const sv_deck *sv_cards(void) {
   call_once(&load_once, load);
   return loaded_ok ? &sv_loaded : NULL;
 }
-
 
 static json_t *ability_json(const sv_ability *a, bool with_kind) {
   json_t *o = json_pack("{ss}", "text", a->text);
@@ -387,17 +382,16 @@ static json_t *ability_json(const sv_ability *a, bool with_kind) {
     if (op_has_n(e->op))
       json_object_set_new(eo, "n", json_integer(e->n));
     if (e->op == SV_OP_CHARGE_ASTEROID)
-      json_object_set_new(eo, "scope",
-                          json_string(e->scope ? "any" : "own"));
+      json_object_set_new(eo, "scope", json_string(e->scope ? "any" : "own"));
     if (e->op == SV_OP_SHOOT_DOWN)
       json_object_set_new(eo, "scope",
                           json_string(e->scope ? "any" : "incoming"));
     if (e->op == SV_OP_ADD_PROOF)
-      json_object_set_new(
-          eo, "target",
-          json_string(e->scope == SV_SCOPE_ANY        ? "any"
-                      : e->scope == SV_SCOPE_FACILITY ? "facility"
-                                                      : "mob"));
+      json_object_set_new(eo, "target",
+                          json_string(e->scope == SV_SCOPE_ANY ? "any"
+                                      : e->scope == SV_SCOPE_FACILITY
+                                          ? "facility"
+                                          : "mob"));
     json_array_append_new(effects, eo);
   }
   json_object_set_new(o, "effects", effects);
@@ -409,9 +403,9 @@ json_t *sv_cards_json(const sv_deck *d) {
   for (int i = 0; i < d->n_cards; i++) {
     const sv_card *c = &d->cards[i];
     char power[16];
-    json_t *o = json_pack("{sssssssi}", "id", c->id, "name", c->name, "deck",
-                          c->domination ? "domination" : "minion", "count",
-                          c->count);
+    json_t *o =
+        json_pack("{sssssssi}", "id", c->id, "name", c->name, "deck",
+                  c->domination ? "domination" : "minion", "count", c->count);
     if (c->domination) {
       sv_format_power(c->cost, power, sizeof power);
       json_object_set_new(o, "cost", json_integer(c->cost));

@@ -14,12 +14,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const phase_names[] = {"start", "asteroids", "act2",
-                                          "act3",  "day",       "evening",
-                                          "over"};
+static const char *const phase_names[] = {"start", "asteroids", "act2", "act3",
+                                          "day",   "evening",   "over"};
 static const char *const zone_names[] = {
-    "minion_deck", "minion_discard", "hand",     "mob",      "domination_deck",
-    "domination_discard", "project", "facility", "asteroid", "drawn"};
+    "minion_deck", "minion_discard",  "hand",
+    "mob",         "domination_deck", "domination_discard",
+    "project",     "facility",        "asteroid",
+    "drawn"};
 
 const char *sv_phase_name(int phase) {
   return phase >= 0 && phase <= SV_PH_OVER ? phase_names[phase] : "?";
@@ -99,12 +100,14 @@ static json_t *build_view(const sv_state *s, int viewer, vb *b) {
             json_t *mob = ref(b, m);
             json_object_set_new(mob, "power",
                                 J(b, json_integer(sv_card_of(m)->power)));
-            json_object_set_new(mob, "proof", J(b, json_boolean(s->w[m].proof)));
+            json_object_set_new(mob, "proof",
+                                J(b, json_boolean(s->w[m].proof)));
             json_array_append_new(mobs, mob);
             power += sv_card_of(m)->power;
           }
         json_t *pr = ref(b, i);
-        json_object_set_new(pr, "cost", J(b, json_integer(sv_card_of(i)->cost)));
+        json_object_set_new(pr, "cost",
+                            J(b, json_integer(sv_card_of(i)->cost)));
         json_object_set_new(pr, "power", J(b, json_integer(power)));
         json_object_set_new(pr, "used", J(b, json_boolean(w->used)));
         json_object_set_new(pr, "mobs", mobs);
@@ -119,8 +122,8 @@ static json_t *build_view(const sv_state *s, int viewer, vb *b) {
       }
     }
     json_t *po = J(b, json_pack("{si si si so so}", "seat", p, "hand", hand,
-                                "points", sv_points(s, p), "projects",
-                                projects, "facilities", facilities));
+                                "points", sv_points(s, p), "projects", projects,
+                                "facilities", facilities));
     if (s->team)
       json_object_set_new(po, "team", J(b, json_integer(p % 2)));
     json_array_append_new(players, po);
@@ -143,7 +146,8 @@ static json_t *build_view(const sv_state *s, int viewer, vb *b) {
     for (int i = 0; i < SV_N_MINION; i++)
       if (s->w[i].zone == SV_Z_HAND && s->w[i].owner == viewer) {
         json_t *c = ref(b, i);
-        json_object_set_new(c, "power", J(b, json_integer(sv_card_of(i)->power)));
+        json_object_set_new(c, "power",
+                            J(b, json_integer(sv_card_of(i)->power)));
         json_array_append_new(hand, c);
       }
     json_object_set_new(v, "you", J(b, json_integer(viewer)));
@@ -187,17 +191,17 @@ json_t *sv_to_json(const void *st) {
     for (int t = 0; t < f->n_list; t++)
       json_array_append_new(list, json_pack("[ii]", f->list[t], f->owner[t]));
     json_array_append_new(stack, json_pack("[iiiiiiiiio]", f->kind, f->player,
-                                           f->op, f->n, f->scope, f->step,
-                                           f->a, f->b, f->src, list));
+                                           f->op, f->n, f->scope, f->step, f->a,
+                                           f->b, f->src, list));
   }
   json_t *j = json_pack(
       "{ss si so si ss si si si si si si si si si si si si}", "ruleset",
       "supervillain", "version", sv_ruleset.version, "rng",
-      eng_rng_to_json(&s->rng), "players", s->players, "mode", s->mode,
-      "team", s->team, "annihilation", s->annihilation, "target", s->target,
-      "current", s->current, "phase", s->phase, "mobs_left", s->mobs_left,
-      "ops_left", s->ops_left, "turn", s->turn, "over", s->over, "winners",
-      s->winners, "reason", s->reason, "sp", s->sp);
+      eng_rng_to_json(&s->rng), "players", s->players, "mode", s->mode, "team",
+      s->team, "annihilation", s->annihilation, "target", s->target, "current",
+      s->current, "phase", s->phase, "mobs_left", s->mobs_left, "ops_left",
+      s->ops_left, "turn", s->turn, "over", s->over, "winners", s->winners,
+      "reason", s->reason, "sp", s->sp);
   if (!j)
     return NULL;
   json_object_set_new(j, "minion_deck", eng_pile_to_json(&s->mdeck));
@@ -258,8 +262,7 @@ eng_rc sv_from_json(void *st, const json_t *j) {
   FIELD("reason", 0, SV_END_EXHAUSTED, s->reason);
   if (s->team && s->players != 4)
     return ENG_BAD_STATE;
-  if (eng_pile_from_json(&s->mdeck, json_object_get(j, "minion_deck"),
-                         SV_N) ||
+  if (eng_pile_from_json(&s->mdeck, json_object_get(j, "minion_deck"), SV_N) ||
       eng_pile_from_json(&s->mdisc, json_object_get(j, "minion_discard"),
                          SV_N) ||
       eng_pile_from_json(&s->ddeck, json_object_get(j, "domination_deck"),
@@ -291,8 +294,8 @@ eng_rc sv_from_json(void *st, const json_t *j) {
   json_array_foreach(stack, k, fr) {
     sv_frame *f = &s->stack[s->sp++];
     int v[9];
-    static const int hi[9] = {SV_F_LAUNCH, 3,   SV_OP_COUNT - 1, 255, 2,
-                              255,         SV_N - 1, 255,        SV_N - 1};
+    static const int hi[9] = {SV_F_LAUNCH, 3,   SV_OP_COUNT - 1, 255, 2, 255,
+                              SV_N - 1,    255, SV_N - 1};
     json_t *list = json_array_get(fr, 9);
     if (!json_is_array(fr) || json_array_size(fr) != 10 ||
         !json_is_array(list) || json_array_size(list) > SV_TRIG_MAX)
@@ -341,8 +344,8 @@ static int fail(char *msg, size_t cap, const char *what, int i) {
   return 1;
 }
 
-static int check_pile(const sv_state *s, const eng_pile *p, int zone,
-                      char *msg, size_t cap) {
+static int check_pile(const sv_state *s, const eng_pile *p, int zone, char *msg,
+                      size_t cap) {
   int in_zone = 0;
   for (int i = 0; i < SV_N; i++)
     in_zone += s->w[i].zone == zone;
@@ -360,7 +363,7 @@ static int check_pile(const sv_state *s, const eng_pile *p, int zone,
 
 /* Every card reference in a view must be public or in the viewer's hand. */
 int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
-                      char *msg, size_t cap) {
+                       char *msg, size_t cap) {
   if (json_is_object(v)) {
     json_t *i = json_object_get(v, "i");
     if (i) {
@@ -371,20 +374,21 @@ int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
       const sv_where *w = &s->w[c];
       if (!sv_zone_public(w->zone) &&
           !(w->zone == SV_Z_HAND && w->owner == viewer)) {
-        snprintf(msg, cap, "the view of seat %d shows card %d from %s",
-                 viewer, (int)c, sv_zone_name(w->zone));
+        snprintf(msg, cap, "the view of seat %d shows card %d from %s", viewer,
+                 (int)c, sv_zone_name(w->zone));
         return 1;
       }
     }
     const char *key;
     json_t *x;
-    json_object_foreach((json_t *)v, key, x) if (sv_check_view_json(
-        s, x, viewer, msg, cap)) return 1;
+    json_object_foreach(
+        (json_t *)v, key,
+        x) if (sv_check_view_json(s, x, viewer, msg, cap)) return 1;
   } else if (json_is_array(v)) {
     size_t k;
     json_t *x;
-    json_array_foreach(v, k, x) if (sv_check_view_json(s, x, viewer, msg,
-                                                       cap)) return 1;
+    json_array_foreach(
+        v, k, x) if (sv_check_view_json(s, x, viewer, msg, cap)) return 1;
   }
   return 0;
 }
@@ -401,11 +405,9 @@ int sv_check(const void *st, char *msg, size_t cap) {
     if (!ok)
       return fail(msg, cap, "a card is in a zone of the other deck", i);
     if (w->owner >= s->players)
-      return fail(msg, cap, "a card belongs to a seat that does not exist",
-                  i);
+      return fail(msg, cap, "a card belongs to a seat that does not exist", i);
     if (w->proof && w->zone != SV_Z_MOB && w->zone != SV_Z_FACILITY)
-      return fail(msg, cap, "an Asteroid-proof token off a Mob or Facility",
-                  i);
+      return fail(msg, cap, "an Asteroid-proof token off a Mob or Facility", i);
     if (w->charged && w->zone != SV_Z_ASTEROID)
       return fail(msg, cap, "a charge token off an Asteroid", i);
     if (w->zone == SV_Z_MOB &&
@@ -431,8 +433,8 @@ int sv_check(const void *st, char *msg, size_t cap) {
     for (int i = 0; i < SV_N; i++)
       if (seen[i] && !sv_zone_public(s->w[i].zone) &&
           !(s->w[i].zone == SV_Z_HAND && s->w[i].owner == viewer)) {
-        snprintf(msg, cap, "the view of seat %d shows card %d from %s",
-                 viewer, i, sv_zone_name(s->w[i].zone));
+        snprintf(msg, cap, "the view of seat %d shows card %d from %s", viewer,
+                 i, sv_zone_name(s->w[i].zone));
         return 1;
       }
   }

@@ -73,8 +73,9 @@ static void pile(out *o, const json_t *a, size_t last) {
 }
 
 static void render_table(const json_t *v, out *o) {
-  put(o, "**Supervillain** (%s, %ld points to win) - turn %ld, Villain %ld's "
-         "%s\n",
+  put(o,
+      "**Supervillain** (%s, %ld points to win) - turn %ld, Villain %ld's "
+      "%s\n",
       str(v, "mode"), num(v, "target_points"), num(v, "turn"),
       num(v, "current") + 1, phase_text(str(v, "phase")));
   json_t *winners = json_object_get(v, "winners");
@@ -83,9 +84,9 @@ static void render_table(const json_t *v, out *o) {
       put(o, "The game is over: no winner. The world is saved!\n");
     size_t k;
     json_t *w;
-    json_array_foreach(winners, k, w) put(
-        o, "%sVillain %ld", k ? " and " : "The Supervillain is ",
-        (long)json_integer_value(w) + 1);
+    json_array_foreach(winners, k, w)
+        put(o, "%sVillain %ld", k ? " and " : "The Supervillain is ",
+            (long)json_integer_value(w) + 1);
     if (json_array_size(winners))
       put(o, "!\n");
   }
@@ -131,10 +132,10 @@ static void render_table(const json_t *v, out *o) {
   if (json_array_size(ast)) {
     put(o, "Asteroids in flight:\n");
     json_t *a;
-    json_array_foreach(ast, i, a) put(
-        o, "- %s%s: Villain %ld -> Villain %ld\n",
-        json_is_true(json_object_get(a, "charged")) ? "charged " : "",
-        str(a, "name"), num(a, "owner") + 1, num(a, "target") + 1);
+    json_array_foreach(ast, i, a)
+        put(o, "- %s%s: Villain %ld -> Villain %ld\n",
+            json_is_true(json_object_get(a, "charged")) ? "charged " : "",
+            str(a, "name"), num(a, "owner") + 1, num(a, "target") + 1);
   }
   put(o, "Minion discard: ");
   pile(o, json_object_get(v, "minion_discard"), 5);
@@ -152,9 +153,8 @@ static void render_hand(const json_t *v, out *o) {
   json_t *c;
   json_array_foreach(hand, i, c) {
     long inst = num(c, "i");
-    const sv_card *card = d && inst >= 0 && inst < SV_N_MINION
-                              ? sv_card_of((int)inst)
-                              : NULL;
+    const sv_card *card =
+        d && inst >= 0 && inst < SV_N_MINION ? sv_card_of((int)inst) : NULL;
     put(o, "- **%s**: Mob ", str(c, "name"));
     power(o, num(c, "power"));
     if (card) {
