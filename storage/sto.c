@@ -1164,6 +1164,19 @@ sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
   return r;
 }
 
+sto_rc sto_batch_begin(sto *db) {
+  return db ? exec_st(db, ST_BEGIN) : STO_INVALID;
+}
+
+sto_rc sto_batch_end(sto *db, bool commit) {
+  if (!db)
+    return STO_INVALID;
+  sto_rc r = commit ? exec_st(db, ST_COMMIT) : STO_OK;
+  if (!commit || r)
+    rollback(db);
+  return r;
+}
+
 /* ---- timers ------------------------------------------------------------- */
 
 static sto_rc read_timer(sqlite3_stmt *s, sto_timer *t) {

@@ -183,7 +183,8 @@ sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
  * this caller won it (another process may have been first). */
 sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed);
 
-/* ---- audit log ----------------------------------------------------------- */
+/* ---- audit log ------------------------------------------------------------
+ */
 typedef struct sto_audit {
   char scope[STO_ID_MAX + 8]; /* "guild:ID" */
   int64_t time;
@@ -206,5 +207,12 @@ sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
 /* Writes setting key of scope. */
 sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
                        const char *value);
+
+/* Groups writes (settings, timers, seats) into one transaction, so that
+ * they reach the disk with one sync: sto_batch_begin, the writes, then
+ * sto_batch_end with commit true (or false to drop them). Not around
+ * sto_move_append, which is a transaction of its own. */
+sto_rc sto_batch_begin(sto *db);
+sto_rc sto_batch_end(sto *db, bool commit);
 
 #endif
