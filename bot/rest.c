@@ -89,12 +89,16 @@ typedef struct req {
   struct req *next, *prev; /* a queue, or the in-flight list (prev) */
   char *method, *url, *body, *key, *major;
   char *file_name, *file_data; /* a file sent with the JSON (multipart) */
+  char *latest;                /* bot_rest_send_latest's key, or NULL */
+  uint64_t gen;
   size_t file_len;
   curl_mime *mime; /* the current attempt's multipart body */
   bool interaction;
   bot_rest_done done;
   void *ctx;
   int attempts, n429, n5xx;
+  double started, sent_at; /* CLOCK_MONOTONIC s: the attempt began, and
+                              its request went out */
   int64_t not_before; /* a retry waits until then */
   route *route;       /* NULL in the interaction lane */
   CURL *easy;
@@ -149,6 +153,12 @@ static int64_t now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -370,6 +380,7 @@ static void req_free(req *q) {
   free(q->body);
   free(q->key);
   free(q->major);
+  free(q->latest);
   free(q->resp.p);
   free(q);
 }
@@ -386,12 +397,16 @@ static json_t *body_json(const req *q) {
   return j;
 }
 
+static const char SUPERSEDED[] = "superseded by a later message";
+
 /* Ends a request: runs its callback and frees it. error NULL means the
  * generic text for the status. */
 static void finish(bot_rest *r, req *q, int status, const char *error) {
   (void)r;
   bot_rest_result res = {0};
   res.status = status;
+  res.superseded = error == SUPERSEDED;
+  res.sent_at = q->sent_at;
   res.attempts = q->attempts;
   bool has_body = status != 0 && q->resp.p && !q->resp.toobig;
   res.body = has_body ? q->resp.p : "";
@@ -757,6 +772,7 @@ static void start(bot_rest *r, req *q) {
   }
   q->easy = e;
   q->attempts++;
+  q->started = now_s();
   inflight_add(r, q);
   if (q->route) {
     bucket *b = q->route->bucket;
@@ -849,8 +865,13 @@ static void complete(bot_rest *r, req *q, CURLcode cc) {
   int64_t now = now_ms();
   long status = 0;
   inflight_remove(r, q);
-  if (cc == CURLE_OK)
+  if (cc == CURLE_OK) {
+    curl_off_t pre = 0;
     curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (curl_easy_getinfo(q->easy, CURLINFO_PRETRANSFER_TIME_T, &pre) ==
+        CURLE_OK)
+      q->sent_at = q->started + (double)pre / 1e6;
+  }
   curl_multi_remove_handle(r->multi, q->easy);
   curl_easy_cleanup(q->easy);
   q->easy = NULL;
@@ -885,6 +906,29 @@ static void complete(bot_rest *r, req *q, CURLcode cc) {
 
 /* ---- the loop --------------------------------------------------------- */
 
+/* Drops the requests waiting on rt that q makes pointless (q goes on rt
+ * next, so rt stays active). */
+static void drop_superseded(bot_rest *r, route *rt, const req *q) {
+  req *prev = NULL, *p = rt->head;
+  while (p) {
+    req *next = p->next;
+    if (p->latest && p->gen < q->gen && strcmp(p->latest, q->latest) == 0) {
+      if (prev)
+        prev->next = next;
+      else
+        rt->head = next;
+      if (rt->tail == p)
+        rt->tail = prev;
+      p->next = NULL;
+      STAT_ADD(r, superseded, 1);
+      finish(r, p, 0, SUPERSEDED);
+    } else {
+      prev = p;
+    }
+    p = next;
+  }
+}
+
 /* Moves the inbox into the lanes; returns whether the client stops. */
 static bool intake(bot_rest *r) {
   pthread_mutex_lock(&r->lock);
@@ -907,6 +951,8 @@ static bool intake(bot_rest *r) {
     }
     q->route = rt;
     rt->last_used = now_ms();
+    if (q->latest)
+      drop_superseded(r, rt, q);
     route_push_back(r, rt, q);
   }
   return stop;
@@ -1216,15 +1262,22 @@ static bool is_interaction_callback(const char *path) {
          strncmp(path + n - (sizeof suf - 1), suf, sizeof suf - 1) == 0;
 }
 
+/* What a request carries besides its method, path and body. */
+typedef struct extras {
+  const char *file_name, *file_data;
+  size_t file_len;
+  const char *latest;
+  uint64_t gen;
+} extras;
+
 static int enqueue(bot_rest *r, const char *method, const char *path,
-                   const char *json_body, const char *file_name,
-                   const char *file_data, size_t file_len, unsigned flags,
+                   const char *json_body, const extras *x, unsigned flags,
                    bot_rest_done done, void *ctx);
 
 int bot_rest_send(bot_rest *r, const char *method, const char *path,
                   const char *json_body, unsigned flags, bot_rest_done done,
                   void *ctx) {
-  return enqueue(r, method, path, json_body, NULL, NULL, 0, flags, done, ctx);
+  return enqueue(r, method, path, json_body, &(extras){0}, flags, done, ctx);
 }
 
 int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
@@ -1233,19 +1286,37 @@ int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
                        bot_rest_done done, void *ctx) {
   if (!file_name || !*file_name || !data)
     return -1;
-  return enqueue(r, method, path, json_body, file_name, data, len, flags, done,
-                 ctx);
+  extras x = {.file_name = file_name, .file_data = data, .file_len = len};
+  return enqueue(r, method, path, json_body, &x, flags, done, ctx);
+}
+
+int bot_rest_send_latest(bot_rest *r, const char *method, const char *path,
+                         const char *json_body, const char *latest,
+                         uint64_t gen, bot_rest_done done, void *ctx) {
+  if (!latest || !*latest)
+    return -1;
+  extras x = {.latest = latest, .gen = gen};
+  return enqueue(r, method, path, json_body, &x, 0, done, ctx);
 }
 
 static int enqueue(bot_rest *r, const char *method, const char *path,
-                   const char *json_body, const char *file_name,
-                   const char *file_data, size_t file_len, unsigned flags,
+                   const char *json_body, const extras *x, unsigned flags,
                    bot_rest_done done, void *ctx) {
   if (!r || !method_ok(method) || !path_ok(path))
     return -1;
   req *q = calloc(1, sizeof *q);
   if (!q)
     return -1;
+  const char *file_name = x->file_name, *file_data = x->file_data;
+  size_t file_len = x->file_len;
+  if (x->latest) {
+    q->latest = strdup(x->latest);
+    q->gen = x->gen;
+    if (!q->latest) {
+      req_free(q);
+      return -1;
+    }
+  }
   if (file_data) {
     q->file_name = strdup(file_name);
     q->file_data = malloc(file_len + 1);

@@ -42,6 +42,9 @@ typedef struct bot_rest_result {
   size_t len;
   int attempts;      /* how many times it was sent */
   const char *error; /* a short reason when status is 0 or >= 400 */
+  bool superseded;   /* never sent: a later message took its place */
+  double sent_at;    /* CLOCK_MONOTONIC seconds when the last attempt's
+                        request went out, or 0 */
 } bot_rest_result;
 
 typedef void (*bot_rest_done)(void *ctx, const bot_rest_result *r);
@@ -76,6 +79,17 @@ int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
                        const char *data, size_t len, unsigned flags,
                        bot_rest_done done, void *ctx);
 
+/* Like bot_rest_send, for a message that a later one makes pointless (a
+ * player's hand, a turn's prompt), so that a backlog behind rate limits
+ * holds only what is still worth reading. latest names what it shows
+ * (e.g. "hand:12"); gen grows with every message (the pieces of one
+ * message share it). When it is queued, every request on the same route
+ * with the same latest and a lower gen that has not been sent yet is
+ * dropped: its done runs with status 0 and superseded set. */
+int bot_rest_send_latest(bot_rest *r, const char *method, const char *path,
+                         const char *json_body, const char *latest,
+                         uint64_t gen, bot_rest_done done, void *ctx);
+
 /* Sends a request and waits for its outcome (for start-up work). Returns
  * the HTTP status (0 when no answer came); *body receives the malloc'd
  * body (caller frees) when body is not NULL. Not from a done callback:
@@ -85,7 +99,8 @@ int bot_rest_call(bot_rest *r, const char *method, const char *path,
 
 /* Counters for logs, tests and benchmarks. */
 typedef struct bot_rest_stats {
-  uint64_t sent, retried_5xx, got_429, invalid_10min, dropped_budget;
+  uint64_t sent, retried_5xx, got_429, invalid_10min, dropped_budget,
+      superseded;
 } bot_rest_stats;
 void bot_rest_get_stats(bot_rest *r, bot_rest_stats *out);
 

@@ -7,7 +7,8 @@
  * Covered: headers, route keys, bucket waits, 429s (bucket, Retry-After
  * only, global, Cloudflare), 5xx retries and their cap, 4xx without
  * retries, the invalid-request budget, the interaction lane, the global
- * 50/s limit, timeouts, Discord error codes, the size cap, bot_rest_call
+ * 50/s limit, timeouts, Discord error codes, the size cap, superseded
+ * messages (bot_rest_send_latest), bot_rest_call
  * and shutdown.
  */
 #include <setjmp.h>
@@ -186,7 +187,7 @@ typedef struct outcome {
   int status, code, attempts;
   char error[128];
   char body[256];
-  bool had_error;
+  bool had_error, superseded;
 } outcome;
 
 static void on_done(void *ctx, const bot_rest_result *res) {
@@ -196,6 +197,7 @@ static void on_done(void *ctx, const bot_rest_result *res) {
   o->code = res->discord_code;
   o->attempts = res->attempts;
   o->had_error = res->error != NULL;
+  o->superseded = res->superseded;
   snprintf(o->error, sizeof o->error, "%s", res->error ? res->error : "");
   snprintf(o->body, sizeof o->body, "%s", res->body);
   o->done = true;
@@ -527,6 +529,71 @@ static void test_bucket_waits_for_reset(void **state) {
   assert_true(a[1] - a[0] >= 0.38);
   assert_true(b[0] - a[0] < 0.25);
   bot_rest_free(r);
+}
+
+/* bot_rest_send_latest: while a bucket waits, a later message of the same
+ * slot drops the earlier ones (all pieces of them) on the same route; other
+ * slots, other routes and the later message's own pieces stay, in order. */
+static void test_latest_supersedes(void **state) {
+  (void)state;
+  script("POST " API "/channels/20/messages", NULL,
+         "{'status':200,'headers':{'X-RateLimit-Bucket':'b20',"
+         "'X-RateLimit-Limit':'1','X-RateLimit-Remaining':'0',"
+         "'X-RateLimit-Reset':'1.0','X-RateLimit-Reset-After':'0.4'},"
+         "'body':{'id':'1'}}");
+  bot_rest *r = client(0, 2000, 0);
+  outcome o[9] = {0};
+  const char *ch20 = "/channels/20/messages", *ch21 = "/channels/21/messages";
+  send_ok(r, "POST", ch20, "{\"content\":\"first\"}", 0, &o[0]);
+  struct {
+    const char *path, *text, *latest;
+    uint64_t gen;
+  } later[] = {
+      {ch20, "hand1a", "hand:1", 1},    {ch20, "hand1b", "hand:1", 1},
+      {ch20, "prompt1", "prompt:1", 2}, {ch21, "other", "hand:1", 1},
+      {ch20, "hand2a", "hand:1", 3},    {ch20, "hand2b", "hand:1", 3},
+      {ch20, "game2", "hand:2", 4},     {ch20, "hand0", "hand:1", 0},
+  };
+  for (int i = 0; i < 8; i++) {
+    char body[64];
+    snprintf(body, sizeof body, "{\"content\":\"%s\"}", later[i].text);
+    assert_int_equal(bot_rest_send_latest(r, "POST", later[i].path, body,
+                                          later[i].latest, later[i].gen,
+                                          on_done, &o[i + 1]),
+                     0);
+  }
+  assert_int_equal(
+      bot_rest_send_latest(r, "POST", ch20, "{}", "", 1, on_done, &o[0]), -1);
+  wait_done(o, 9);
+  bool dropped[9] = {false, true,  true,  false, false,
+                     false, false, false, false};
+  for (int i = 0; i < 9; i++) {
+    assert_int_equal(o[i].superseded, dropped[i]);
+    assert_int_equal(o[i].status, dropped[i] ? 0 : 200);
+    assert_int_equal(o[i].attempts, dropped[i] ? 0 : 1);
+  }
+  bot_rest_stats st;
+  bot_rest_get_stats(r, &st);
+  assert_int_equal(st.superseded, 2);
+  bot_rest_free(r);
+  /* What went out on channel 20, in order: a message older than what
+   * waits (gen 0) is not dropped either, it simply comes last. */
+  json_t *log = server_log();
+  const char *want[] = {"first",  "prompt1", "hand2a",
+                        "hand2b", "game2",   "hand0"};
+  size_t k = 0, i;
+  json_t *e;
+  json_array_foreach(log, i, e) {
+    if (strcmp(json_string_value(json_object_get(e, "path")),
+               API "/channels/20/messages"))
+      continue;
+    assert_true(k < 6);
+    char body[64];
+    snprintf(body, sizeof body, "{\"content\":\"%s\"}", want[k++]);
+    assert_string_equal(json_string_value(json_object_get(e, "body")), body);
+  }
+  assert_int_equal(k, 6);
+  json_decref(log);
 }
 
 static void test_429_retry_after_in_body(void **state) {
@@ -943,6 +1010,7 @@ int main(void) {
       cmocka_unit_test_setup(test_headers, reset_server),
       cmocka_unit_test_setup(test_call_sync, reset_server),
       cmocka_unit_test_setup(test_bucket_waits_for_reset, reset_server),
+      cmocka_unit_test_setup(test_latest_supersedes, reset_server),
       cmocka_unit_test_setup(test_429_retry_after_in_body, reset_server),
       cmocka_unit_test_setup(test_429_retry_after_header_only, reset_server),
       cmocka_unit_test_setup(test_global_429, reset_server),
