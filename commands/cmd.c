@@ -23,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CMD_CACHE_MAX 256 /* games kept loaded (a few KB each) */
+/* Games kept loaded, a few KB each. Loading one (its snapshot and the
+ * moves after it) is cheap next to a commit, so the cache serves a
+ * player's burst of requests, not the whole server. */
+#define CMD_CACHE_MAX 64
 
 cmd_ctx *cmd_new(const cmd_config *cfg) {
   cmd_ctx *c = calloc(1, sizeof *c);
@@ -72,24 +75,24 @@ const char *cmd_status_name(int status) {
 static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                      const char *user, const char *user_name, const live *L,
                      const char *text, const cmd_choice *options, int n_options,
-                     const char *mention);
+                     const char *mention, const char *slot);
 
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const char *user_name, const live *L, const char *text,
               const cmd_choice *options, int n_options) {
-  send_msg(c, r, to, user, user_name, L, text, options, n_options, NULL);
+  send_msg(c, r, to, user, user_name, L, text, options, n_options, NULL, NULL);
 }
 
 void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
                  const char *user_name, const live *L, const char *text,
-                 const char *mention) {
-  send_msg(c, r, to, user, user_name, L, text, NULL, 0, mention);
+                 const char *mention, const char *slot) {
+  send_msg(c, r, to, user, user_name, L, text, NULL, 0, mention, slot);
 }
 
 static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                      const char *user, const char *user_name, const live *L,
                      const char *text, const cmd_choice *options, int n_options,
-                     const char *mention) {
+                     const char *mention, const char *slot) {
   if (to == CMD_TO_DM && user && cmd_is_ai(user))
     return; /* AI seats read no messages */
   cmd_msg m = {.to = to,
@@ -101,7 +104,8 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                .game = L ? L->row.id : 0,
                .status = L ? L->row.status : -1,
                .version = L ? L->row.moves : 0,
-               .mention = mention};
+               .mention = mention,
+               .slot = slot};
   char piece[CMD_TEXT_MAX + 1];
   size_t len = strlen(text);
   while (len > 0 && text[len - 1] == '\n')
@@ -133,6 +137,7 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
     m.options = last ? options : NULL;
     m.n_options = last ? n_options : 0;
     c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
+    m.piece++;
   } while (p < text + len);
 }
 
@@ -616,7 +621,7 @@ void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
     snprintf(text + o, sizeof text - o,
              "Answer with /game move choice:<id or label>.");
   const sto_seat *s = &L->seats[p->player];
-  cmd_send(c, r, CMD_TO_DM, s->user, s->name, L, text, opts, n);
+  send_msg(c, r, CMD_TO_DM, s->user, s->name, L, text, opts, n, NULL, "prompt");
 }
 
 /* Renders every seat's hand, for noticing which changed. */
@@ -653,8 +658,8 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
   cmd_hands(L, now);
   for (int s = 0; s < L->n_seats; s++)
     if (!before || strcmp(before[s], now[s]) != 0)
-      cmd_send(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
-               NULL, 0);
+      send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
+               NULL, 0, NULL, "hand");
   if (!over)
     cmd_prompt(c, r, L);
   if (!c->settling) {

@@ -41,6 +41,13 @@ typedef struct cmd_msg {
   const cmd_choice *options; /* a prompt addressed to `user` */
   int n_options;
   const char *mention; /* a user id the message may ping, or NULL */
+  /* What the message shows when a later message to the same place (same
+   * to, user and game) replaces it: "hand", "prompt" or "reminder"; NULL
+   * for messages that all count (the table, notices). A transport that
+   * holds messages back (rate limits) may drop an unsent one once a later
+   * one of its slot comes. piece numbers the pieces of a long text from 0. */
+  const char *slot;
+  int piece;
   /* An attachment (a game record), or file_name NULL: file_len bytes of
    * file_data, sent as a file called file_name with the text. */
   const char *file_name;

@@ -267,14 +267,15 @@ static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
              "Reminder: game #%" PRId64 " is waiting for your decision (%s). "
              "/game mute silences this turn's reminders.",
              L->row.id, q);
-    cmd_send_to(c, &r, CMD_TO_DM, s->user, s->name, L, text, NULL);
+    cmd_send_to(c, &r, CMD_TO_DM, s->user, s->name, L, text, NULL, "reminder");
   } else if (route == 0) {
     snprintf(text, sizeof text,
              "<@%s>, game #%" PRId64 " is waiting for your decision. "
              "(/game mute silences this turn's reminders; /game prefs "
              "reminders:dm sends them by DM.)",
              s->user, L->row.id);
-    cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user);
+    cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user,
+                "reminder");
   }
   /* Growing intervals: 1, 2, 4... times the first wait, up to the cap,
    * counted from now so downtime never makes a burst. */
@@ -315,7 +316,7 @@ static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t, bool warn) {
              cmd_setting(c, L->row.guild, "deadline_policy") == 0
                  ? "the AI answers for you"
                  : "your seat goes to the AI");
-    cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user);
+    cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user, NULL);
     return;
   }
   if (cmd_game_setting(c, L, "deadline_policy") == 1) {
@@ -588,7 +589,7 @@ static bool give_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
   if (L->g && to_user) { /* the newcomer gets the hand at once */
     char hand[CMD_TEXT_MAX + 1];
     cmd_render(L, seat, ENG_RENDER_HAND, hand, sizeof hand);
-    cmd_send_to(c, r, CMD_TO_DM, s.user, s.name, L, hand, NULL);
+    cmd_send_to(c, r, CMD_TO_DM, s.user, s.name, L, hand, NULL, "hand");
     if (L->g->prompt.player == seat)
       cmd_prompt(c, r, L);
   }

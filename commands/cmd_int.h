@@ -45,11 +45,11 @@ const char *cmd_status_name(int status);
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const char *user_name, const live *L, const char *text,
               const cmd_choice *options, int n_options);
-/* cmd_send with a user the message may ping (reminders); DMs to AI
- * seats are dropped. */
+/* cmd_send with a user the message may ping (reminders) and a slot
+ * (cmd_msg.slot, or NULL); DMs to AI seats are dropped. */
 void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
                  const char *user_name, const live *L, const char *text,
-                 const char *mention);
+                 const char *mention, const char *slot);
 /* An ephemeral reply to the requester. */
 void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L, const char *fmt,
                ...) __attribute__((format(printf, 4, 5)));
