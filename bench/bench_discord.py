@@ -21,7 +21,10 @@ answer). It prints one JSON line per rate:
   by the fake, from the fake's records;
   bot_p50_ms, bot_p99_ms, bot_max_ms: inside the bot, the event's arrival
   on the gateway thread -> its callback queued for sending (from its
-  debug log), and bot_ack_p99_ms to the callback's HTTP answer;
+  debug log); bot_sent_p50_ms, bot_sent_p99_ms, bot_sent_max_ms: the
+  event's arrival -> the callback's request going out on the socket
+  (curl's pre-transfer time), the bot's own latency; bot_ack_p99_ms to
+  the callback's HTTP answer;
   rss_mb (VmRSS at the end), rss_peak_mb (VmHWM), rss_anon_mb (the
   private part at the end), moves (committed), errors (unanswered, late
   beyond 3 s, or answered with a Discord error), refused (a move or
@@ -53,7 +56,7 @@ import discordlib as dl  # noqa: E402
 
 WAITING = re.compile(r"Waiting for (\w+)\.")
 BOT_LINE = re.compile(r"interaction answered: callback queued ([\d.]+) ms, "
-                      r"acknowledged ([\d.]+) ms")
+                      r"sent (-?[\d.]+) ms, acknowledged ([\d.]+) ms")
 CH_BASE = 1187000000100000000
 USER_BASE = 1187000000200000000
 
@@ -265,10 +268,12 @@ def run_rate(fake, bot, games, rate, seconds, rng, mix):
             continue
         lat.append(info["latency_ms"])
     text = bot.stderr_text()
-    bot_q, bot_ack = [], []
+    bot_q, bot_sent, bot_ack = [], [], []
     for m in BOT_LINE.finditer(text):
         bot_q.append(float(m.group(1)))
-        bot_ack.append(float(m.group(2)))
+        if float(m.group(2)) >= 0:
+            bot_sent.append(float(m.group(2)))
+        bot_ack.append(float(m.group(3)))
     # What the bot sent besides callbacks (messages wait for Discord's
     # rate limits: 50 requests a second, 5 messages per 5 s per channel,
     # 10 DM channels opened per 10 s).
@@ -287,6 +292,9 @@ def run_rate(fake, bot, games, rate, seconds, rng, mix):
         "mean_ms": round(statistics.mean(lat), 2) if lat else None,
         "bot_p50_ms": pct(bot_q, 0.5), "bot_p99_ms": pct(bot_q, 0.99),
         "bot_max_ms": round(max(bot_q), 2) if bot_q else None,
+        "bot_sent_p50_ms": pct(bot_sent, 0.5),
+        "bot_sent_p99_ms": pct(bot_sent, 0.99),
+        "bot_sent_max_ms": round(max(bot_sent), 2) if bot_sent else None,
         "bot_ack_p99_ms": pct(bot_ack, 0.99),
         "rss_mb": round(end.get("VmRSS", 0) / 1024, 1),
         "rss_peak_mb": round(max(rss["VmHWM"], end.get("VmHWM", 0)) / 1024,

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -46,9 +47,14 @@ typedef struct event {
   struct event *next;
 } event;
 
+/* A user's DM channel ("" once Discord said it is gone). Kept in the
+ * database too (setting "dm_channel" of scope "user:<id>"), so a restart
+ * does not open every player's channel again; saved is false until the
+ * worker has written it there. */
 typedef struct dm_entry {
   char user[32];
   char channel[32];
+  bool saved;
 } dm_entry;
 
 /* A message produced by the command being handled, kept until the
@@ -66,6 +72,8 @@ typedef struct out_msg {
   char *file_name;  /* an attachment (an exported record), or NULL */
   char *file_data;
   size_t file_len;
+  char latest[48]; /* "slot:game" when a later message replaces it, or "" */
+  uint64_t gen;    /* counts messages (a text's pieces share it) */
 } out_msg;
 
 struct bot_discord {
@@ -91,6 +99,7 @@ struct bot_discord {
   pthread_mutex_t gate_mu; /* every ack_gate's state, refs and list */
   out_msg msgs[MAX_MSGS];  /* worker only */
   int n_msgs;
+  uint64_t gen; /* the last out_msg.gen (worker only) */
   bot_discord_stats stats;
 };
 
@@ -296,7 +305,10 @@ typedef struct dm_job {
   char user[32];
   char game_channel[32];
   int64_t game;
-  char *body; /* JSON text: a DM may wait a while, text is compact */
+  char latest[48]; /* out_msg.latest */
+  uint64_t gen;
+  char *body; /* JSON text: a DM may wait a while, text is compact; NULL
+                 once a later DM replaced it */
   struct dm_job *next_open; /* b->opening */
   struct dm_job *waiters;   /* the same user's later DMs, in order */
   struct dm_job *next;      /* among those */
@@ -310,7 +322,9 @@ static void dm_free(dm_job *j) {
 static void dm_sent(void *ctx, const bot_rest_result *r) {
   dm_job *j = ctx;
   bot_discord *b = j->b;
-  if (r->discord_code == 50007 && j->game_channel[0]) {
+  if (r->superseded) {
+    __atomic_add_fetch(&b->stats.dm_superseded, 1, __ATOMIC_RELAXED);
+  } else if (r->discord_code == 50007 && j->game_channel[0]) {
     /* DMs closed: a channel notice that reveals nothing, and a button
      * that shows the hand to that player alone. */
     __atomic_add_fetch(&b->stats.dm_refused, 1, __ATOMIC_RELAXED);
@@ -329,16 +343,82 @@ static void dm_sent(void *ctx, const bot_rest_result *r) {
     snprintf(path, sizeof path, "/channels/%s/messages", j->game_channel);
     send_json(b, "POST", path, o, 0, NULL, NULL);
     json_decref(o);
+  } else if (r->discord_code == 10003) { /* Unknown Channel */
+    logf_(b, LOG_WARN, "a DM channel is gone; the next DM opens a new one");
+    pthread_mutex_lock(&b->dm_mu);
+    for (int i = 0; i < DM_CACHE; i++)
+      if (strcmp(b->dm[i].user, j->user) == 0) {
+        b->dm[i].channel[0] = '\0';
+        b->dm[i].saved = false;
+      }
+    pthread_mutex_unlock(&b->dm_mu);
   } else if (r->status >= 300 || r->status == 0) {
     logf_(b, LOG_WARN, "a direct message failed: %d", r->status);
   }
   dm_free(j);
 }
 
+/* Whether user's DM channel is in the cache; copies it to ch ("" when it
+ * is gone). Under dm_mu. */
+static bool dm_cached(bot_discord *b, const char *user, char ch[32]) {
+  for (int i = 0; i < DM_CACHE; i++)
+    if (strcmp(b->dm[i].user, user) == 0) {
+      memcpy(ch, b->dm[i].channel, 32);
+      return true;
+    }
+  return false;
+}
+
+/* Remembers user's DM channel (under dm_mu). */
+static void dm_remember(bot_discord *b, const char *user, const char *channel,
+                        bool saved) {
+  dm_entry *e = NULL;
+  for (int i = 0; i < DM_CACHE && !e; i++)
+    if (strcmp(b->dm[i].user, user) == 0)
+      e = &b->dm[i];
+  if (!e)
+    e = &b->dm[b->dm_pos++ % DM_CACHE];
+  snprintf(e->user, sizeof e->user, "%s", user);
+  snprintf(e->channel, sizeof e->channel, "%s", channel);
+  e->saved = saved;
+}
+
+/* Writes the DM channels learnt since the last call to the database, in
+ * one transaction (worker only: the database is the worker's). */
+static void dm_save(bot_discord *b) {
+  bool begun = false;
+  for (int i = 0; i < DM_CACHE; i++) {
+    char user[32], channel[32], scope[48];
+    pthread_mutex_lock(&b->dm_mu);
+    bool todo = b->dm[i].user[0] && !b->dm[i].saved;
+    memcpy(user, b->dm[i].user, sizeof user);
+    memcpy(channel, b->dm[i].channel, sizeof channel);
+    b->dm[i].saved = true;
+    pthread_mutex_unlock(&b->dm_mu);
+    if (!todo)
+      continue;
+    if (!begun && sto_batch_begin(b->db) != STO_OK)
+      break; /* the next tick tries the later ones */
+    begun = true;
+    snprintf(scope, sizeof scope, "user:%s", user);
+    if (sto_setting_set(b->db, scope, "dm_channel", channel) != STO_OK)
+      logf_(b, LOG_WARN, "could not save a DM channel");
+  }
+  if (begun && sto_batch_end(b->db, true) != STO_OK)
+    logf_(b, LOG_WARN, "could not save the DM channels");
+}
+
 static void dm_post(dm_job *j, const char *channel) {
+  if (!j->body) { /* a later DM waiting behind the same opening replaced it */
+    dm_free(j);
+    return;
+  }
   char path[80];
   snprintf(path, sizeof path, "/channels/%s/messages", channel);
-  if (bot_rest_send(j->b->rest, "POST", path, j->body, 0, dm_sent, j)) {
+  if (j->latest[0]
+          ? bot_rest_send_latest(j->b->rest, "POST", path, j->body, j->latest,
+                                 j->gen, dm_sent, j)
+          : bot_rest_send(j->b->rest, "POST", path, j->body, 0, dm_sent, j)) {
     logf_(j->b, LOG_WARN, "could not queue a direct message");
     dm_free(j);
   }
@@ -360,13 +440,10 @@ static void dm_opened(void *ctx, const bot_rest_result *r) {
       *p = j->next_open;
       break;
     }
-  if (ok) {
-    dm_entry *e = &b->dm[b->dm_pos++ % DM_CACHE];
-    snprintf(e->user, sizeof e->user, "%s", j->user);
-    snprintf(e->channel, sizeof e->channel, "%s", id);
-  }
-  dm_job *w = j->waiters;
   if (ok)
+    dm_remember(b, j->user, id, false);
+  dm_job *w = j->waiters;
+  if (ok && j->body)
     dm_post(j, id);
   else
     dm_free(j);
@@ -382,6 +459,32 @@ static void dm_opened(void *ctx, const bot_rest_result *r) {
   json_decref(ch);
 }
 
+static bool dm_replaces(const dm_job *later, const dm_job *j) {
+  return j->body && j->gen < later->gen &&
+         strcmp(j->latest, later->latest) == 0;
+}
+
+/* Drops the DMs waiting behind first (and first's own text: first itself
+ * stays, its channel is being opened) that later makes pointless. */
+static void dm_drop_superseded(bot_discord *b, dm_job *first,
+                               const dm_job *later) {
+  if (dm_replaces(later, first)) {
+    free(first->body);
+    first->body = NULL;
+    __atomic_add_fetch(&b->stats.dm_superseded, 1, __ATOMIC_RELAXED);
+  }
+  for (dm_job **p = &first->waiters; *p;) {
+    dm_job *w = *p;
+    if (dm_replaces(later, w)) {
+      *p = w->next;
+      dm_free(w);
+      __atomic_add_fetch(&b->stats.dm_superseded, 1, __ATOMIC_RELAXED);
+    } else {
+      p = &w->next;
+    }
+  }
+}
+
 static void send_dm(bot_discord *b, const out_msg *m) {
   dm_job *j = calloc(1, sizeof *j);
   if (!j)
@@ -390,6 +493,8 @@ static void send_dm(bot_discord *b, const out_msg *m) {
   snprintf(j->user, sizeof j->user, "%s", m->user);
   snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
   j->game = m->game;
+  memcpy(j->latest, m->latest, sizeof j->latest);
+  j->gen = m->gen;
   json_t *body = message_body(m, false);
   j->body = json_dumps(body, JSON_COMPACT);
   json_decref(body);
@@ -397,16 +502,29 @@ static void send_dm(bot_discord *b, const out_msg *m) {
     free(j);
     return;
   }
-  char ch[32] = "";
+  char ch[32] = "", scope[48], stored[32] = "";
+  pthread_mutex_lock(&b->dm_mu);
+  bool known = dm_cached(b, j->user, ch);
+  pthread_mutex_unlock(&b->dm_mu);
+  if (!known) { /* opened before a restart, or beyond the cache */
+    snprintf(scope, sizeof scope, "user:%s", j->user);
+    if (sto_setting_get(b->db, scope, "dm_channel", stored, sizeof stored) ==
+            STO_OK &&
+        snowflake_ok(stored))
+      memcpy(ch, stored, sizeof ch);
+  }
   dm_job *first = NULL;
   pthread_mutex_lock(&b->dm_mu);
-  for (int i = 0; i < DM_CACHE && !ch[0]; i++)
-    if (strcmp(b->dm[i].user, j->user) == 0)
-      memcpy(ch, b->dm[i].channel, sizeof ch);
+  if (!known && ch[0])
+    dm_remember(b, j->user, ch, true);
+  else if (!known) /* it may have opened meanwhile */
+    dm_cached(b, j->user, ch);
   for (dm_job *o = b->opening; o && !ch[0] && !first; o = o->next_open)
     if (strcmp(o->user, j->user) == 0)
       first = o;
-  if (first) { /* its channel is being opened: wait behind it */
+  if (first) {        /* its channel is being opened: wait behind it */
+    if (j->latest[0]) /* what j makes pointless need not wait */
+      dm_drop_superseded(b, first, j);
     dm_job **p = &first->waiters;
     while (*p)
       p = &(*p)->next;
@@ -443,6 +561,11 @@ static void collect(void *ctx, const cmd_msg *m) {
   o->game = m->game;
   o->version = m->version;
   snprintf(o->mention, sizeof o->mention, "%s", m->mention ? m->mention : "");
+  if (m->piece == 0)
+    b->gen++;
+  o->gen = b->gen;
+  if (m->slot && m->game)
+    snprintf(o->latest, sizeof o->latest, "%s:%" PRId64, m->slot, m->game);
   if (m->file_name && m->file_data) {
     o->file_name = strdup(m->file_name);
     o->file_data = malloc(m->file_len + 1);
@@ -542,9 +665,11 @@ static void gate_acked(void *ctx, const bot_rest_result *r) {
           r->error ? r->error : "");
   else /* for bench/bench_discord.py: the bot's own share of the latency */
     logf_(b, LOG_DEBUG,
-          "interaction answered: callback queued %.3f ms, "
+          "interaction answered: callback queued %.3f ms, sent %.3f ms, "
           "acknowledged %.3f ms after the event arrived",
-          (g->queued - g->received) * 1000.0, (now_s() - g->received) * 1000.0);
+          (g->queued - g->received) * 1000.0,
+          r->sent_at > 0 ? (r->sent_at - g->received) * 1000.0 : -1.0,
+          (now_s() - g->received) * 1000.0);
   pthread_mutex_lock(&b->gate_mu);
   gated *list = g->head;
   g->head = g->tail = NULL;
@@ -638,10 +763,17 @@ static void edit_original(bot_discord *b, const ix *x, json_t *body) {
   gate_send(b, x, "PATCH", path, body);
 }
 
-/* Answers interaction x from the messages its command produced. */
 /* Sends body to path, as multipart when m carries a file. */
 static void send_msg_body(bot_discord *b, const char *method, const char *path,
                           const out_msg *m, json_t *body) {
+  if (!m->file_name && m->latest[0]) {
+    char *text = json_dumps(body, JSON_COMPACT);
+    if (!text || bot_rest_send_latest(b->rest, method, path, text, m->latest,
+                                      m->gen, NULL, NULL))
+      logf_(b, LOG_WARN, "could not queue a message");
+    free(text);
+    return;
+  }
   if (!m->file_name) {
     send_json(b, method, path, body, 0, NULL, NULL);
     return;
@@ -653,6 +785,16 @@ static void send_msg_body(bot_discord *b, const char *method, const char *path,
   free(text);
 }
 
+/* Posts m in its game's channel. */
+static void post_channel(bot_discord *b, const out_msg *m) {
+  char path[80];
+  snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
+  json_t *body = message_body(m, false);
+  send_msg_body(b, "POST", path, m, body);
+  json_decref(body);
+}
+
+/* Answers interaction x from the messages its command produced. */
 static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
   int first = -1; /* the message that becomes the interaction's answer */
   for (int i = 0; i < b->n_msgs && first < 0; i++)
@@ -726,11 +868,7 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
       followup(b, x, body);
       json_decref(body);
     } else if (m->to == CMD_TO_CHANNEL) {
-      char path[80];
-      snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
-      json_t *body = message_body(m, false);
-      send_msg_body(b, "POST", path, m, body);
-      json_decref(body);
+      post_channel(b, m);
     } else if (x->dms_here && strcmp(m->user, x->user) == 0) {
       json_t *body = message_body(m, true);
       followup(b, x, body);
@@ -749,11 +887,7 @@ static void deliver_unprompted(bot_discord *b) {
   for (int i = 0; i < b->n_msgs; i++) {
     out_msg *m = &b->msgs[i];
     if (m->to == CMD_TO_CHANNEL) {
-      char path[80];
-      snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
-      json_t *body = message_body(m, false);
-      send_msg_body(b, "POST", path, m, body);
-      json_decref(body);
+      post_channel(b, m);
     } else if (m->to == CMD_TO_DM) {
       send_dm(b, m);
     }
@@ -1094,16 +1228,36 @@ static void on_stop(void *ctx, int code, const char *why) {
           why ? why : "");
 }
 
+#define TICK_S 5 /* how often the timers are looked at */
+
+/* The timers' turn: reminders, deadlines, lobby expiry (they live in the
+ * database), the DM channels opened meanwhile, then the memory freed
+ * meanwhile goes back to the system, so that a burst does not leave the
+ * process larger for good. */
+static void tick(bot_discord *b) {
+  double t0 = now_s();
+  dm_save(b);
+  cmd_set_now(b->cmd, (int64_t)time(NULL));
+  cmd_tick(b->cmd);
+  deliver_unprompted(b);
+  double t1 = now_s();
+  malloc_trim(0);
+  logf_(b, LOG_DEBUG, "tick: timers %.2f ms, trim %.2f ms", (t1 - t0) * 1e3,
+        (now_s() - t1) * 1e3);
+}
+
 static void *worker(void *arg) {
   bot_discord *b = arg;
+  double next_tick = now_s() + TICK_S;
   for (;;) {
     pthread_mutex_lock(&b->mu);
-    /* Wake at least every few seconds for the timers (reminders,
-     * deadlines, lobby expiry), which live in the database. */
-    if (!b->head && !b->stopping) {
+    double wait = next_tick - now_s();
+    if (!b->head && !b->stopping && wait > 0) {
       struct timespec until;
       clock_gettime(CLOCK_REALTIME, &until);
-      until.tv_sec += 5;
+      double ns = (double)until.tv_nsec + wait * 1e9;
+      until.tv_sec += (time_t)(ns / 1e9);
+      until.tv_nsec = (long)(ns - (double)(time_t)(ns / 1e9) * 1e9);
       pthread_cond_timedwait(&b->cv, &b->mu, &until);
     }
     event *e = b->head;
@@ -1115,19 +1269,22 @@ static void *worker(void *arg) {
     }
     bool stop = b->stopping && !e;
     pthread_mutex_unlock(&b->mu);
-    if (stop)
+    if (stop) {
+      dm_save(b);
       break;
-    if (!e) {
-      cmd_set_now(b->cmd, (int64_t)time(NULL));
-      cmd_tick(b->cmd);
-      deliver_unprompted(b);
-      continue;
     }
     if (e) {
       handle_interaction(b, e->d, e->received);
       __atomic_add_fetch(&b->stats.interactions, 1, __ATOMIC_RELAXED);
       json_decref(e->d);
       free(e);
+    }
+    /* Due every TICK_S seconds, busy or not: a steady stream of
+     * interactions must not hold the timers back. */
+    double now = now_s();
+    if (now >= next_tick) {
+      tick(b);
+      next_tick = now + TICK_S;
     }
   }
   return NULL;
@@ -1250,9 +1407,15 @@ void bot_discord_get_stats(bot_discord *b, bot_discord_stats *out) {
   out->callbacks = __atomic_load_n(&b->stats.callbacks, __ATOMIC_RELAXED);
   out->duplicates = __atomic_load_n(&b->stats.duplicates, __ATOMIC_RELAXED);
   out->dm_refused = __atomic_load_n(&b->stats.dm_refused, __ATOMIC_RELAXED);
+  out->dm_superseded =
+      __atomic_load_n(&b->stats.dm_superseded, __ATOMIC_RELAXED);
 }
 
 int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
+  /* One malloc arena for all threads: the worker does nearly all the
+   * allocating, and an arena per thread keeps megabytes of free memory
+   * that the others cannot use. */
+  mallopt(M_ARENA_MAX, 1);
   bot_discord *b = calloc(1, sizeof *b);
   if (!b)
     return BOT_EXIT_FAIL;

@@ -21,7 +21,7 @@ typedef struct bot_discord_config {
 typedef struct bot_discord bot_discord;
 
 typedef struct bot_discord_stats {
-  uint64_t interactions, callbacks, duplicates, dm_refused;
+  uint64_t interactions, callbacks, duplicates, dm_refused, dm_superseded;
 } bot_discord_stats;
 
 /* Reads the configuration from the environment. Returns false with a
