@@ -457,9 +457,8 @@ int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
   return n;
 }
 
-/* The games user sits in, anywhere (for requests from a DM). */
-static int user_games(cmd_ctx *c, const char *user, unsigned statuses,
-                      int64_t *ids, int max) {
+int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
+                   int64_t *ids, int max) {
   id_list l = {.n = 0};
   if (sto_game_list_user(c->cfg.db, user, statuses, collect_id, &l))
     return -1;
@@ -493,7 +492,7 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
     return L;
   }
   int64_t ids[16];
-  int n = r->in_dm ? user_games(c, r->user, statuses, ids, 16)
+  int n = r->in_dm ? cmd_user_games(c, r->user, statuses, ids, 16)
                    : cmd_channel_games(c, r->channel, statuses, ids, 16);
   if (n < 0) {
     cmd_reply(c, r, NULL, "The games of this channel could not be read.");

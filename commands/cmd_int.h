@@ -66,6 +66,10 @@ live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap);
 /* Game ids in channel with a status in the mask; -1 on error. */
 int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
                       int64_t *ids, int max);
+/* The games user sits in, anywhere (for requests from a DM), newest
+ * first, like cmd_channel_games. */
+int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
+                   int64_t *ids, int max);
 /* The game a request means (its game option, or the one game of the
  * channel the user sits in, or the only one); replies and returns NULL
  * when there is none or it is ambiguous. */

@@ -708,17 +708,22 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
   if (cmd_list_all(c, r))
     return;
   int64_t ids[16];
-  int n = cmd_channel_games(
-      c, r->channel, ACTIVE | MASK(STO_FINISHED) | MASK(STO_ABORTED), ids, 10);
+  unsigned all = ACTIVE | MASK(STO_FINISHED) | MASK(STO_ABORTED);
+  /* In a DM: the requester's own games, wherever they are played. */
+  int n = r->in_dm ? cmd_user_games(c, r->user, all, ids, 10)
+                   : cmd_channel_games(c, r->channel, all, ids, 10);
   if (n <= 0) {
-    cmd_reply(c, r, NULL,
-              n < 0
-                  ? "The games could not be read."
-                  : "No games in this channel yet. Start one with /game new.");
+    cmd_reply(c, r, NULL, "%s",
+              n < 0      ? "The games could not be read."
+              : r->in_dm ? "You have no games yet. Start one in a server's "
+                           "channel with /game new."
+                         : "No games in this channel yet. Start one with "
+                           "/game new.");
     return;
   }
   char text[CMD_TEXT_MAX];
-  size_t o = (size_t)snprintf(text, sizeof text, "Games in this channel:\n");
+  size_t o = (size_t)snprintf(text, sizeof text, "%s:\n",
+                              r->in_dm ? "Your games" : "Games in this channel");
   for (int k = 0; k < n && o < sizeof text; k++) {
     char why[200], list[400];
     live *L = cmd_load(c, ids[k], why, sizeof why);
@@ -728,9 +733,12 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
       continue;
     }
     seat_list(L, list, sizeof list);
+    char where[48] = "";
+    if (r->in_dm && L->row.channel[0])
+      snprintf(where, sizeof where, " in <#%s>", L->row.channel);
     o += (size_t)snprintf(text + o, sizeof text - o,
-                          "- #%" PRId64 " %s: %s, %" PRId64 " moves; %s\n",
-                          L->row.id, game_name(L),
+                          "- #%" PRId64 " %s%s: %s, %" PRId64 " moves; %s\n",
+                          L->row.id, game_name(L), where,
                           L->row.status == STO_ABORTED
                               ? "aborted"
                               : cmd_status_name(L->row.status),

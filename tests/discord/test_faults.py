@@ -547,10 +547,19 @@ def t_dm_commands(c):
     check(dl.is_ephemeral(info) and "not your decision" in
           dl.answer_text(info), "out of turn in a DM: %s" %
           dl.answer_text(info))
+    # /game list in a DM: the player's own games, with their channels.
+    info = dl.slash(c.fake, who, "list", dm=True)
+    text = dl.answer_text(info)
+    check(dl.is_ephemeral(info) and text.startswith("Your games:") and
+          "in <#%s>" % dl.CHANNEL in text and "running" in text,
+          "/game list in a DM: %r" % text)
+    info = dl.slash(c.fake, "1187000000499999999", "list", dm=True)
+    check("You have no games yet" in dl.answer_text(info),
+          "/game list in a stranger's DM: %r" % dl.answer_text(info))
 
 
 def t_many_games(c):
-    """More open games than the bot keeps loaded (256): the least recently
+    """More open games than the bot keeps loaded (64): the least recently
     used are dropped and load again when touched; the running game still
     takes a move."""
     # Each lobby has its own opener: a member may sit in at most
