@@ -99,8 +99,8 @@ typedef struct req {
   int attempts, n429, n5xx;
   double started, sent_at; /* CLOCK_MONOTONIC s: the attempt began, and
                               its request went out */
-  int64_t not_before; /* a retry waits until then */
-  route *route;       /* NULL in the interaction lane */
+  int64_t not_before;      /* a retry waits until then */
+  route *route;            /* NULL in the interaction lane */
   CURL *easy;
   rbuf resp;
   rl_hdrs hdr;
@@ -131,7 +131,7 @@ struct bot_rest {
   pthread_t thread;
   CURLM *multi;
   char *api_base, *user_agent;
-  struct curl_slist *hdr_json, *hdr_plain;
+  struct curl_slist *hdr_json, *hdr_plain, *hdr_mime;
   int max_5xx, timeout_ms, budget;
 
   /* The client's thread only. */
@@ -748,7 +748,9 @@ static void start(bot_rest *r, req *q) {
          curl_mime_filename(part, q->file_name) == CURLE_OK &&
          curl_mime_type(part, "application/json") == CURLE_OK &&
          curl_mime_data(part, q->file_data, q->file_len) == CURLE_OK;
-    SET(CURLOPT_HTTPHEADER, r->hdr_plain);
+    /* curl appends the boundary to a Content-Type we set; hdr_plain's
+     * empty one would leave "; boundary=..." without the type. */
+    SET(CURLOPT_HTTPHEADER, r->hdr_mime);
     SET(CURLOPT_MIMEPOST, q->mime);
   } else if (q->body) {
     SET(CURLOPT_HTTPHEADER, r->hdr_json);
@@ -1120,19 +1122,21 @@ static void curl_init_once(void) {
 
 static bool header_safe(const char *s) { return s && !strpbrk(s, "\r\n"); }
 
+/* Frees a header list, wiping the Authorization line first (which
+ * curl_slist_free_all cannot do). */
+static void free_headers(struct curl_slist *list) {
+  for (struct curl_slist *l = list; l; l = l->next)
+    if (l->data && strncmp(l->data, "Authorization", 13) == 0)
+      memset(l->data, 0, strlen(l->data));
+  curl_slist_free_all(list);
+}
+
 static void client_free(bot_rest *r) {
   if (r->multi)
     curl_multi_cleanup(r->multi);
-  /* The Authorization header is inside both lists; curl_slist_free_all
-   * cannot wipe it, so the entries are wiped here first. */
-  for (struct curl_slist *l = r->hdr_json; l; l = l->next)
-    if (l->data && strncmp(l->data, "Authorization", 13) == 0)
-      memset(l->data, 0, strlen(l->data));
-  for (struct curl_slist *l = r->hdr_plain; l; l = l->next)
-    if (l->data && strncmp(l->data, "Authorization", 13) == 0)
-      memset(l->data, 0, strlen(l->data));
-  curl_slist_free_all(r->hdr_json);
-  curl_slist_free_all(r->hdr_plain);
+  free_headers(r->hdr_json);
+  free_headers(r->hdr_plain);
+  free_headers(r->hdr_mime);
   for (int i = 0; i < TABLE_SLOTS; i++) {
     while (r->routes[i]) {
       route *rt = r->routes[i];
@@ -1155,11 +1159,10 @@ static void client_free(bot_rest *r) {
   free(r);
 }
 
-static struct curl_slist *build_headers(const char *auth, bool json) {
+static struct curl_slist *build_headers(const char *auth,
+                                        const char *content_type) {
   struct curl_slist *l = NULL, *t;
-  const char *lines[] = {
-      auth,
-      json ? "Content-Type: application/json" : "Content-Type:", "Expect:"};
+  const char *lines[] = {auth, content_type, "Expect:"};
   for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
     t = curl_slist_append(l, lines[i]);
     if (!t) {
@@ -1200,8 +1203,9 @@ bot_rest *bot_rest_new(const bot_rest_config *cfg) {
   char *auth = malloc(alen);
   if (auth) {
     snprintf(auth, alen, "Authorization: Bot %s", cfg->token);
-    r->hdr_json = build_headers(auth, true);
-    r->hdr_plain = build_headers(auth, false);
+    r->hdr_json = build_headers(auth, "Content-Type: application/json");
+    r->hdr_plain = build_headers(auth, "Content-Type:");
+    r->hdr_mime = build_headers(auth, "Content-Type: multipart/form-data");
     free_secret(auth);
   }
   r->multi = curl_multi_init();
@@ -1211,7 +1215,7 @@ bot_rest *bot_rest_new(const bot_rest_config *cfg) {
   if (!r->rng)
     r->rng = 1;
   if (!r->inv || !r->api_base || !r->user_agent || !r->hdr_json ||
-      !r->hdr_plain || !r->multi) {
+      !r->hdr_plain || !r->hdr_mime || !r->multi) {
     client_free(r);
     return NULL;
   }

@@ -7,8 +7,8 @@
  * Covered: headers, route keys, bucket waits, 429s (bucket, Retry-After
  * only, global, Cloudflare), 5xx retries and their cap, 4xx without
  * retries, the invalid-request budget, the interaction lane, the global
- * 50/s limit, timeouts, Discord error codes, the size cap, superseded
- * messages (bot_rest_send_latest), bot_rest_call
+ * 50/s limit, timeouts, Discord error codes, the size cap, file uploads,
+ * superseded messages (bot_rest_send_latest), bot_rest_call
  * and shutdown.
  */
 #include <setjmp.h>
@@ -531,6 +531,42 @@ static void test_bucket_waits_for_reset(void **state) {
   bot_rest_free(r);
 }
 
+/* A file goes as multipart/form-data with its boundary in Content-Type
+ * (a bare "; boundary=" makes Discord refuse the request), the JSON as
+ * payload_json and the file as files[0]. */
+static void test_file_upload(void **state) {
+  (void)state;
+  bot_rest *r = client(0, 2000, 0);
+  outcome o = {0};
+  const char data[] = "{\"format\":\"lair-record\"}";
+  assert_int_equal(
+      bot_rest_send_file(r, "PATCH", "/webhooks/1/tok/messages/@original",
+                         "{\"content\":\"the record\"}", "game-1.json", data,
+                         sizeof data - 1, 0, on_done, &o),
+      0);
+  assert_int_equal(bot_rest_send_file(r, "POST", "/channels/1/messages", "{}",
+                                      "", data, 1, 0, on_done, &o),
+                   -1);
+  wait_done(&o, 1);
+  assert_int_equal(o.status, 200);
+  bot_rest_free(r);
+  json_t *log = server_log();
+  assert_int_equal(json_array_size(log), 1);
+  json_t *e = json_array_get(log, 0);
+  json_t *h = json_object_get(e, "headers");
+  const char *ct = json_string_value(json_object_get(h, "content-type"));
+  assert_non_null(ct);
+  assert_int_equal(strncmp(ct, "multipart/form-data; boundary=", 30), 0);
+  assert_string_equal(json_string_value(json_object_get(h, "authorization")),
+                      "Bot " TOKEN);
+  const char *body = json_string_value(json_object_get(e, "body"));
+  assert_non_null(strstr(body, "name=\"payload_json\""));
+  assert_non_null(strstr(body, "{\"content\":\"the record\"}"));
+  assert_non_null(strstr(body, "name=\"files[0]\"; filename=\"game-1.json\""));
+  assert_non_null(strstr(body, data));
+  json_decref(log);
+}
+
 /* bot_rest_send_latest: while a bucket waits, a later message of the same
  * slot drops the earlier ones (all pieces of them) on the same route; other
  * slots, other routes and the later message's own pieces stay, in order. */
@@ -1010,6 +1046,7 @@ int main(void) {
       cmocka_unit_test_setup(test_headers, reset_server),
       cmocka_unit_test_setup(test_call_sync, reset_server),
       cmocka_unit_test_setup(test_bucket_waits_for_reset, reset_server),
+      cmocka_unit_test_setup(test_file_upload, reset_server),
       cmocka_unit_test_setup(test_latest_supersedes, reset_server),
       cmocka_unit_test_setup(test_429_retry_after_in_body, reset_server),
       cmocka_unit_test_setup(test_429_retry_after_header_only, reset_server),
