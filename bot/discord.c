@@ -609,6 +609,8 @@ typedef struct gated {
   struct gated *next;
   char method[8];
   char *path, *body;
+  char *file_name, *file_data; /* an attachment (multipart), or NULL */
+  size_t file_len;
 } gated;
 
 enum { GATE_WAITING, GATE_OPEN, GATE_SHUT };
@@ -638,6 +640,8 @@ static void gated_free(gated *q) {
     gated *next = q->next;
     free(q->path);
     free(q->body);
+    free(q->file_name);
+    free(q->file_data);
     free(q);
     q = next;
   }
@@ -653,6 +657,15 @@ static void gate_release(ack_gate *g) {
     gated_free(g->head);
     free(g);
   }
+}
+
+/* Queues a gated request; nonzero when it could not. */
+static int gated_post(bot_discord *b, const gated *q) {
+  return q->file_name ? bot_rest_send_file(b->rest, q->method, q->path, q->body,
+                                           q->file_name, q->file_data,
+                                           q->file_len, 0, note_result, b)
+                      : bot_rest_send(b->rest, q->method, q->path, q->body, 0,
+                                      note_result, b);
 }
 
 /* The callback's outcome, on the REST thread. */
@@ -676,7 +689,7 @@ static void gate_acked(void *ctx, const bot_rest_result *r) {
   g->state = ok ? GATE_OPEN : GATE_SHUT;
   pthread_mutex_unlock(&b->gate_mu);
   for (gated *q = list; q && ok; q = q->next)
-    if (bot_rest_send(b->rest, q->method, q->path, q->body, 0, note_result, b))
+    if (gated_post(b, q))
       logf_(b, LOG_WARN, "could not queue an answer's follow-up");
   if (list && !ok)
     logf_(b, LOG_WARN, "an answer's follow-ups were dropped");
@@ -685,21 +698,31 @@ static void gate_acked(void *ctx, const bot_rest_result *r) {
 }
 
 /* Sends a follow-up or an edit of x's answer once its callback is
- * acknowledged. */
-static void gate_send(bot_discord *b, const ix *x, const char *method,
-                      const char *path, json_t *body) {
-  ack_gate *g = x->gate;
-  if (!g) {
-    send_json(b, method, path, body, 0, NULL, NULL);
-    return;
-  }
+ * acknowledged; with the file m carries, when m is not NULL. */
+static void gate_send_msg(bot_discord *b, const ix *x, const char *method,
+                          const char *path, json_t *body, const out_msg *m) {
   gated *q = calloc(1, sizeof *q);
   if (!q)
     return;
   snprintf(q->method, sizeof q->method, "%s", method);
   q->path = strdup(path);
   q->body = json_dumps(body, JSON_COMPACT);
-  if (!q->path || !q->body) {
+  if (m && m->file_name) {
+    q->file_name = strdup(m->file_name);
+    q->file_data = malloc(m->file_len + 1);
+    if (q->file_data)
+      memcpy(q->file_data, m->file_data, m->file_len);
+    q->file_len = m->file_len;
+  }
+  if (!q->path || !q->body ||
+      (m && m->file_name && (!q->file_name || !q->file_data))) {
+    gated_free(q);
+    return;
+  }
+  ack_gate *g = x->gate;
+  if (!g) {
+    if (gated_post(b, q))
+      logf_(b, LOG_WARN, "could not queue an answer's follow-up");
     gated_free(q);
     return;
   }
@@ -713,13 +736,17 @@ static void gate_send(bot_discord *b, const ix *x, const char *method,
     g->tail = q;
   }
   pthread_mutex_unlock(&b->gate_mu);
-  if (state == GATE_OPEN &&
-      bot_rest_send(b->rest, method, path, q->body, 0, note_result, b))
+  if (state == GATE_OPEN && gated_post(b, q))
     logf_(b, LOG_WARN, "could not queue an answer's follow-up");
   if (state == GATE_SHUT)
     logf_(b, LOG_WARN, "an answer's follow-up was dropped");
   if (state != GATE_WAITING)
     gated_free(q);
+}
+
+static void gate_send(bot_discord *b, const ix *x, const char *method,
+                      const char *path, json_t *body) {
+  gate_send_msg(b, x, method, path, body, NULL);
 }
 
 static bool seen_before(bot_discord *b, const char *id) {
@@ -835,11 +862,13 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
       callback(b, x, o);
       json_decref(o);
     }
+    /* Like every edit of the answer, only once Discord has acknowledged
+     * the deferral: before that the webhook is unknown (10015). */
     json_t *body = message_body(m, false);
     char path[800];
     snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original", b->app_id,
              x->token);
-    send_msg_body(b, "PATCH", path, m, body);
+    gate_send_msg(b, x, "PATCH", path, body, m);
     json_decref(body);
   } else if (first >= 0) {
     json_t *body =
