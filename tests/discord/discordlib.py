@@ -141,6 +141,22 @@ class Fake:
     def fault(self, **f):
         return self.post("/fault", f)
 
+    def attachment(self, aid):
+        """The bytes of an uploaded file (GET /_fake/attachments/ID)."""
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.http,
+                                                   timeout=60)
+        self.conn.request("GET", "/_fake/attachments/%s" % aid)
+        r = self.conn.getresponse()
+        data = r.read()
+        check(r.status == 200, "GET /_fake/attachments/%s: %s %r" %
+              (aid, r.status, data[:200]))
+        return data
+
+    def channels(self, parent=None):
+        return self.get("/channels" + ("?parent=%s" % parent
+                                       if parent else ""))
+
     def violations(self):
         return self.get("/violations")
 
@@ -425,6 +441,50 @@ def custom_ids(m):
         for c in row.get("components") or []:
             out.append(c)
     return out
+
+
+def wait_buckets(since):
+    """A new process cannot know the rate-limit buckets its predecessor
+    emptied, and the fake counts a 429 on one as unexpected: the channel
+    and DM windows (5 s) of the old process pass before messages flow.
+    since: time.monotonic() when the old process ended."""
+    time.sleep(max(0.0, since + 5.2 - time.monotonic()))
+
+
+def db_write(db, sql, args=()):
+    """Runs one statement on the bot's database while the bot runs (WAL:
+    a second connection is fine; the busy timeout waits out its
+    commits); returns the number of rows changed."""
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        con.execute("PRAGMA busy_timeout = 10000")
+        with con:
+            return con.execute(sql, args).rowcount
+    finally:
+        con.close()
+
+
+def db_read(db, sql, args=()):
+    """The rows of a query, read-only."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        con.execute("PRAGMA busy_timeout = 10000")
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
+
+
+def timers_due_now(db, game, kinds, seat=None):
+    """Makes a game's timers of the given kinds due now, as if their time
+    had come: the bot's worker fires them on its next tick (every 5 s).
+    Returns how many rows were changed."""
+    q = "UPDATE timers SET due = ? WHERE game = ? AND kind IN (%s)" % \
+        ",".join("?" * len(kinds))
+    args = [int(time.time()), game] + list(kinds)
+    if seat is not None:
+        q += " AND seat = ?"
+        args.append(seat)
+    return db_write(db, q, args)
 
 
 def moves_in_db(db, game):

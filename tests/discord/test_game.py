@@ -597,14 +597,7 @@ def kill_mid_move(t, rng, while_down):
     t.examine_channel(info["original"], "/game status after the restart",
                       moved=False)
     t.follow(dl.answer_text(info))
-    wait_buckets(killed)
-
-
-def wait_buckets(since):
-    """A new process cannot know the rate-limit buckets its predecessor
-    emptied, and the fake counts a 429 on one as unexpected: the channel
-    and DM windows (5 s) of the old process pass before messages flow."""
-    time.sleep(max(0.0, since + 5.2 - time.monotonic()))
+    dl.wait_buckets(killed)
 
 
 def finish(t):

@@ -51,6 +51,9 @@ ROUTE_LIMITS = {
     ("PATCH", "/channels/{channel_id}/messages/{message_id}"): (5, 5.0),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}"): (5, 1.0),
     ("POST", "/users/@me/channels"): (10, 10.0),
+    # Discord does not publish it; thread creation is known to be limited
+    # per parent channel and far more tightly than messages.
+    ("POST", "/channels/{channel_id}/threads"): (5, 60.0),
     ("PUT", "/applications/{application_id}/commands"): (5, 20.0),
     ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands"):
         (5, 20.0),
@@ -66,6 +69,7 @@ MAJOR_PARAMS = (("channel_id",), ("guild_id",),
                 ("interaction_id", "interaction_token"))
 
 DEFAULT_MEMBER_PERMISSIONS = str(1071698660929)
+THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
 DEFAULT_APP_PERMISSIONS = str(562949953601536)
 
 
@@ -187,6 +191,7 @@ class FakeDiscord:
         self.dm_closed = set()
         self.guilds = {}
         self.channels = {}
+        self.attachments = {}  # attachment id -> {filename, ..., data}
         gid, cid = self.args.guild_id, self.args.channel_id
         self.guilds[gid] = {"id": gid, "name": "Lair Test Server",
                             "owner_id": self.args.owner_id}
@@ -246,9 +251,12 @@ class FakeDiscord:
         chans = [dict(c, permission_overwrites=[], flags=0,
                       last_message_id=None, topic=None, nsfw=False,
                       rate_limit_per_user=0, parent_id=None)
-                 for c in self.channels.values() if c.get("guild_id") == gid]
+                 for c in self.channels.values() if c.get("guild_id") == gid
+                 and c["type"] not in THREAD_TYPES]
         for c in chans:
             c.pop("guild_id", None)
+        threads = [self.channel_object(c) for c in self.channels.values()
+                   if c.get("guild_id") == gid and c["type"] in THREAD_TYPES]
         return {
             "id": gid, "name": g["name"], "icon": None, "splash": None,
             "discovery_splash": None, "banner": None, "description": None,
@@ -267,7 +275,8 @@ class FakeDiscord:
                        "hoist": False, "icon": None, "unicode_emoji": None,
                        "position": 0, "permissions": DEFAULT_MEMBER_PERMISSIONS,
                        "managed": False, "mentionable": False, "flags": 0}],
-            "emojis": [], "stickers": [], "channels": chans, "threads": [],
+            "emojis": [], "stickers": [], "channels": chans,
+            "threads": threads,
             "members": [], "voice_states": [], "presences": [],
             "stage_instances": [], "guild_scheduled_events": [],
             "soundboard_sounds": [], "member_count": len(self.users) + 1,
@@ -290,12 +299,39 @@ class FakeDiscord:
             return {"id": ch["id"], "type": 1, "last_message_id": last_id,
                     "flags": 0, "last_pin_timestamp": None,
                     "recipients": [self.user(ch["recipient_id"])]}
+        if ch["type"] in THREAD_TYPES:
+            return self.thread_object(ch)
         return {"id": ch["id"], "type": ch["type"], "guild_id": ch["guild_id"],
                 "name": ch.get("name", "channel"),
                 "position": ch.get("position", 0), "flags": 0,
                 "permission_overwrites": [], "last_message_id": last_id,
                 "topic": None, "nsfw": False, "rate_limit_per_user": 0,
                 "parent_id": None, "last_pin_timestamp": None}
+
+    def thread_object(self, ch, member=False):
+        """A thread channel as Discord returns it (ThreadResponse); with
+        member, the bot's own thread member (CreatedThreadResponse)."""
+        msgs = [self.messages[i] for i in self.channel_msgs.get(ch["id"], [])
+                if not self.messages[i]["meta"]["ephemeral"]]
+        live = [m for m in msgs if not m["meta"]["deleted"]]
+        meta = {"archived": False, "archive_timestamp": iso(ch["created"]),
+                "auto_archive_duration": ch["auto_archive_duration"],
+                "locked": False, "create_timestamp": iso(ch["created"])}
+        if ch["type"] == 12:
+            meta["invitable"] = ch["invitable"]
+        out = {"id": ch["id"], "type": ch["type"],
+               "guild_id": ch["guild_id"], "parent_id": ch["parent_id"],
+               "owner_id": ch["owner_id"], "name": ch["name"],
+               "last_message_id": live[-1]["obj"]["id"] if live else None,
+               "last_pin_timestamp": None, "flags": 0,
+               "rate_limit_per_user": ch["rate_limit_per_user"],
+               "thread_metadata": meta, "message_count": len(live),
+               "member_count": 1, "total_message_sent": len(msgs)}
+        if member:
+            out["member"] = {"id": ch["id"], "user_id": ch["owner_id"],
+                             "join_timestamp": iso(ch["created"]),
+                             "flags": 1}
+        return out
 
     # -- HTTP entry -----------------------------------------------------------
     async def handle(self, req):
@@ -444,9 +480,10 @@ class FakeDiscord:
                                           "'multipart/form-data'}.")])
         rec["body"] = body
         if files:
-            rec["files"] = [{k: f[k] for k in ("name", "filename", "size",
-                                               "content_type")}
-                            for f in files]
+            rec["files"] = [dict({k: f[k] for k in (
+                "name", "filename", "size", "content_type")},
+                sha256=hashlib.sha256(f["data"]).hexdigest())
+                for f in files]
         errs = self.spec.check_body(route, method, body)
         if errs:
             v("schema", openapi_check.explain(errs))
@@ -472,9 +509,9 @@ class FakeDiscord:
         headers += reply.headers
         body = b"" if st == 204 or reply.obj is None else \
             jdump(reply.obj).encode()
-        if st == 200 and route is not None and reply.obj is not None and \
-                self.args.check_responses:
-            problems = self.spec.check_response(route, method, 200, reply.obj)
+        if st in (200, 201) and route is not None and \
+                reply.obj is not None and self.args.check_responses:
+            problems = self.spec.check_response(route, method, st, reply.obj)
             if problems:
                 self.response_mismatches.append({
                     "request": rec["n"], "route": route.template,
@@ -666,9 +703,16 @@ class FakeDiscord:
         return out
 
     def _attachments(self, body, files):
+        """Attachment objects for uploaded files; the bytes are kept for
+        GET /_fake/attachments/{id}."""
         out = []
         for f in files:
             aid = self.ids.next()
+            self.attachments[aid] = {
+                "id": aid, "filename": f["filename"] or "file",
+                "size": f["size"], "content_type": f["content_type"],
+                "sha256": hashlib.sha256(f["data"]).hexdigest(),
+                "data": f["data"]}
             out.append({"id": aid, "filename": f["filename"] or "file",
                         "size": f["size"],
                         "url": f"https://cdn.discordapp.com/attachments/0/"
@@ -805,7 +849,16 @@ class FakeDiscord:
                                           body)
         except ControlError as e:
             st, obj = e.status, {"error": str(e)}
+        if isinstance(obj, RawBody):
+            return Response(st, obj.data, [("Content-Type", obj.ctype)])
         return _json(st, obj)
+
+
+class RawBody:
+    """A control answer that is bytes, not JSON (an attachment)."""
+
+    def __init__(self, data, ctype):
+        self.data, self.ctype = data, ctype or "application/octet-stream"
 
 
 class ControlError(Exception):
@@ -858,7 +911,8 @@ def _parse_multipart(ctype_full, raw):
         elif name and re.fullmatch(r"files\[\d+\]", name):
             files.append({"name": name, "filename": part.get_filename(),
                           "size": len(data),
-                          "content_type": part.get_content_type()})
+                          "content_type": part.get_content_type(),
+                          "data": data})
         else:
             return None, [], f"unexpected part {name!r}"
     if payload is None:
@@ -1334,6 +1388,57 @@ async def typing(fake, ctx):
     return bad or Reply(204)
 
 
+@route("POST", "/channels/{channel_id}/threads")
+async def create_thread(fake, ctx):
+    """Start Thread without Message: a thread under a guild text (public
+    11 or private 12) or announcement channel (10), registered as a
+    channel, owned by the bot, announced by THREAD_CREATE."""
+    ch, bad = _channel(fake, ctx)
+    if bad:
+        return bad
+    body = ctx.body or {}
+    if ch["type"] not in (0, 5):
+        ctx.v("thread", f"channel {ch['id']} (type {ch['type']}) cannot hold "
+              "threads (only guild text and announcement channels can)")
+        return error(400, 50024, "Cannot execute action on this channel "
+                     "type")
+    if "message" in body or "applied_tags" in body:
+        ctx.v("thread", "a forum post's body (message, applied_tags) sent to "
+              "a text channel")
+        return form_error([(("message",), "BASE_TYPE_BAD",
+                            "Forum threads need a forum channel.")])
+    # Discord: "type defaults to PRIVATE_THREAD" (API v9 and v10).
+    ttype = body.get("type")
+    if ttype is None:
+        ttype = 12
+    if (ch["type"] == 5) != (ttype == 10):
+        ctx.v("thread", f"thread type {ttype} under a channel of type "
+              f"{ch['type']} (text channels take 11 or 12, announcement "
+              "channels 10)")
+        return form_error([(("type",), "BASE_TYPE_CHOICES",
+                            "Value must be 11 or 12." if ch["type"] == 0
+                            else "Value must be 10.")])
+    aad = body.get("auto_archive_duration")
+    if aad is None:
+        aad = 1440
+    tid = fake.ids.next()
+    th = fake.channels[tid] = {
+        "id": tid, "type": ttype, "guild_id": ch["guild_id"],
+        "parent_id": ch["id"], "name": body["name"],
+        "owner_id": fake.app_id, "created": time.time(),
+        "auto_archive_duration": aad, "position": 0,
+        "rate_limit_per_user": body.get("rate_limit_per_user") or 0,
+        "invitable": body.get("invitable") is not False,
+        "request": ctx.rec["n"]}
+    fake.stats["threads"] += 1
+    obj = fake.thread_object(th, member=True)
+    s = fake.gw.pick_session(ch["guild_id"])
+    if s is not None and s.intents & 1:  # GUILDS
+        await fake.gw.dispatch("THREAD_CREATE", dict(obj, newly_created=True),
+                               guild_id=ch["guild_id"])
+    return Reply(201, obj)
+
+
 @route("POST", "/channels/{channel_id}/messages")
 async def create_message(fake, ctx):
     ch, bad = _channel(fake, ctx)
@@ -1631,20 +1736,25 @@ def build_interaction(fake, p):
             ch = fake.channels[cid] = {"id": cid, "type": 0, "guild_id": gid,
                                        "name": f"channel-{cid[-4:]}",
                                        "position": len(fake.channels)}
-        elif ch["type"] != 0 or ch["guild_id"] != gid:
+        elif ch["type"] not in (0,) + THREAD_TYPES or \
+                ch["guild_id"] != gid:
             raise ControlError(400, f"channel {cid} is not a text channel "
-                               f"of guild {gid}")
+                               f"or thread of guild {gid}")
         perms = (member_p or {}).get("permissions",
                                      DEFAULT_MEMBER_PERMISSIONS)
+        if ch["type"] in THREAD_TYPES:
+            chan = dict(fake.thread_object(ch), permissions=str(perms))
+        else:
+            chan = {"id": cid, "type": 0, "guild_id": gid,
+                    "name": ch["name"], "position": ch["position"],
+                    "flags": 0, "permissions": str(perms),
+                    "nsfw": False, "parent_id": None, "topic": None,
+                    "last_message_id": None, "rate_limit_per_user": 0}
         payload.update({
             "guild_id": gid, "guild": {"id": gid, "locale": "en-US",
                                        "features": []},
             "guild_locale": "en-US", "channel_id": cid,
-            "channel": {"id": cid, "type": 0, "guild_id": gid,
-                        "name": ch["name"], "position": ch["position"],
-                        "flags": 0, "permissions": str(perms),
-                        "nsfw": False, "parent_id": None, "topic": None,
-                        "last_message_id": None, "rate_limit_per_user": 0},
+            "channel": chan,
             "member": {"user": user, "roles": list((member_p or {}).get(
                 "roles", [])), "premium_since": None,
                 "permissions": str(perms), "pending": False, "nick":
@@ -1777,6 +1887,24 @@ async def control_route(fake, method, path, q, body):
             out = [x for x in out if x["_fake"]["interaction_id"] ==
                    q["interaction"]]
         return 200, out
+    if path == "/channels" and method == "GET":
+        out = []
+        for ch in fake.channels.values():
+            if "parent" in q and ch.get("parent_id") != q["parent"]:
+                continue
+            o = fake.channel_object(ch)
+            o["_fake"] = {"request": ch.get("request")}
+            out.append(o)
+        return 200, out
+    if path == "/attachments" and method == "GET":
+        return 200, [{k: v for k, v in a.items() if k != "data"}
+                     for a in fake.attachments.values()]
+    m = re.fullmatch(r"/attachments/(\d+)", path)
+    if m and method == "GET":
+        a = fake.attachments.get(m.group(1))
+        if a is None:
+            raise ControlError(404, "unknown attachment")
+        return 200, RawBody(a["data"], a["content_type"])
     if path == "/requests" and method == "GET":
         since = int(q.get("since", 0))
         return 200, [r for r in fake.requests if r["n"] > since]

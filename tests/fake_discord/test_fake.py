@@ -9,6 +9,7 @@ the gateway. A missing openapi.json is a failure, not a skip.
 """
 
 import asyncio
+import hashlib
 import http.client
 import json
 import os
@@ -119,6 +120,15 @@ class Fake:
                 return r.status, json.loads(r.read())
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read())
+
+    def ctl_raw(self, path):
+        """(status, content type, bytes) of a control GET."""
+        req = urllib.request.Request(self.base + "/_fake" + path)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.headers["Content-Type"], r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers["Content-Type"], e.read()
 
     def violations(self):
         return self.ctl("GET", "/violations")[1]
@@ -474,6 +484,23 @@ class FakeTest(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(st, 200, m)
         self.assertEqual(m["attachments"][0]["filename"], "board.png")
         self.assertEqual(m["attachments"][0]["size"], 108)
+        # The bytes are kept: the control API serves them by attachment id,
+        # and the request record carries each file's SHA-256.
+        png = parts[1][3]
+        st, ctype, data = self.f.ctl_raw(
+            f"/attachments/{m['attachments'][0]['id']}")
+        self.assertEqual((st, ctype, data), (200, "image/png", png))
+        st, listed = self.f.ctl("GET", "/attachments")
+        self.assertEqual([(a["id"], a["filename"], a["size"]) for a in listed],
+                         [(m["attachments"][0]["id"], "board.png", 108)])
+        rec = self.f.ctl("GET", "/requests")[1][-1]
+        self.assertEqual(rec["files"], [{
+            "name": "files[0]", "filename": "board.png", "size": 108,
+            "content_type": "image/png",
+            "sha256": hashlib.sha256(png).hexdigest()}])
+        self.assertEqual(rec["body"]["attachments"][0]["filename"],
+                         "board.png")
+        self.assertEqual(self.f.ctl_raw("/attachments/1")[0], 404)
         self.assertClean()
 
     def test_keepalive_and_expect_continue(self):
@@ -748,6 +775,104 @@ class FakeTest(unittest.IsolatedAsyncioTestCase):
         await g.close()
         self.assertViolation("double_ack")
         self.assertEqual(len(self.f.violations()), 1)
+
+    async def test_threads(self):
+        self.put_commands()
+        g, _ = await self.session()
+        st, h, th = self.f.api("POST", f"/channels/{CHANNEL}/threads", {
+            "name": "Supervillain (opened by alice)", "type": 11,
+            "auto_archive_duration": 10080})
+        self.assertEqual(st, 201, th)
+        tid = th["id"]
+        self.assertEqual((th["type"], th["parent_id"], th["guild_id"],
+                          th["owner_id"], th["name"]),
+                         (11, CHANNEL, GUILD, APP,
+                          "Supervillain (opened by alice)"))
+        self.assertEqual((th["thread_metadata"]["archived"],
+                          th["thread_metadata"]["locked"],
+                          th["thread_metadata"]["auto_archive_duration"]),
+                         (False, False, 10080))
+        self.assertEqual((th["message_count"], th["member"]["user_id"]),
+                         (0, APP))
+        self.assertEqual((h["x-ratelimit-limit"], h["x-ratelimit-remaining"]),
+                         ("5", "4"))
+        ev = await g.expect(0, "THREAD_CREATE")
+        self.assertEqual((ev["d"]["id"], ev["d"]["newly_created"]),
+                         (tid, True))
+        # A channel now: messages, GET, the control API's list.
+        st, _, m = self.f.api("POST", f"/channels/{tid}/messages",
+                              {"content": "Game #7 opened"})
+        self.assertEqual((st, m["channel_id"]), (200, tid))
+        st, _, got = self.f.api("GET", f"/channels/{tid}")
+        self.assertEqual((st, got["type"], got["parent_id"],
+                          got["message_count"], got["last_message_id"]),
+                         (200, 11, CHANNEL, 1, m["id"]))
+        listed = self.f.ctl("GET", f"/channels?parent={CHANNEL}")[1]
+        self.assertEqual([c["id"] for c in listed], [tid])
+        # An interaction from the thread.
+        st, r = self.f.ctl("POST", "/interaction", {
+            "type": 2, "channel_id": tid, "data": {
+                "name": "game", "options": [{"name": "move", "options": [
+                    {"name": "choice", "value": "end"}]}]},
+            "member": {"user": {"id": BOB, "username": "bob"}}})
+        self.assertEqual(st, 200, r)
+        ev = await g.expect(0, "INTERACTION_CREATE")
+        d = ev["d"]
+        self.assertEqual((d["channel_id"], d["channel"]["type"],
+                          d["channel"]["parent_id"], d["guild_id"]),
+                         (tid, 11, CHANNEL, GUILD))
+        st, _, _ = self.f.api("POST", f"/interactions/{d['id']}/{d['token']}"
+                              "/callback", {"type": 4, "data": {
+                                  "content": "bob ends the day"}})
+        self.assertEqual(st, 204)
+        msgs = self.f.ctl("GET", f"/messages?channel={tid}")[1]
+        self.assertEqual([x["content"] for x in msgs],
+                         ["Game #7 opened", "bob ends the day"])
+        self.assertClean()
+        # Without a type Discord makes a private thread (v9, v10).
+        st, _, priv = self.f.api("POST", f"/channels/{CHANNEL}/threads",
+                                 {"name": "private"})
+        self.assertEqual((st, priv["type"]), (201, 12))
+        self.assertIn("invitable", priv["thread_metadata"])
+        self.assertClean()
+        # Refused: a thread in a thread or a DM, an unknown channel, a
+        # missing name, an archive duration Discord does not offer, an
+        # announcement thread in a text channel.
+        st, _, dm = self.f.api("POST", "/users/@me/channels",
+                               {"recipient_id": ALICE})
+        for where in (tid, dm["id"]):
+            st, _, body = self.f.api("POST", f"/channels/{where}/threads",
+                                     {"name": "x", "type": 11})
+            self.assertEqual((st, body["code"]), (400, 50024))
+        self.assertViolation("thread", 2)
+        st, _, body = self.f.api("POST", "/channels/1187000000000000999/"
+                                 "threads", {"name": "x", "type": 11})
+        self.assertEqual((st, body["code"]), (404, 10003))
+        self.assertViolation("unknown_channel")
+        for bad in ({"type": 11}, {"name": "x", "type": 11,
+                                    "auto_archive_duration": 7}):
+            self.f.ctl("POST", "/reset")  # 5 threads per minute per channel
+            st, _, body = self.f.api("POST", f"/channels/{CHANNEL}/threads",
+                                     bad)
+            self.assertEqual((st, body["code"]), (400, 50035), bad)
+            self.assertViolation("schema")
+        self.f.ctl("POST", "/reset")
+        st, _, body = self.f.api("POST", f"/channels/{CHANNEL}/threads",
+                                 {"name": "x", "type": 10})
+        self.assertEqual((st, body["code"]), (400, 50035))
+        self.assertViolation("thread")
+        # The parent channel's thread bucket: 5 per minute.
+        self.f.ctl("POST", "/reset")
+        for i in range(5):
+            st, h, _ = self.f.api("POST", f"/channels/{CHANNEL}/threads",
+                                  {"name": f"t{i}", "type": 11})
+            self.assertEqual(st, 201)
+        self.assertEqual(h["x-ratelimit-remaining"], "0")
+        st, h, body = self.f.api("POST", f"/channels/{CHANNEL}/threads",
+                                 {"name": "t5", "type": 11})
+        self.assertEqual(st, 429, body)
+        self.assertGreater(body["retry_after"], 50)
+        await g.close()
 
     async def test_late_and_unknown_callbacks(self):
         self.put_commands()

@@ -222,6 +222,31 @@ def where(state_text):
     return w
 
 
+MASK64 = (1 << 64) - 1
+
+
+def fnv1a64(data):
+    """A game record's checksums: 64-bit FNV-1a as 16 hex digits."""
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & MASK64
+    return "%016x" % h
+
+
+def canonical(obj):
+    """jansson's JSON_COMPACT | JSON_SORT_KEYS text (for ASCII records)."""
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True,
+                      ensure_ascii=False).encode()
+
+
+def rehash(rec):
+    """rec with record_fnv1a64 recomputed, as a careful forger would."""
+    rec = dict(rec)
+    rec.pop("record_fnv1a64", None)
+    rec["record_fnv1a64"] = fnv1a64(canonical(rec))
+    return rec
+
+
 def moves_in_db(db, game=1):
     """[(seq, request, seat, option)] of game from the moves table."""
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)

@@ -25,28 +25,7 @@ import sys
 import lairlocal as ll
 
 SEED = 23
-MASK64 = (1 << 64) - 1
-
-
-def fnv1a64(data):
-    h = 0xcbf29ce484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & MASK64
-    return "%016x" % h
-
-
-def canonical(obj):
-    """jansson's JSON_COMPACT | JSON_SORT_KEYS text (for ASCII records)."""
-    return json.dumps(obj, separators=(",", ":"), sort_keys=True,
-                      ensure_ascii=False).encode()
-
-
-def rehash(rec):
-    """rec with record_fnv1a64 recomputed, as a careful forger would."""
-    rec = dict(rec)
-    rec.pop("record_fnv1a64", None)
-    rec["record_fnv1a64"] = fnv1a64(canonical(rec))
-    return rec
+fnv1a64, canonical, rehash = ll.fnv1a64, ll.canonical, ll.rehash
 
 
 def text_of(out):
