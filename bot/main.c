@@ -10,6 +10,7 @@
  * not an option, which names the subcommand.
  */
 #include "cli.h"
+#include "cmd.h"
 #include "discord.h"
 
 #include <getopt.h>
@@ -87,6 +88,7 @@ int main(int argc, char **argv) {
   const char *cmd;
   int c;
 
+  cmd_tz_init(); /* before any thread: see commands/cmd_async.c */
   opterr = 0;
   /* '+': stop at the subcommand, whose options are its own. */
   while ((c = getopt_long(argc, argv, "+:hV", opts, NULL)) != -1) {

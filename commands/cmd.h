@@ -126,6 +126,12 @@ typedef struct cmd_config {
   void *thread_ctx;
 } cmd_config;
 
+/* Gives TZ a value (the system's zone, CMD_TZ_DEFAULT, when it has none)
+ * so that time zones can be switched safely later; call it first in main,
+ * before any thread starts. */
+#define CMD_TZ_DEFAULT ":/etc/localtime"
+void cmd_tz_init(void);
+
 /* Creates a command context over an open database; NULL when out of
  * memory. The caller keeps owning db and closes it after cmd_free. */
 cmd_ctx *cmd_new(const cmd_config *cfg);

@@ -183,26 +183,33 @@ void cmd_arm_lobby(cmd_ctx *c, live *L) {
 }
 
 /* The player's local hour in their time zone (the C library's tz
- * database), or -1 when they set none. */
+ * database), or -1 when they set none. The C library reads the zone from
+ * TZ, so TZ is switched and put back. main gives TZ a value before any
+ * thread starts (cmd_tz_init): replacing the value of a variable that
+ * exists leaves the environment's array in place for other threads'
+ * getenv (curl reads proxy variables), where adding or removing one
+ * would move it. */
 static int local_hour(const char *tz, int64_t now) {
   if (!tz[0])
     return -1;
-  char *old = getenv("TZ");
-  char saved[128] = "";
-  bool had = old != NULL;
-  if (had)
-    snprintf(saved, sizeof saved, "%s", old);
+  const char *old = getenv("TZ");
+  char saved[128];
+  snprintf(saved, sizeof saved, "%s", old && old[0] ? old : CMD_TZ_DEFAULT);
   setenv("TZ", tz, 1);
   tzset();
   time_t t = (time_t)now;
   struct tm tm;
   int hour = localtime_r(&t, &tm) ? tm.tm_hour : -1;
-  if (had)
-    setenv("TZ", saved, 1);
-  else
-    unsetenv("TZ");
+  setenv("TZ", saved, 1);
   tzset();
   return hour;
+}
+
+void cmd_tz_init(void) {
+  const char *tz = getenv("TZ");
+  if (!tz || !tz[0])
+    setenv("TZ", CMD_TZ_DEFAULT, 1);
+  tzset();
 }
 
 /* Seconds until quiet hours end, or 0 when it is not quiet for user. */

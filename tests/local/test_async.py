@@ -85,27 +85,31 @@ def test_reminders(binary, tmp, stats):
 
 
 def test_quiet_hours(binary, tmp, stats):
-    db = os.path.join(tmp, "quiet.db")
-    lair = ll.Lair(binary, db, seed=12)
-    ll.open_game(lair, 2)
-    p = waiting_user(lair)
-    h = time.gmtime().tm_hour  # the reminder falls 4h after the prompt
-    # Quiet from 3 to 6 hours from now (UTC): the 4h reminder is held
-    # until quiet hours end.
-    out = lair.send("%s> /game prefs tz:UTC quiet:%d-%d" %
-                    (p, (h + 3) % 24, (h + 6) % 24))
-    ll.check("quiet hours %d-%d" % ((h + 3) % 24, (h + 6) % 24) in
-             out[0]["text"], "prefs said %r" % out)
-    bad = lair.send("%s> /game prefs tz:Mars/Olympus" % p)
-    ll.check(bad[0]["to"] == "ephemeral" and "not a time zone" in
-             bad[0]["text"], "a bad time zone was taken: %r" % bad)
-    ll.check(reminders(lair.send("!advance 4h"), p) == [],
-             "a reminder came during quiet hours")
-    lair.restart()
-    ll.check(len(reminders(lair.send("!advance 2h"), p)) == 1,
-             "no reminder once quiet hours ended")
-    stats["quiet"] += 1
-    lair.close()
+    # UTC, and a zone nine hours ahead without summer time: the quiet
+    # hours are the player's local ones, so the window moves with the zone.
+    for tz, offset in (("UTC", 0), ("Asia/Tokyo", 9)):
+        db = os.path.join(tmp, "quiet-%d.db" % offset)
+        lair = ll.Lair(binary, db, seed=12)
+        ll.open_game(lair, 2)
+        p = waiting_user(lair)
+        # the reminder falls 4h after the prompt
+        h = (time.gmtime().tm_hour + offset) % 24
+        # Quiet from 3 to 6 hours from now (local): the 4h reminder is
+        # held until quiet hours end.
+        out = lair.send("%s> /game prefs tz:%s quiet:%d-%d" %
+                        (p, tz, (h + 3) % 24, (h + 6) % 24))
+        ll.check("quiet hours %d-%d" % ((h + 3) % 24, (h + 6) % 24) in
+                 out[0]["text"], "prefs said %r" % out)
+        bad = lair.send("%s> /game prefs tz:Mars/Olympus" % p)
+        ll.check(bad[0]["to"] == "ephemeral" and "not a time zone" in
+                 bad[0]["text"], "a bad time zone was taken: %r" % bad)
+        ll.check(reminders(lair.send("!advance 4h"), p) == [],
+                 "a reminder came during quiet hours (%s)" % tz)
+        lair.restart()
+        ll.check(len(reminders(lair.send("!advance 2h"), p)) == 1,
+                 "no reminder once quiet hours ended (%s)" % tz)
+        stats["quiet"] += 1
+        lair.close()
 
 
 def test_deadlines(binary, tmp, stats):
