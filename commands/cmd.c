@@ -116,7 +116,12 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
     if (n > CMD_TEXT_MAX) {
       n = CMD_TEXT_MAX;
       const char *nl = NULL;
-      for (size_t k = n; k > CMD_TEXT_MAX / 2; k--)
+      /* At a blank line if there is one (a hand stays whole before the
+       * turn's question), else at a line end in the second half. */
+      for (size_t k = n; k > 1 && !nl; k--)
+        if (p[k] == '\n' && p[k - 1] == '\n')
+          nl = p + k - 1;
+      for (size_t k = n; k > CMD_TEXT_MAX / 2 && !nl; k--)
         if (p[k] == '\n') {
           nl = p + k;
           break;
@@ -598,21 +603,36 @@ void cmd_result_text(const live *L, char *out, size_t cap) {
              res.reason);
 }
 
-/* Tells the player who must answer now, by DM, with the options. */
+/* Whether seat s gets the current prompt by DM (cmd_prompt). */
+static bool prompted_by_dm(const live *L, int s) {
+  const eng_prompt *p = &L->g->prompt;
+  return p->player >= 0 && p->player < L->n_seats && p->player == s &&
+         !cmd_is_ai(L->seats[s].user);
+}
+
+/* Tells the player who must answer now, by DM: their hand, the question
+ * and the options (as text, and as the buttons or menus the transport
+ * adds under it), in one message, so that a whole turn can be taken from
+ * the DM.
+ * It fills the player's "hand" slot of the game: it replaces an unsent
+ * hand or an earlier prompt. */
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
   const eng_prompt *p = &L->g->prompt;
-  if (p->player < 0 || p->player >= L->n_seats ||
-      cmd_is_ai(L->seats[p->player].user))
+  if (!prompted_by_dm(L, p->player))
     return;
   static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
   int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
   char q[ENG_QUESTION_MAX], qn[ENG_QUESTION_MAX * 2];
   L->g->rs->question(L->g->state, p, q, sizeof q);
   cmd_names(L, q, qn, sizeof qn);
-  char text[CMD_TEXT_MAX * 8];
-  size_t o = (size_t)snprintf(text, sizeof text,
-                              "**Your turn** in game #%" PRId64 ": %s\n",
-                              L->row.id, qn);
+  char text[CMD_TEXT_MAX * 9];
+  cmd_render(L, p->player, ENG_RENDER_HAND, text, CMD_TEXT_MAX + 1);
+  size_t o = strlen(text);
+  while (o > 0 && text[o - 1] == '\n')
+    o--;
+  o += (size_t)snprintf(text + o, sizeof text - o,
+                        "\n\n**Your turn** in game #%" PRId64 ": %s\n",
+                        L->row.id, qn);
   for (int i = 0; i < n && o < sizeof text; i++)
     o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n", opts[i].id,
                           opts[i].label);
@@ -620,7 +640,7 @@ void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
     snprintf(text + o, sizeof text - o,
              "Answer with /game move choice:<id or label>.");
   const sto_seat *s = &L->seats[p->player];
-  send_msg(c, r, CMD_TO_DM, s->user, s->name, L, text, opts, n, NULL, "prompt");
+  send_msg(c, r, CMD_TO_DM, s->user, s->name, L, text, opts, n, NULL, "hand");
 }
 
 /* Renders every seat's hand, for noticing which changed. */
@@ -655,8 +675,11 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
   cmd_send(c, r, CMD_TO_CHANNEL, NULL, NULL, L, text, NULL, 0);
   static _Thread_local char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, now);
+  /* A changed hand by DM; the player who decides next reads theirs in
+   * the prompt below. */
   for (int s = 0; s < L->n_seats; s++)
-    if (!before || strcmp(before[s], now[s]) != 0)
+    if ((!before || strcmp(before[s], now[s]) != 0) &&
+        (over || !prompted_by_dm(L, s)))
       send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
                NULL, 0, NULL, "hand");
   if (!over)

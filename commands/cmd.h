@@ -42,8 +42,9 @@ typedef struct cmd_msg {
   int n_options;
   const char *mention; /* a user id the message may ping, or NULL */
   /* What the message shows when a later message to the same place (same
-   * to, user and game) replaces it: "hand", "prompt" or "reminder"; NULL
-   * for messages that all count (the table, notices). A transport that
+   * to, user and game) replaces it: "hand" (a player's hand, with their
+   * turn's prompt when they decide) or "reminder"; NULL for messages that
+   * all count (the table, notices). A transport that
    * holds messages back (rate limits) may drop an unsent one once a later
    * one of its slot comes. piece numbers the pieces of a long text from 0. */
   const char *slot;

@@ -68,8 +68,10 @@ def run(binary, tmp):
              (rc, err))
     ll.check(re.search(r"^\[#table\] Game #1 \(.*\) starts!", out, re.M),
              "the help's example did not start a game:\n%s" % out)
-    ll.check(re.search(r"^\[DM alice\] \*\*Your turn\*\*|"
-                       r"^\[DM bob\] \*\*Your turn\*\*", out, re.M),
+    # A message is a line that starts with "[" and its indented lines.
+    msgs = re.findall(r"^\[.*(?:\n[ ]+.*)*", out, re.M)
+    ll.check(any(re.match(r"\[DM (alice|bob)\] ", m) and
+                 "**Your turn** in game #1:" in m for m in msgs),
              "nobody was asked to move:\n%s" % out)
     return "plain lair and lair local print the console table's help, exit " \
            "0, create $HOME/.local/share/lair/lair.db; the help's example " \
