@@ -501,15 +501,25 @@ static void test_call_sync(void **state) {
   bot_rest_free(r);
 }
 
+/* Channel ch's messages answer 200 with a bucket of one request that
+ * resets 0.4 s after each answer. */
+static void script_spent_bucket(const char *ch) {
+  char key[64], then[256];
+  snprintf(key, sizeof key, "POST " API "/channels/%s/messages", ch);
+  snprintf(then, sizeof then,
+           "{'status':200,'headers':{'X-RateLimit-Bucket':'b%s',"
+           "'X-RateLimit-Limit':'1','X-RateLimit-Remaining':'0',"
+           "'X-RateLimit-Reset':'1.0','X-RateLimit-Reset-After':'0.4'},"
+           "'body':{'id':'1'}}",
+           ch);
+  script(key, NULL, then);
+}
+
 /* A bucket with nothing remaining holds the next request of its route
  * until Reset-After, but not a request to another channel. */
 static void test_bucket_waits_for_reset(void **state) {
   (void)state;
-  script("POST " API "/channels/10/messages", NULL,
-         "{'status':200,'headers':{'X-RateLimit-Bucket':'b10',"
-         "'X-RateLimit-Limit':'1','X-RateLimit-Remaining':'0',"
-         "'X-RateLimit-Reset':'1.0','X-RateLimit-Reset-After':'0.4'},"
-         "'body':{'id':'1'}}");
+  script_spent_bucket("10");
   bot_rest *r = client(0, 2000, 0);
   outcome o[3] = {0};
   send_ok(r, "POST", "/channels/10/messages", "{\"content\":\"a\"}", 0, &o[0]);
@@ -572,11 +582,7 @@ static void test_file_upload(void **state) {
  * slots, other routes and the later message's own pieces stay, in order. */
 static void test_latest_supersedes(void **state) {
   (void)state;
-  script("POST " API "/channels/20/messages", NULL,
-         "{'status':200,'headers':{'X-RateLimit-Bucket':'b20',"
-         "'X-RateLimit-Limit':'1','X-RateLimit-Remaining':'0',"
-         "'X-RateLimit-Reset':'1.0','X-RateLimit-Reset-After':'0.4'},"
-         "'body':{'id':'1'}}");
+  script_spent_bucket("20");
   bot_rest *r = client(0, 2000, 0);
   outcome o[9] = {0};
   const char *ch20 = "/channels/20/messages", *ch21 = "/channels/21/messages";

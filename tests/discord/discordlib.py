@@ -538,3 +538,15 @@ def main(name, fn):
             return 1
     print("%s: %s (%.1f s)" % (name, summary, time.monotonic() - t0))
     return 0
+
+
+def check_answered(it):
+    """One of the fake's interaction records was answered, without errors,
+    within Discord's 3 seconds."""
+    check(it["callback"] is not None, "interaction %s (%r) unanswered"
+          % (it["id"], it["payload"].get("data")))
+    check(not it["callback_errors"], "callback errors: %r" %
+          it["callback_errors"])
+    check(it["age_at_callback_ms"] < 3000 and it["latency_ms"] < 3000,
+          "interaction %s answered after %s ms" %
+          (it["id"], it["age_at_callback_ms"]))
