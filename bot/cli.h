@@ -29,10 +29,17 @@ int bot_cmd_cards(int argc, char **argv);
 /* `lair replay FILE`: checks a game record; argv[0] is "replay". */
 int bot_cmd_replay(int argc, char **argv);
 
+/* `lair health`: whether the bot heard from Discord lately (exit 0/1). */
+int bot_cmd_health(int argc, char **argv);
+/* The file the running bot touches while it hears from Discord: db
+ * followed by "-alive". False when it does not fit in cap. */
+bool bot_health_path(const char *db, char *out, size_t cap);
+
 /* Write the usage text of one subcommand to f. */
 void bot_usage_simulate(FILE *f);
 void bot_usage_cards(FILE *f);
 void bot_usage_replay(FILE *f);
+void bot_usage_health(FILE *f);
 /* Writes the registered games, one per line, to f. */
 void bot_list_games(FILE *f);
 

@@ -20,6 +20,7 @@
 #include "sto.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -27,7 +28,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef LAIR_VERSION
 #define LAIR_VERSION "0.0.0"
@@ -100,6 +103,9 @@ struct bot_discord {
   out_msg msgs[MAX_MSGS];  /* worker only */
   int n_msgs;
   uint64_t gen; /* the last out_msg.gen (worker only) */
+  char health[1100]; /* DB-alive, touched while Discord is heard from */
+  uint64_t heard;    /* the gateway's acks + dispatches at the last tick */
+  bool health_warned;
   bot_discord_stats stats;
 };
 
@@ -1263,8 +1269,28 @@ static void on_stop(void *ctx, int code, const char *why) {
  * database), the DM channels opened meanwhile, then the memory freed
  * meanwhile goes back to the system, so that a burst does not leave the
  * process larger for good. */
+/* Touches the health file when the gateway heard from Discord since the
+ * last tick (for `lair health`, bot/cli_health.c). */
+static void note_health(bot_discord *b) {
+  bot_gw_stats st;
+  bot_gw_get_stats(b->gw, &st);
+  uint64_t heard = st.acks + st.dispatches;
+  if (heard == b->heard || !b->health[0])
+    return;
+  b->heard = heard;
+  int fd = open(b->health, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || futimens(fd, NULL) != 0) {
+    if (!b->health_warned)
+      logf_(b, LOG_WARN, "cannot touch the health file: %s", strerror(errno));
+    b->health_warned = true;
+  }
+  if (fd >= 0)
+    close(fd);
+}
+
 static void tick(bot_discord *b) {
   double t0 = now_s();
+  note_health(b);
   dm_save(b);
   cmd_set_now(b->cmd, (int64_t)time(NULL));
   cmd_tick(b->cmd);
@@ -1467,6 +1493,11 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
             err[0] ? err : sto_strerror(src));
     goto out;
   }
+  /* Healthy only once this process hears from Discord. */
+  if (bot_health_path(db_path, b->health, sizeof b->health) &&
+      unlink(b->health) != 0 && errno != ENOENT)
+    logf_(b, LOG_WARN, "cannot remove the old health file: %s",
+          strerror(errno));
   cmd_config cc = {.db = b->db,
                    .sink = {collect, b},
                    .open_thread = open_thread,

@@ -34,6 +34,7 @@ static void usage(FILE *f) {
   bot_usage_simulate(f);
   bot_usage_cards(f);
   bot_usage_replay(f);
+  bot_usage_health(f);
   fputs("  lair --help    Show this help.\n"
         "  lair --version Show the version.\n"
         "\n"
@@ -116,6 +117,8 @@ int main(int argc, char **argv) {
     return bot_cmd_cards(argc - optind, argv + optind);
   if (strcmp(cmd, "replay") == 0)
     return bot_cmd_replay(argc - optind, argv + optind);
+  if (strcmp(cmd, "health") == 0)
+    return bot_cmd_health(argc - optind, argv + optind);
   if (strcmp(cmd, "help") == 0) {
     usage(stdout);
     return BOT_EXIT_OK;

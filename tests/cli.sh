@@ -45,7 +45,7 @@ help)
   expect_rc 0; expect_no_err
   for word in "lair simulate GAME" "--games N" "--players P" "--seed S" \
               "--mode M" "--ai SPEC" "--no-check" "lair cards GAME" \
-              "--markdown" "lair replay FILE" \
+              "--markdown" "lair replay FILE" "lair health" \
               "--version" \
               "DISCORD_TOKEN"; do
     expect_out "$word"
@@ -233,6 +233,26 @@ replay_usage)
   expect_err "is not valid JSON"
   run replay --help
   expect_rc 0; expect_no_err; expect_out "lair replay FILE"
+  ;;
+health)
+  # lair health reads DB-alive, which the running bot touches while it
+  # hears from Discord (tests/discord/test_faults.py checks that side).
+  export LAIR_DB="$tmp/lair.db"
+  run health
+  expect_rc 1; expect_no_err; expect_out "has not reached Discord"
+  touch "$tmp/lair.db-alive"
+  run health
+  expect_rc 0; expect_no_err; expect_out "lair health: ok"
+  touch -d '-10 minutes' "$tmp/lair.db-alive"
+  run health
+  expect_rc 1; expect_no_err; expect_out "nothing heard from Discord for"
+  run health --max-age 900
+  expect_rc 0; expect_no_err; expect_out "lair health: ok"
+  run health --max-age 0
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--max-age"
+  run health extra
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "unexpected argument 'extra'"
   ;;
 *)
   echo "cli.sh: unknown case '$case_name'" >&2

@@ -21,8 +21,12 @@ two) and one bot on a game of three members serve most tests:
   DM refused with 50007 (a notice in the channel
   naming no card, its "Show my hand" button shows the hand to that player
   alone and refuses a non-player);
-- games: slash commands in a DM act on the player's game; 300 lobbies
-  (more than the bot keeps loaded) and the running game still moves;
+- games: slash commands in a DM act on the player's game (and /game list
+  there lists the player's games); 300 lobbies (more than the bot keeps
+  loaded) and the running game still moves;
+- health: `lair health` says ok while the bot hears from Discord, not ok
+  once a killed bot has been silent longer than --max-age, and ok again
+  after a restart;
 - commands: registered once, not PUT again by a restart with the same
   commands; LAIR_GUILD_ID registers to that guild; moderators (Manage
   Server, or LAIR_MOD_ROLE) can /game abort, a plain member cannot;
@@ -38,6 +42,7 @@ import json
 import os
 import re
 import sqlite3
+import subprocess
 import sys
 import time
 
@@ -603,6 +608,42 @@ def t_moderators(c):
           dl.answer_text(info))
 
 
+def health(c, *args):
+    """`lair health ARGS` beside the bot (same LAIR_DB): (status, stdout)."""
+    env = dict(dl.sanitizer_env(), LAIR_DB=c.db)
+    env.pop("DISCORD_TOKEN", None)
+    p = subprocess.run([c.binary, "health"] + list(args), env=env,
+                       stdin=subprocess.DEVNULL, capture_output=True,
+                       text=True, timeout=30)
+    return p.returncode, p.stdout + p.stderr
+
+
+def t_health(c):
+    """`lair health`: ok while the bot hears from Discord; not ok once it
+    heard nothing for longer than --max-age (the bot killed); a restarted
+    bot removes the old file and is ok again once it hears from Discord."""
+    alive = c.db + "-alive"
+    r = dl.wait_until(lambda: (lambda r: r if r[0] == 0 else None)(
+        health(c)), 12, "lair health to say ok")
+    check("lair health: ok" in r[1], "lair health said %r" % (r,))
+    c.bot.kill()
+    killed = os.stat(alive).st_mtime
+    time.sleep(2.5)
+    rc, out = health(c, "--max-age", "2")
+    check(rc == 1 and "nothing heard from Discord for" in out,
+          "lair health of a killed bot: %d %r" % (rc, out))
+    wait_buckets(c)
+    c.start_bot()
+    # The new process removed the old file at its start and touches a new
+    # one once it has heard from Discord.
+    dl.wait_until(lambda: os.path.exists(alive) and
+                  os.stat(alive).st_mtime > killed + 1, 12,
+                  "the restarted bot's health file")
+    rc, out = health(c, "--max-age", "10")
+    check(rc == 0, "lair health after the restart: %d %r" % (rc, out))
+    c.works("after the health check's restart")
+
+
 def t_restart_commands(c):
     """A restart with unchanged commands does not PUT them again."""
     c.bot.stop()
@@ -706,7 +747,7 @@ TESTS = [
     ("dm_closed", t_dm_closed), ("dm_commands", t_dm_commands),
     ("op9_new_session", t_op9_new_session), ("many_games", t_many_games),
     ("moderators", t_moderators),
-    ("restart_commands", t_restart_commands),
+    ("health", t_health), ("restart_commands", t_restart_commands),
     ("guild_and_role", t_guild_and_role), ("fatal", t_fatal),
 ]
 
