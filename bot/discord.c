@@ -102,7 +102,7 @@ struct bot_discord {
   pthread_mutex_t gate_mu; /* every ack_gate's state, refs and list */
   out_msg msgs[MAX_MSGS];  /* worker only */
   int n_msgs;
-  uint64_t gen; /* the last out_msg.gen (worker only) */
+  uint64_t gen;      /* the last out_msg.gen (worker only) */
   char health[1100]; /* DB-alive, touched while Discord is heard from */
   uint64_t heard;    /* the gateway's acks + dispatches at the last tick */
   bool health_warned;
@@ -390,28 +390,40 @@ static void dm_remember(bot_discord *b, const char *user, const char *channel,
 }
 
 /* Writes the DM channels learnt since the last call to the database, in
- * one transaction (worker only: the database is the worker's). */
+ * one transaction (worker only: the database is the worker's). An entry
+ * that could not be written stays unsaved for the next tick. */
 static void dm_save(bot_discord *b) {
-  bool begun = false;
-  for (int i = 0; i < DM_CACHE; i++) {
+  bool begun = false, ok = true;
+  bool written[DM_CACHE] = {false};
+  char wrote[DM_CACHE][32]; /* what was written, valid where written[] */
+  for (int i = 0; i < DM_CACHE && ok; i++) {
     char user[32], channel[32], scope[48];
     pthread_mutex_lock(&b->dm_mu);
     bool todo = b->dm[i].user[0] && !b->dm[i].saved;
     memcpy(user, b->dm[i].user, sizeof user);
     memcpy(channel, b->dm[i].channel, sizeof channel);
-    b->dm[i].saved = true;
     pthread_mutex_unlock(&b->dm_mu);
     if (!todo)
       continue;
     if (!begun && sto_batch_begin(b->db) != STO_OK)
-      break; /* the next tick tries the later ones */
+      break;
     begun = true;
     snprintf(scope, sizeof scope, "user:%s", user);
-    if (sto_setting_set(b->db, scope, "dm_channel", channel) != STO_OK)
-      logf_(b, LOG_WARN, "could not save a DM channel");
+    ok = sto_setting_set(b->db, scope, "dm_channel", channel) == STO_OK;
+    written[i] = ok;
+    memcpy(wrote[i], channel, sizeof channel);
   }
-  if (begun && sto_batch_end(b->db, true) != STO_OK)
-    logf_(b, LOG_WARN, "could not save the DM channels");
+  if (begun && sto_batch_end(b->db, ok) == STO_OK && ok) {
+    pthread_mutex_lock(&b->dm_mu);
+    for (int i = 0; i < DM_CACHE; i++) /* unless it changed meanwhile */
+      if (written[i] && strcmp(b->dm[i].channel, wrote[i]) == 0)
+        b->dm[i].saved = true;
+    pthread_mutex_unlock(&b->dm_mu);
+  } else if (begun) {
+    logf_(b, LOG_WARN,
+          "could not save the DM channels; the next tick tries "
+          "again");
+  }
 }
 
 static void dm_post(dm_job *j, const char *channel) {
