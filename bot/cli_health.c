@@ -76,13 +76,16 @@ int bot_cmd_health(int argc, char **argv) {
       printf("lair health: cannot read %s: %s\n", path, strerror(errno));
     return BOT_EXIT_FAIL;
   }
-  long age = (long)difftime(time(NULL), st.st_mtime);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  double age = (double)(now.tv_sec - st.st_mtim.tv_sec) +
+               (double)(now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
   if (age < 0)
     age = 0;
-  if (age > max_age) {
-    printf("lair health: nothing heard from Discord for %ld s\n", age);
+  if (age > (double)max_age) {
+    printf("lair health: nothing heard from Discord for %.0f s\n", age);
     return BOT_EXIT_FAIL;
   }
-  printf("lair health: ok, Discord heard from %ld s ago\n", age);
+  printf("lair health: ok, Discord heard from %.0f s ago\n", age);
   return BOT_EXIT_OK;
 }

@@ -628,8 +628,8 @@ def t_health(c):
     check("lair health: ok" in r[1], "lair health said %r" % (r,))
     c.bot.kill()
     killed = os.stat(alive).st_mtime
-    time.sleep(2.5)
-    rc, out = health(c, "--max-age", "2")
+    time.sleep(3.5)  # the file is at least that old now
+    rc, out = health(c, "--max-age", "3")
     check(rc == 1 and "nothing heard from Discord for" in out,
           "lair health of a killed bot: %d %r" % (rc, out))
     wait_buckets(c)
