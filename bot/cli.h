@@ -35,6 +35,10 @@ int bot_cmd_health(int argc, char **argv);
  * followed by "-alive". False when it does not fit in cap. */
 bool bot_health_path(const char *db, char *out, size_t cap);
 
+/* A subcommand's --help: "Usage:" and its usage text on stdout; returns
+ * BOT_EXIT_OK. */
+int bot_print_usage(void (*usage)(FILE *f));
+
 /* Write the usage text of one subcommand to f. */
 void bot_usage_simulate(FILE *f);
 void bot_usage_cards(FILE *f);

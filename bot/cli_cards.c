@@ -62,9 +62,7 @@ int bot_cmd_cards(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
-      fputs("Usage:\n", stdout);
-      bot_usage_cards(stdout);
-      return BOT_EXIT_OK;
+      return bot_print_usage(bot_usage_cards);
     case 'm':
       markdown = true;
       break;

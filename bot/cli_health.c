@@ -46,9 +46,7 @@ int bot_cmd_health(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
-      fputs("Usage:\n", stdout);
-      bot_usage_health(stdout);
-      return BOT_EXIT_OK;
+      return bot_print_usage(bot_usage_health);
     case 'a':
       if (!bot_parse_long("--max-age", optarg, 1, 86400, &max_age))
         return BOT_EXIT_USAGE;

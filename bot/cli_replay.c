@@ -298,9 +298,7 @@ int bot_cmd_replay(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
-      fputs("Usage:\n", stdout);
-      bot_usage_replay(stdout);
-      return BOT_EXIT_OK;
+      return bot_print_usage(bot_usage_replay);
     default:
       bot_option_error("replay", c, argv);
       return BOT_EXIT_USAGE;

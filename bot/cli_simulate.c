@@ -176,9 +176,7 @@ int bot_cmd_simulate(int argc, char **argv) {
       check = false;
       break;
     case 'h':
-      fputs("Usage:\n", stdout);
-      bot_usage_simulate(stdout);
-      return BOT_EXIT_OK;
+      return bot_print_usage(bot_usage_simulate);
     default:
       bot_option_error("simulate", c, argv);
       return BOT_EXIT_USAGE;

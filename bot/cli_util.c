@@ -136,3 +136,9 @@ const char *bot_one_operand(const char *cmd, const char *what, int argc,
   }
   return argv[optind];
 }
+
+int bot_print_usage(void (*usage)(FILE *f)) {
+  fputs("Usage:\n", stdout);
+  usage(stdout);
+  return BOT_EXIT_OK;
+}

@@ -474,9 +474,7 @@ int bot_cmd_local(int argc, char **argv) {
       k.fixed_seed = true;
       break;
     case 'h':
-      fputs("Usage:\n", stdout);
-      bot_usage_local(stdout);
-      return BOT_EXIT_OK;
+      return bot_print_usage(bot_usage_local);
     default:
       bot_option_error("local", c, argv);
       return BOT_EXIT_USAGE;
