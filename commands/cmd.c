@@ -452,24 +452,38 @@ static int collect_id(void *ctx, const sto_game *g) {
   return 0;
 }
 
+/* The first max ids a listing (its outcome rc) collected into l, or -1. */
+static int take_ids(sto_rc rc, const id_list *l, int64_t *ids, int max) {
+  if (rc)
+    return -1;
+  int n = l->n < max ? l->n : max;
+  memcpy(ids, l->id, (size_t)n * sizeof *ids);
+  return n;
+}
+
 int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
                       int64_t *ids, int max) {
   id_list l = {.n = 0};
-  if (sto_game_list(c->cfg.db, channel, statuses, collect_id, &l))
-    return -1;
-  int n = l.n < max ? l.n : max;
-  memcpy(ids, l.id, (size_t)n * sizeof *ids);
-  return n;
+  sto_rc rc = sto_game_list(c->cfg.db, channel, statuses, collect_id, &l);
+  return take_ids(rc, &l, ids, max);
 }
 
 int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
                    int64_t *ids, int max) {
   id_list l = {.n = 0};
-  if (sto_game_list_user(c->cfg.db, user, statuses, collect_id, &l))
-    return -1;
-  int n = l.n < max ? l.n : max;
-  memcpy(ids, l.id, (size_t)n * sizeof *ids);
-  return n;
+  sto_rc rc = sto_game_list_user(c->cfg.db, user, statuses, collect_id, &l);
+  return take_ids(rc, &l, ids, max);
+}
+
+bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
+                       const char *what) {
+  if (strcmp(L->row.creator, r->user) == 0 || r->is_mod)
+    return true;
+  cmd_reply(c, r, L,
+            "Only the player who opened game #%" PRId64
+            " or a moderator can %s.",
+            L->row.id, what);
+  return false;
 }
 
 live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {

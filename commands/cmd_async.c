@@ -511,13 +511,8 @@ void cmd_h_deadline(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, (1u << STO_LOBBY) | (1u << STO_RUNNING));
   if (!L)
     return;
-  if (strcmp(L->row.creator, r->user) != 0 && !r->is_mod) {
-    cmd_reply(c, r, L,
-              "Only the player who opened game #%" PRId64
-              " or a moderator can set its deadline.",
-              L->row.id);
+  if (!cmd_opener_or_mod(c, r, L, "set its deadline"))
     return;
-  }
   long hours = 0;
   cmd_parse_int(cmd_arg_get(r, "hours"), 0, 720, &hours);
   char scope[40], v[16];
@@ -544,13 +539,8 @@ void cmd_h_addai(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, 1u << STO_LOBBY);
   if (!L)
     return;
-  if (strcmp(L->row.creator, r->user) != 0 && !r->is_mod) {
-    cmd_reply(c, r, L,
-              "Only the player who opened game #%" PRId64
-              " or a moderator can add AI players.",
-              L->row.id);
+  if (!cmd_opener_or_mod(c, r, L, "add AI players"))
     return;
-  }
   const char *lv = cmd_arg_get(r, "level");
   int level = lv ? eng_ai_find(lv) : ENG_AI_HEURISTIC;
   if (level < 0) {

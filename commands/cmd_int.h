@@ -74,6 +74,10 @@ int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
  * channel the user sits in, or the only one); replies and returns NULL
  * when there is none or it is ambiguous. */
 live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses);
+/* Whether r comes from the player who opened L or a moderator; if not,
+ * replies that only they can `what` ("start it") and returns false. */
+bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
+                       const char *what);
 /* Replaces "Villain N" by the name of seat N. */
 void cmd_names(const live *L, const char *in, char *out, size_t cap);
 void cmd_render(const live *L, int viewer, int what, char *out, size_t cap);

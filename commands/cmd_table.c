@@ -471,13 +471,8 @@ static void h_start(cmd_ctx *c, const cmd_request *r) {
               L->row.id);
     return;
   }
-  if (strcmp(L->row.creator, r->user) != 0 && !r->is_mod) {
-    cmd_reply(c, r, L,
-              "Only the player who opened game #%" PRId64
-              " or a moderator can start it.",
-              L->row.id);
+  if (!cmd_opener_or_mod(c, r, L, "start it"))
     return;
-  }
   if (L->n_seats < rs->min_players) {
     cmd_reply(c, r, L,
               "%s needs at least %d players; game #%" PRId64
