@@ -288,6 +288,22 @@ static int count_zone(const ai *a, int zone, int owner) {
 static int eff_value(const ai *a, const sv_effect *e, int src, int depth);
 static int keep_value(const ai *a, int c);
 
+/* The sum of the best `upto` of the k gains minus the best `skip` (taken
+ * in turn, best first); reorders gains. */
+static int best_gains(int *gains, int k, int skip, int upto) {
+  int total = 0;
+  for (int r = 0; r < upto && k > 0; r++) {
+    int bi = 0;
+    for (int j = 1; j < k; j++)
+      if (gains[j] > gains[bi])
+        bi = j;
+    if (r >= skip)
+      total += gains[bi];
+    gains[bi] = gains[--k];
+  }
+  return total;
+}
+
 /* What Mobs played or put beyond the allowance are worth: the best
  * `upto` of my hand's Mobs (not src) minus the best `skip`, which the
  * allowance covers anyway. Boosted cards never need an allowance, so
@@ -302,17 +318,7 @@ static int mobs_from_hand(const ai *a, int skip, int upto, int src) {
     if (h >= 0 && g > 0)
       gains[k++] = g;
   }
-  int total = 0;
-  for (int r = 0; r < upto && k > 0; r++) { /* the best left, in turn */
-    int bi = 0;
-    for (int j = 1; j < k; j++)
-      if (gains[j] > gains[bi])
-        bi = j;
-    if (r >= skip)
-      total += gains[bi];
-    gains[bi] = gains[--k];
-  }
-  return total;
+  return best_gains(gains, k, skip, upto);
 }
 
 static int ability_value(const ai *a, const sv_ability *ab, int src, int depth);
@@ -329,17 +335,7 @@ static int ops_from_hand(const ai *a, int skip, int upto, int src) {
     if (g > 0)
       gains[k++] = g;
   }
-  int total = 0;
-  for (int r = 0; r < upto && k > 0; r++) {
-    int bi = 0;
-    for (int j = 1; j < k; j++)
-      if (gains[j] > gains[bi])
-        bi = j;
-    if (r >= skip)
-      total += gains[bi];
-    gains[bi] = gains[--k];
-  }
-  return total;
+  return best_gains(gains, k, skip, upto);
 }
 
 /* What swapping Mobs m1 and m2 is worth to me. */
