@@ -24,6 +24,8 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "local"))
+import lairlocal as ll  # noqa: E402
 FAKE_PY = os.path.join(ROOT, "tests", "fake_discord", "fake_discord.py")
 PYTHON = "/usr/bin/python3"
 TOKEN = "fake-bot-token"
@@ -41,21 +43,14 @@ EPHEMERAL = 64
 CUSTOM_ID = re.compile(r"^([msph]):(\d+)(?::(\d+)(?::(.*))?)?$")
 
 
-class Fail(AssertionError):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Fail(what)
+Fail, check = ll.Fail, ll.check
 
 
 def sanitizer_env():
-    env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
-    for k in ("DISCORD_TOKEN", "LAIR_GUILD_ID", "LAIR_MOD_ROLE",
-              "LAIR_DISCORD_API_URL", "LAIR_LOG_LEVEL", "LAIR_DB"):
+    """lairlocal's, without any of the bot's Discord settings."""
+    env = ll.sanitizer_env()
+    for k in ("LAIR_GUILD_ID", "LAIR_MOD_ROLE", "LAIR_DISCORD_API_URL",
+              "LAIR_LOG_LEVEL", "LAIR_DB"):
         env.pop(k, None)
     return env
 

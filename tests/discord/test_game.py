@@ -64,28 +64,13 @@ AFTER_KILL_CLICKS = 2
 DROP_AT, KILL_AT = 40, 80  # slash answers before the drop / the kill
 
 
-class Names:
-    """Finds card names in text, longest first (tests/local/test_privacy)."""
-
-    def __init__(self, names):
-        self.names = sorted(set(names), key=len, reverse=True)
-
-    def find(self, text):
-        found = set()
-        for n in self.names:
-            if n in text:
-                found.add(n)
-                text = text.replace(n, "\0")
-        return found
-
-
 class Table:
     """What the test knows of game 2: version, decider, the state."""
 
     def __init__(self, fake, bot, db, local, card):
         self.fake, self.bot, self.db, self.local = fake, bot, db, local
         self.card = card
-        self.finder = Names(card)
+        self.finder = ll.Names(card)
         self.version = 0
         self.decider = None
         self.answered = []      # ids of the interactions answered

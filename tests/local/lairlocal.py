@@ -37,6 +37,22 @@ def check(cond, what):
         raise Fail(what)
 
 
+class Names:
+    """Finds card names in text, longest first, so that a name inside a
+    longer one is not counted twice."""
+
+    def __init__(self, names):
+        self.names = sorted(set(names), key=len, reverse=True)
+
+    def find(self, text):
+        found = set()
+        for n in self.names:
+            if n in text:
+                found.add(n)
+                text = text.replace(n, "\0")
+        return found
+
+
 def sanitizer_env():
     env = dict(os.environ)
     env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")

@@ -30,22 +30,6 @@ HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
 HAND_LINE = re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M)
 
 
-class Names:
-    """Finds card names in text, longest first, so that a name inside a
-    longer one is not counted twice."""
-
-    def __init__(self, names):
-        self.names = sorted(set(names), key=len, reverse=True)
-
-    def find(self, text):
-        found = set()
-        for n in self.names:
-            if n in text:
-                found.add(n)
-                text = text.replace(n, "\0")
-        return found
-
-
 def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
     rng = random.Random(answer_seed)
     lair = ll.Lair(binary, "%s/p%d.db" % (tmp, players), seed)
@@ -136,7 +120,7 @@ def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
 
 def run(binary, tmp):
     card = ll.cards(binary)
-    finder = Names(card)
+    finder = ll.Names(card)
     stats = collections.Counter()
     parts = []
     for players, seed, answer_seed in GAMES:
