@@ -1092,23 +1092,25 @@ async def post_command(fake, ctx):
     return Reply(201, obj)
 
 
-def _find_command(fake, scope, cid):
+def _command(fake, ctx):
+    """(scope, the command named by the path, None), or (.., .., the
+    error reply) for a bad scope or an unknown command."""
+    scope, bad = _command_scope(fake, ctx)
+    if bad:
+        return scope, None, bad
     for c in fake.commands.get(scope, []):
-        if c["id"] == cid:
-            return c
-    return None
+        if c["id"] == ctx.params["command_id"]:
+            return scope, c, None
+    return scope, None, error(404, 10063, "Unknown application command")
 
 
 @route("GET", "/applications/{application_id}/commands/{command_id}")
 @route("GET", "/applications/{application_id}/guilds/{guild_id}/commands/"
        "{command_id}")
 async def get_command(fake, ctx):
-    scope, bad = _command_scope(fake, ctx)
+    scope, c, bad = _command(fake, ctx)
     if bad:
         return bad
-    c = _find_command(fake, scope, ctx.params["command_id"])
-    if c is None:
-        return error(404, 10063, "Unknown application command")
     return Reply(200, c)
 
 
@@ -1116,12 +1118,9 @@ async def get_command(fake, ctx):
 @route("PATCH", "/applications/{application_id}/guilds/{guild_id}/commands/"
        "{command_id}")
 async def patch_command(fake, ctx):
-    scope, bad = _command_scope(fake, ctx)
+    scope, c, bad = _command(fake, ctx)
     if bad:
         return bad
-    c = _find_command(fake, scope, ctx.params["command_id"])
-    if c is None:
-        return error(404, 10063, "Unknown application command")
     merged = dict(c)
     merged.update(ctx.body or {})
     errs = rules.command_errors(merged)
@@ -1138,12 +1137,9 @@ async def patch_command(fake, ctx):
 @route("DELETE", "/applications/{application_id}/guilds/{guild_id}/commands/"
        "{command_id}")
 async def delete_command(fake, ctx):
-    scope, bad = _command_scope(fake, ctx)
+    scope, c, bad = _command(fake, ctx)
     if bad:
         return bad
-    c = _find_command(fake, scope, ctx.params["command_id"])
-    if c is None:
-        return error(404, 10063, "Unknown application command")
     fake.commands[scope].remove(c)
     return Reply(204)
 

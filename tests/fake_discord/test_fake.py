@@ -294,6 +294,27 @@ class FakeTest(unittest.IsolatedAsyncioTestCase):
         ready = await g.identify()
         return g, ready
 
+    def test_one_command(self):
+        """GET, PATCH and DELETE of one command by id, in either scope;
+        an unknown id is 404 with code 10063."""
+        for scope in (None, GUILD):
+            base = f"/applications/{APP}/commands" if scope is None else \
+                f"/applications/{APP}/guilds/{scope}/commands"
+            cid = self.put_commands(scope)[0]["id"]
+            st, _, c = self.f.api("GET", f"{base}/{cid}")
+            self.assertEqual((st, c["name"]), (200, "game"))
+            st, _, c = self.f.api("PATCH", f"{base}/{cid}",
+                                  {"description": "Play a board game"})
+            self.assertEqual((st, c["description"]), (200,
+                                                      "Play a board game"))
+            st, _, _ = self.f.api("DELETE", f"{base}/{cid}")
+            self.assertEqual(st, 204)
+            for method, body in (("GET", None), ("PATCH", {"name": "x"}),
+                                 ("DELETE", None)):
+                st, _, err = self.f.api(method, f"{base}/{cid}", body)
+                self.assertEqual((st, err["code"]), (404, 10063), method)
+        self.assertClean()
+
     # -- REST: validation -----------------------------------------------------
     def test_valid_requests_pass(self):
         st, h, body = self.f.api("GET", "/gateway/bot")
