@@ -630,7 +630,8 @@ static bool prompted_by_dm(const live *L, int s) {
  * the DM.
  * It fills the player's "hand" slot of the game: it replaces an unsent
  * hand or an earlier prompt. */
-void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
+void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
+                const char *hand) {
   const eng_prompt *p = &L->g->prompt;
   if (!prompted_by_dm(L, p->player))
     return;
@@ -640,7 +641,10 @@ void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L) {
   L->g->rs->question(L->g->state, p, q, sizeof q);
   cmd_names(L, q, qn, sizeof qn);
   char text[CMD_TEXT_MAX * 9];
-  cmd_render(L, p->player, ENG_RENDER_HAND, text, CMD_TEXT_MAX + 1);
+  if (hand)
+    snprintf(text, CMD_TEXT_MAX + 1, "%s", hand);
+  else
+    cmd_render(L, p->player, ENG_RENDER_HAND, text, CMD_TEXT_MAX + 1);
   size_t o = strlen(text);
   while (o > 0 && text[o - 1] == '\n')
     o--;
@@ -697,7 +701,7 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
       send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
                NULL, 0, NULL, "hand");
   if (!over)
-    cmd_prompt(c, r, L);
+    cmd_prompt(c, r, L, now[L->g->prompt.player]);
   if (!c->settling) {
     cmd_settle(c, r, L);
     cmd_arm_timers(c, L);

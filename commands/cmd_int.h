@@ -84,7 +84,10 @@ void cmd_render(const live *L, int viewer, int what, char *out, size_t cap);
 /* The current prompt's options with names put in; returns how many. */
 int cmd_options(const live *L, cmd_choice *out, int max);
 void cmd_result_text(const live *L, char *out, size_t cap);
-void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L);
+/* DMs the deciding player their hand (hand, as cmd_render wrote it, or
+ * NULL to render it here) with the turn's question and options. */
+void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
+                const char *hand);
 void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]);
 /* After a change: the public line and table to the channel, changed
  * hands by DM, and the prompt to whoever must answer. */

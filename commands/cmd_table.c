@@ -566,7 +566,7 @@ static void h_hand(cmd_ctx *c, const cmd_request *r) {
   cmd_render(L, seat, ENG_RENDER_HAND, t, sizeof t);
   cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, t, NULL, 0);
   if (L->g->prompt.player == seat)
-    cmd_prompt(c, r, L);
+    cmd_prompt(c, r, L, t);
 }
 
 /* Matches choice against the current options: id first, then the exact
