@@ -205,7 +205,7 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap) {
 
 static void note_result(void *ctx, const bot_rest_result *r) {
   bot_discord *b = ctx;
-  if (r->status >= 400 || r->status == 0)
+  if (!r->superseded && (r->status >= 400 || r->status == 0))
     logf_(b, LOG_WARN, "a request failed: %d %s", r->status,
           r->error ? r->error : "");
 }
@@ -808,25 +808,22 @@ static void edit_original(bot_discord *b, const ix *x, json_t *body) {
   gate_send(b, x, "PATCH", path, body);
 }
 
-/* Sends body to path, as multipart when m carries a file. */
+/* Sends body to path: as multipart when m carries a file, replacing an
+ * unsent predecessor when m has a slot. */
 static void send_msg_body(bot_discord *b, const char *method, const char *path,
                           const out_msg *m, json_t *body) {
-  if (!m->file_name && m->latest[0]) {
-    char *text = json_dumps(body, JSON_COMPACT);
-    if (!text || bot_rest_send_latest(b->rest, method, path, text, m->latest,
-                                      m->gen, NULL, NULL))
-      logf_(b, LOG_WARN, "could not queue a message");
-    free(text);
-    return;
-  }
-  if (!m->file_name) {
-    send_json(b, method, path, body, 0, NULL, NULL);
-    return;
-  }
   char *text = json_dumps(body, JSON_COMPACT);
-  if (!text || bot_rest_send_file(b->rest, method, path, text, m->file_name,
-                                  m->file_data, m->file_len, 0, note_result, b))
-    logf_(b, LOG_WARN, "could not queue a file upload");
+  int rc = -1;
+  if (text && m->file_name)
+    rc = bot_rest_send_file(b->rest, method, path, text, m->file_name,
+                            m->file_data, m->file_len, 0, note_result, b);
+  else if (text && m->latest[0])
+    rc = bot_rest_send_latest(b->rest, method, path, text, m->latest, m->gen,
+                              note_result, b);
+  else if (text)
+    rc = bot_rest_send(b->rest, method, path, text, 0, note_result, b);
+  if (rc)
+    logf_(b, LOG_WARN, "could not queue a message");
   free(text);
 }
 
