@@ -137,6 +137,11 @@ static bool open_db(console *k) {
     fprintf(stderr, "lair: out of memory\n");
     return false;
   }
+  /* Before the first line: AI seats an interrupted process left to move
+   * answer, and the timers that fell due meanwhile fire. */
+  cmd_set_now(k->cmd, now(k));
+  if (cmd_recover(k->cmd) < 0)
+    fprintf(stderr, "lair: the games left to AI seats could not be read\n");
   return true;
 }
 

@@ -405,7 +405,7 @@ static void dm_save(bot_discord *b) {
     pthread_mutex_unlock(&b->dm_mu);
     if (!todo)
       continue;
-    if (!begun && sto_batch_begin(b->db) != STO_OK)
+    if (!begun && sto_tx_begin(b->db) != STO_OK)
       break;
     begun = true;
     snprintf(scope, sizeof scope, "user:%s", user);
@@ -413,7 +413,7 @@ static void dm_save(bot_discord *b) {
     written[i] = ok;
     memcpy(wrote[i], channel, sizeof channel);
   }
-  if (begun && sto_batch_end(b->db, ok) == STO_OK && ok) {
+  if (begun && sto_tx_end(b->db, ok) == STO_OK && ok) {
     pthread_mutex_lock(&b->dm_mu);
     for (int i = 0; i < DM_CACHE; i++) /* unless it changed meanwhile */
       if (written[i] && strcmp(b->dm[i].channel, wrote[i]) == 0)
@@ -1312,6 +1312,16 @@ static void tick(bot_discord *b) {
 
 static void *worker(void *arg) {
   bot_discord *b = arg;
+  /* Before any new command: AI seats an interrupted process left to move
+   * answer, and the timers that fell due while Lair was down fire. */
+  cmd_set_now(b->cmd, (int64_t)time(NULL));
+  int caught_up = cmd_recover(b->cmd);
+  deliver_unprompted(b);
+  if (caught_up < 0)
+    logf_(b, LOG_WARN, "restart: the games left to AI seats could not be read");
+  else if (caught_up > 0)
+    logf_(b, LOG_INFO, "restart: %d game(s) left to AI seats moved on",
+          caught_up);
   double next_tick = now_s() + TICK_S;
   for (;;) {
     pthread_mutex_lock(&b->mu);

@@ -54,6 +54,11 @@ add_test(NAME nm_engine
          COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/nm_engine.sh
                  ${CMAKE_NM} $<TARGET_FILE:lair_engine>)
 
+# Calls in commands/ flow one way: entry -> handlers -> helpers.
+add_test(NAME layers
+         COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/layers.sh
+                 ${CMAKE_NM} $<TARGET_FILE:lair_commands>)
+
 # The card lists in docs/rules/GAME.md must equal `lair cards GAME
 # --markdown`; on a difference it prints the diff and how to regenerate
 # (tools/gen_docs.sh).
@@ -89,6 +94,16 @@ foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
   set_tests_properties(local_${case} PROPERTIES
                        ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 120)
 endforeach()
+
+# The crash test needs the fault hook (LAIR_FAULTS, on in tools/test.sh):
+# it kills `lair local` after each write of ten kinds of command.
+if(LAIR_FAULTS)
+  add_test(NAME local_crash
+           COMMAND ${LAIR_PYTHON3} -B ${PROJECT_SOURCE_DIR}/tests/local/test_crash.py
+                   $<TARGET_FILE:lair>)
+  set_tests_properties(local_crash PROPERTIES
+                       ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
+endif()
 
 # test_rest drives bot/rest.c against a scripted HTTP server on loopback
 # (tests/rest_server.py, run with Debian's /usr/bin/python3).

@@ -1,32 +1,29 @@
 /*
- * cmd.c: the machinery behind every chat command: validating a request
- * against the command table, finding and lazily loading games, committing
- * moves before anything is said about them, and rendering what each
- * person may see.
+ * cmd.c: the entry of the command layer, where a transport's request or
+ * the clock comes in. Calls flow one way: this file validates a request
+ * and runs its handler (cmd_table.c, cmd_async.c, cmd_history.c,
+ * cmd_settings.c), which use the shared helpers (cmd_core.c, cmd_turn.c,
+ * cmd_conf.c); helpers never call back into handlers or here.
  *
- * Games are loaded the first time a request touches them (a snapshot plus
- * the moves after it, or a full replay) and kept in a small cache that
- * cmd_forget empties, as a restart would; beyond CMD_CACHE_MAX games the
- * least recently used are dropped between requests. A cached game is only
- * ever changed together with a committed move; if the commit fails the
- * cached copy is dropped, so the next request reloads the truth from
- * storage.
+ * Every request, every timer that fires and the restart's catching up is
+ * ONE storage transaction: its moves, the AI answers they cause, status,
+ * seats, settings, timers, audit lines and its request id commit together
+ * or not at all. Messages are held while it runs and delivered only once
+ * it is durable; if anything fails, nothing is kept, the cached games are
+ * dropped (they may hold the undone changes) and the requester is told
+ * that nothing changed. A request that changed something is remembered
+ * with its first answer, so a retry (a resent interaction, a console line
+ * resent after a crash) gets that answer instead of being applied again.
  */
 #include "cmd_int.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Games kept loaded, a few KB each. Loading one (its snapshot and the
- * moves after it) is cheap next to a commit, so the cache serves a
- * player's burst of requests, not the whole server. */
-#define CMD_CACHE_MAX 64
+/* How long a request id is remembered: far beyond any retry. */
+#define REQUEST_KEEP_SECONDS (7 * 86400)
 
 cmd_ctx *cmd_new(const cmd_config *cfg) {
   cmd_ctx *c = calloc(1, sizeof *c);
@@ -38,160 +35,16 @@ cmd_ctx *cmd_new(const cmd_config *cfg) {
   return c;
 }
 
-static void live_free(live *L) {
-  if (!L)
-    return;
-  eng_game_free(L->g);
-  free(L);
-}
-
-void cmd_forget(cmd_ctx *c) {
-  while (c->games) {
-    live *next = c->games->next;
-    live_free(c->games);
-    c->games = next;
-  }
-}
-
 void cmd_free(cmd_ctx *c) {
   if (!c)
     return;
   cmd_forget(c);
+  cmd_hold_drop(c);
+  free(c->held);
   free(c);
 }
 
 void cmd_set_now(cmd_ctx *c, int64_t now) { c->now = now; }
-
-/* ---- messages ------------------------------------------------------- */
-
-const char *cmd_status_name(int status) {
-  return status == STO_LOBBY     ? "lobby"
-         : status == STO_RUNNING ? "running"
-                                 : "finished";
-}
-
-/* Delivers text, split at line ends into pieces Discord accepts; the
- * options ride on the last piece. */
-static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
-                     const char *user, const char *user_name, const live *L,
-                     const char *text, const cmd_choice *options, int n_options,
-                     const char *mention, const char *slot);
-
-void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
-              const char *user_name, const live *L, const char *text,
-              const cmd_choice *options, int n_options) {
-  send_msg(c, r, to, user, user_name, L, text, options, n_options, NULL, NULL);
-}
-
-void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
-                 const char *user_name, const live *L, const char *text,
-                 const char *mention, const char *slot) {
-  send_msg(c, r, to, user, user_name, L, text, NULL, 0, mention, slot);
-}
-
-static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
-                     const char *user, const char *user_name, const live *L,
-                     const char *text, const cmd_choice *options, int n_options,
-                     const char *mention, const char *slot) {
-  if (to == CMD_TO_DM && user && cmd_is_ai(user))
-    return; /* AI seats read no messages */
-  cmd_msg m = {.to = to,
-               .user = to == CMD_TO_CHANNEL ? NULL : user,
-               .user_name = to == CMD_TO_CHANNEL ? NULL : user_name,
-               /* a game's messages belong to its channel, even when the
-                  request came from a DM */
-               .channel = L ? L->row.channel : r->channel,
-               .game = L ? L->row.id : 0,
-               .status = L ? L->row.status : -1,
-               .version = L ? L->row.moves : 0,
-               .mention = mention,
-               .slot = slot};
-  char piece[CMD_TEXT_MAX + 1];
-  size_t len = strlen(text);
-  while (len > 0 && text[len - 1] == '\n')
-    len--;
-  const char *p = text;
-  do {
-    size_t n = (size_t)(text + len - p);
-    if (n > CMD_TEXT_MAX) {
-      n = CMD_TEXT_MAX;
-      const char *nl = NULL;
-      /* At a blank line if there is one (a hand stays whole before the
-       * turn's question), else at a line end in the second half. */
-      for (size_t k = n; k > 1 && !nl; k--)
-        if (p[k] == '\n' && p[k - 1] == '\n')
-          nl = p + k - 1;
-      for (size_t k = n; k > CMD_TEXT_MAX / 2 && !nl; k--)
-        if (p[k] == '\n') {
-          nl = p + k;
-          break;
-        }
-      if (nl)
-        n = (size_t)(nl - p);
-      else
-        while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
-          n--; /* never cut a UTF-8 sequence */
-    }
-    memcpy(piece, p, n);
-    piece[n] = '\0';
-    p += n;
-    while (p < text + len && *p == '\n')
-      p++;
-    bool last = p >= text + len;
-    m.text = piece;
-    m.options = last ? options : NULL;
-    m.n_options = last ? n_options : 0;
-    c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
-    m.piece++;
-  } while (p < text + len);
-}
-
-static void vsay(cmd_ctx *c, const cmd_request *r, const live *L, cmd_to to,
-                 const char *fmt, va_list ap) {
-  char text[CMD_TEXT_MAX * 2];
-  vsnprintf(text, sizeof text, fmt, ap);
-  if (to == CMD_TO_CHANNEL)
-    cmd_send(c, r, to, NULL, NULL, L, text, NULL, 0);
-  else
-    cmd_send(c, r, to, r->user, r->user_name, L, text, NULL, 0);
-}
-
-void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L, const char *fmt,
-               ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsay(c, r, L, CMD_TO_EPHEMERAL, fmt, ap);
-  va_end(ap);
-}
-
-void cmd_announce(cmd_ctx *c, const cmd_request *r, const live *L,
-                  const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsay(c, r, L, CMD_TO_CHANNEL, fmt, ap);
-  va_end(ap);
-}
-
-/* ---- arguments ------------------------------------------------------ */
-
-const char *cmd_arg_get(const cmd_request *r, const char *name) {
-  for (int i = 0; i < r->n_args; i++)
-    if (strcmp(r->args[i].name, name) == 0)
-      return r->args[i].value;
-  return NULL;
-}
-
-bool cmd_parse_int(const char *text, long min, long max, long *out) {
-  if (!text || !*text)
-    return false;
-  char *end;
-  errno = 0;
-  long v = strtol(text, &end, 10);
-  if (errno || *end || v < min || v > max)
-    return false;
-  *out = v;
-  return true;
-}
 
 /* Checks r against its table entry; replies and returns false if bad. */
 static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
@@ -252,499 +105,176 @@ static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
   return true;
 }
 
-/* Drops the least recently used games beyond CMD_CACHE_MAX. Only between
- * requests: a request may hold several games at once. */
-static void trim_cache(cmd_ctx *c) {
-  int n = 0;
-  for (live **p = &c->games; *p;) {
-    if (++n <= CMD_CACHE_MAX) {
-      p = &(*p)->next;
-      continue;
-    }
-    live *dead = *p;
-    *p = dead->next;
-    live_free(dead);
+/* Marks each cached game whose next decision is an AI seat's, so that a
+ * restart finds the games an interrupted process left waiting. */
+static void mark_ai_due(cmd_ctx *c) {
+  for (live *L = c->games; L; L = L->next) {
+    int p = L->g && L->row.status == STO_RUNNING ? L->g->prompt.player : -1;
+    int due = p >= 0 && p < L->n_seats && cmd_is_ai(L->seats[p].user);
+    if (due != L->row.ai_due &&
+        sto_game_set_ai_due(c->cfg.db, L->row.id, due) == STO_OK)
+      L->row.ai_due = due;
   }
+}
+
+typedef void (*tx_body)(cmd_ctx *c, const cmd_request *r, void *arg);
+
+/* Runs body(c, r, arg) as one transaction with its messages held, then
+ * delivers them once it committed; remember: store r's request id (when
+ * something was written) with its first answer. Returns whether it
+ * committed; if not, the requester (if any) was told nothing changed. */
+static bool in_tx(cmd_ctx *c, const cmd_request *r, tx_body body, void *arg,
+                  bool remember) {
+  sto *db = c->cfg.db;
+  sto_rc rc = sto_tx_begin(db);
+  if (rc) {
+    cmd_reply(c, r, NULL,
+              "Lair could not start saving (%s) Nothing changed; send the "
+              "command again in a moment.",
+              sto_strerror(rc));
+    return false;
+  }
+  cmd_hold_begin(c, r);
+  int64_t before = sto_changes(db);
+  body(c, r, arg);
+  if (!c->failed)
+    mark_ai_due(c);
+  if (!c->failed && remember && r->request_id && r->request_id[0] &&
+      sto_changes(db) != before)
+    sto_request_put(db, r->request_id, r->user, c->now, c->answer);
+  rc = sto_tx_end(db, !c->failed);
+  bool ok = !rc && !c->failed;
+  if (ok) {
+    cmd_hold_flush(c);
+    return true;
+  }
+  cmd_hold_drop(c);
+  cmd_forget(c); /* cached games may hold what was just undone */
+  if (r->user && r->user[0]) {
+    if (c->fail_text[0])
+      cmd_reply(c, r, NULL, "%s", c->fail_text);
+    else
+      cmd_reply(c, r, NULL,
+                "That could not be saved (%s) Nothing changed: every game is "
+                "as it was before; send the command again.",
+                sto_strerror(rc ? rc : STO_IO));
+  }
+  return false;
+}
+
+static void run_handler(cmd_ctx *c, const cmd_request *r, void *arg) {
+  ((const cmd_def *)arg)->handler(c, r);
+}
+
+/* Answers r if its request id was applied before; returns whether. */
+static bool answered_before(cmd_ctx *c, const cmd_request *r) {
+  if (!r->request_id || !r->request_id[0])
+    return false;
+  bool seen = false;
+  char user[STO_ID_MAX + 1], answer[STO_ANSWER_MAX + 1];
+  if (sto_request_answer(c->cfg.db, r->request_id, &seen, user, sizeof user,
+                         answer, sizeof answer) != STO_OK ||
+      !seen)
+    return false;
+  /* The first answer may hold what only its sender may read. */
+  if (answer[0] && r->user && strcmp(user, r->user) == 0)
+    cmd_reply(c, r, NULL,
+              "That request was already handled. Its answer "
+              "was:\n%s",
+              answer);
+  else
+    cmd_reply(c, r, NULL, "That request was already handled.");
+  return true;
 }
 
 void cmd_handle(cmd_ctx *c, const cmd_request *r) {
   const cmd_def *d;
-  trim_cache(c);
-  if (!validate(c, r, &d))
+  cmd_trim_cache(c);
+  if (!validate(c, r, &d) || answered_before(c, r))
     return;
-  d->handler(c, r);
+  in_tx(c, r, run_handler, (void *)d, true);
 }
 
-/* ---- games ------------------------------------------------------------ */
+/* ---- the clock ------------------------------------------------------------
+ */
 
-int cmd_seat_of(const live *L, const char *user) {
-  for (int i = 0; i < L->n_seats; i++)
-    if (strcmp(L->seats[i].user, user) == 0)
-      return i;
-  return -1;
+static void fire_one(cmd_ctx *c, const cmd_request *r, void *arg) {
+  (void)r;
+  const sto_timer *t = arg;
+  bool claimed = false;
+  if (sto_timer_claim(c->cfg.db, t, &claimed) || !claimed)
+    return; /* another process acts on it */
+  cmd_fire_timer(c, t);
 }
 
-void cmd_evict(cmd_ctx *c, int64_t id) {
-  for (live **p = &c->games; *p; p = &(*p)->next)
-    if ((*p)->row.id == id) {
-      live *dead = *p;
-      *p = dead->next;
-      live_free(dead);
-      return;
-    }
-}
-
-/* Reads a game's engine config from its stored JSON. */
-bool cmd_parse_config(const char *text, eng_config *cfg, int *max_seats) {
-  json_t *j = json_loads(text, 0, NULL);
-  const char *mode = NULL;
-  int players = 0, first = -1, seats = 0;
-  bool ok = j &&
-            !json_unpack(j, "{s?i, s:s, s?i, s:i}", "players", &players, "mode",
-                         &mode, "first", &first, "seats", &seats) &&
-            strlen(mode) < sizeof cfg->mode;
-  if (ok) {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->players = players;
-    cfg->first = first;
-    memcpy(cfg->mode, mode, strlen(mode) + 1);
-    *max_seats = seats;
+void cmd_tick(cmd_ctx *c) {
+  sto_timer t;
+  cmd_request none = {.request_id = "",
+                      .guild = "",
+                      .channel = "",
+                      .user = "",
+                      .user_name = "Lair"};
+  for (int guard = 0; guard < 1000; guard++) {
+    if (sto_timer_next(c->cfg.db, c->now, &t) != STO_OK)
+      break;
+    if (!in_tx(c, &none, fire_one, &t, false))
+      break; /* tried again at the next tick */
   }
-  json_decref(j);
-  return ok;
+  if (c->now - c->pruned >= 3600) {
+    c->pruned = c->now;
+    sto_request_prune(c->cfg.db, c->now - REQUEST_KEEP_SECONDS);
+  }
 }
 
-typedef struct move_list {
-  sto_move *m;
+typedef struct id_vec {
+  int64_t *id;
   size_t n, cap;
-  bool nomem;
-} move_list;
+} id_vec;
 
-static int collect_move(void *ctx, const sto_move *m) {
-  move_list *l = ctx;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 64;
-    sto_move *p = realloc(l->m, cap * sizeof *p);
-    if (!p) {
-      l->nomem = true;
+static int collect_due(void *ctx, const sto_game *g) {
+  id_vec *v = ctx;
+  if (v->n == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 16;
+    int64_t *p = realloc(v->id, cap * sizeof *p);
+    if (!p)
       return 1;
-    }
-    l->m = p;
-    l->cap = cap;
+    v->id = p;
+    v->cap = cap;
   }
-  l->m[l->n++] = *m;
+  v->id[v->n++] = g->id;
   return 0;
 }
 
-eng_rc cmd_apply_stored(eng_game *g, const sto_move *m) {
-  if (m->kind == STO_MOVE_TAKEBACK)
-    return eng_game_takeback(g, m->seat);
-  return eng_game_answer(g, m->seat, m->option);
-}
-
-/* Builds the engine game of L from storage: the newest snapshot and the
- * moves after it, or every move from the start. */
-static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
-  const eng_ruleset *rs = eng_find(L->row.ruleset);
-  eng_config cfg;
-  int seats;
-  if (!rs || rs->version != L->row.ruleset_version) {
-    snprintf(why, cap, "it was saved by rules this Lair does not have (%s v%d)",
-             L->row.ruleset, L->row.ruleset_version);
-    return false;
-  }
-  if (!cmd_parse_config(L->row.config, &cfg, &seats)) {
-    snprintf(why, cap, "its stored settings are malformed");
-    return false;
-  }
-  move_list ml = {0};
-  if (sto_move_list(c->cfg.db, L->row.id, 0, collect_move, &ml) || ml.nomem) {
-    free(ml.m);
-    snprintf(why, cap, "its moves could not be read");
-    return false;
-  }
-  eng_game *g = NULL;
-  int64_t snap_seq;
-  char *snap = NULL;
-  size_t from = 0;
-  if (sto_snapshot_get(c->cfg.db, L->row.id, &snap_seq, &snap) == STO_OK &&
-      snap_seq >= 0 && (size_t)snap_seq <= ml.n) {
-    /* The answers as they stood at the snapshot keep takeback working. */
-    eng_answer *ans = calloc((size_t)snap_seq + 1, sizeof *ans);
-    size_t n = 0;
-    for (size_t k = 0; ans && k < (size_t)snap_seq; k++) {
-      if (ml.m[k].kind == STO_MOVE_TAKEBACK) {
-        if (n)
-          n--;
-        continue;
-      }
-      eng_answer *a = &ans[n++];
-      a->player = (int8_t)ml.m[k].seat;
-      a->turn = ml.m[k].turn;
-      a->revealed = (uint8_t)ml.m[k].revealed;
-      cmd_copy(a->id, sizeof a->id, ml.m[k].option);
-    }
-    if (ans &&
-        eng_game_restore(rs, &cfg, L->row.seed, ans, n, snap, &g) == ENG_OK)
-      from = (size_t)snap_seq;
-    free(ans);
-  }
-  free(snap);
-  if (!g && eng_game_new(rs, &cfg, L->row.seed, &g) != ENG_OK) {
-    free(ml.m);
-    snprintf(why, cap, "its rules could not set it up");
-    return false;
-  }
-  for (size_t k = from; k < ml.n; k++)
-    if (cmd_apply_stored(g, &ml.m[k]) != ENG_OK) {
-      snprintf(why, cap, "its move %zu no longer fits the rules", k + 1);
-      eng_game_free(g);
-      free(ml.m);
-      return false;
-    }
-  free(ml.m);
-  L->g = g;
-  return true;
-}
-
-live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap) {
-  for (live **p = &c->games; *p; p = &(*p)->next)
-    if ((*p)->row.id == id) {
-      live *L = *p; /* to the front: trim_cache drops from the back */
-      *p = L->next;
-      L->next = c->games;
-      c->games = L;
-      return L;
-    }
-  live *L = calloc(1, sizeof *L);
-  if (!L) {
-    snprintf(why, cap, "out of memory");
-    return NULL;
-  }
-  sto_rc rc = sto_game_get(c->cfg.db, id, &L->row);
-  if (!rc)
-    rc = sto_seat_list(c->cfg.db, id, L->seats, ENG_MAX_SEATS, &L->n_seats);
-  if (rc) {
-    snprintf(why, cap, "%s",
-             rc == STO_NOT_FOUND ? "there is no such game" : sto_strerror(rc));
-    free(L);
-    return NULL;
-  }
-  if ((L->row.status == STO_RUNNING || L->row.status == STO_FINISHED) &&
-      !build_engine(c, L, why, cap)) {
-    free(L);
-    return NULL;
-  }
-  L->next = c->games;
-  c->games = L;
-  return L;
-}
-
-typedef struct id_list {
-  int64_t id[16];
-  int n;
-} id_list;
-
-static int collect_id(void *ctx, const sto_game *g) {
-  id_list *l = ctx;
-  if (l->n < 16)
-    l->id[l->n++] = g->id;
-  return 0;
-}
-
-/* The first max ids a listing (its outcome rc) collected into l, or -1. */
-static int take_ids(sto_rc rc, const id_list *l, int64_t *ids, int max) {
-  if (rc)
-    return -1;
-  int n = l->n < max ? l->n : max;
-  memcpy(ids, l->id, (size_t)n * sizeof *ids);
-  return n;
-}
-
-int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
-                      int64_t *ids, int max) {
-  id_list l = {.n = 0};
-  sto_rc rc = sto_game_list(c->cfg.db, channel, statuses, collect_id, &l);
-  return take_ids(rc, &l, ids, max);
-}
-
-int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
-                   int64_t *ids, int max) {
-  id_list l = {.n = 0};
-  sto_rc rc = sto_game_list_user(c->cfg.db, user, statuses, collect_id, &l);
-  return take_ids(rc, &l, ids, max);
-}
-
-bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
-                       const char *what) {
-  if (strcmp(L->row.creator, r->user) == 0 || r->is_mod)
-    return true;
-  cmd_reply(c, r, L,
-            "Only the player who opened game #%" PRId64
-            " or a moderator can %s.",
-            L->row.id, what);
-  return false;
-}
-
-live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
+static void settle_one(cmd_ctx *c, const cmd_request *r, void *arg) {
+  (void)r;
   char why[200];
-  const char *explicit = cmd_arg_get(r, "game");
-  if (explicit) {
-    long id = 0;
-    cmd_parse_int(explicit, 1, LONG_MAX, &id); /* validated by the table */
-    live *L = cmd_load(c, id, why, sizeof why);
-    if (!L) {
-      cmd_reply(c, r, NULL, "Game #%ld cannot be used: %s.", id, why);
-      return NULL;
-    }
-    if (strcmp(L->row.channel, r->channel) != 0 &&
-        cmd_seat_of(L, r->user) < 0) { /* from a DM: only one's own games */
-      cmd_reply(c, r, NULL, "Game #%ld is not played in this channel.", id);
-      return NULL;
-    }
-    if (!(statuses & (1u << L->row.status))) {
-      cmd_reply(c, r, L, "Game #%ld is %s.", id,
-                L->row.status == STO_ABORTED ? "aborted"
-                                             : cmd_status_name(L->row.status));
-      return NULL;
-    }
-    return L;
-  }
-  int64_t ids[16];
-  int n = r->in_dm ? cmd_user_games(c, r->user, statuses, ids, 16)
-                   : cmd_channel_games(c, r->channel, statuses, ids, 16);
-  if (n < 0) {
-    cmd_reply(c, r, NULL, "The games of this channel could not be read.");
-    return NULL;
-  }
-  /* The user's own games first, and among those (or the others) an open
-     one before one that has ended: once a game is over, the next one in
-     the channel (a rematch) is the one meant. */
-  live *pick = NULL;
-  int candidates = 0, best = -1;
-  for (int k = 0; k < n; k++) {
-    live *L = cmd_load(c, ids[k], why, sizeof why);
-    if (!L)
-      continue;
-    int rank = (cmd_seat_of(L, r->user) >= 0) * 2 +
-               (L->row.status == STO_LOBBY || L->row.status == STO_RUNNING);
-    if (rank > best) {
-      best = rank;
-      candidates = 0;
-    }
-    if (rank == best) {
-      pick = L;
-      candidates++;
-    }
-  }
-  if (!pick) {
-    cmd_reply(c, r, NULL,
-              r->in_dm ? "You are not playing in any game right now."
-              : statuses & (1u << STO_LOBBY)
-                  ? "There is no open game in this channel. Start one with "
-                    "/game new."
-                  : "No game is running in this channel. Start one with "
-                    "/game new.");
-    return NULL;
-  }
-  if (candidates > 1) {
-    cmd_reply(c, r, NULL,
-              r->in_dm ? "You sit in several games; say which with "
-                         "game:<number>."
-                       : "Several games are open here; say which with "
-                         "game:<number> (see /game list).");
-    return NULL;
-  }
-  return pick;
-}
-
-/* ---- rendering -------------------------------------------------------- */
-
-void cmd_names(const live *L, const char *in, char *out, size_t cap) {
-  size_t o = 0;
-  while (*in && o + 1 < cap) {
-    if (strncmp(in, "Villain ", 8) == 0 && in[8] >= '1' && in[8] <= '8' &&
-        !isdigit((unsigned char)in[9]) && in[8] - '1' < L->n_seats) {
-      const char *name = L->seats[in[8] - '1'].name;
-      size_t n = strlen(name);
-      if (o + n >= cap)
-        break;
-      memcpy(out + o, name, n);
-      o += n;
-      in += 9;
-      continue;
-    }
-    out[o++] = *in++;
-  }
-  out[o] = '\0';
-}
-
-void cmd_render(const live *L, int viewer, int what, char *out, size_t cap) {
-  char raw[CMD_TEXT_MAX * 4];
-  json_t *v = L->g->rs->view(L->g->state, viewer);
-  raw[0] = '\0';
-  if (v)
-    L->g->rs->render(v, what, raw, sizeof raw);
-  json_decref(v);
-  cmd_names(L, raw, out, cap);
-}
-
-int cmd_options(const live *L, cmd_choice *out, int max) {
-  int n = 0;
-  for (int i = 0; i < L->g->prompt.n && n < max; i++, n++) {
-    char label[ENG_LABEL_MAX + 1];
-    eng_game_option(L->g, i, out[n].id, label);
-    char named[ENG_LABEL_MAX * 2];
-    cmd_names(L, label, named, sizeof named);
-    cmd_copy(out[n].label, sizeof out[n].label, named);
-  }
-  return n;
-}
-
-void cmd_result_text(const live *L, char *out, size_t cap) {
-  eng_result res;
-  eng_game_result(L->g, &res);
-  size_t o =
-      (size_t)snprintf(out, cap, "**Game #%" PRId64 " is over.** ", L->row.id);
-  int winners = 0;
-  for (int s = 0; s < L->n_seats && o < cap; s++)
-    if (res.winners & (1u << s))
-      o += (size_t)snprintf(out + o, cap - o, "%s%s", winners++ ? " and " : "",
-                            L->seats[s].name);
-  if (o < cap)
-    snprintf(out + o, cap - o, "%s (%s).",
-             winners ? (winners > 1 ? " win" : " wins") : "Nobody wins",
-             res.reason);
-}
-
-/* Whether seat s gets the current prompt by DM (cmd_prompt). */
-static bool prompted_by_dm(const live *L, int s) {
-  const eng_prompt *p = &L->g->prompt;
-  return p->player >= 0 && p->player < L->n_seats && p->player == s &&
-         !cmd_is_ai(L->seats[s].user);
-}
-
-/* Tells the player who must answer now, by DM: their hand, the question
- * and the options (as text, and as the buttons or menus the transport
- * adds under it), in one message, so that a whole turn can be taken from
- * the DM.
- * It fills the player's "hand" slot of the game: it replaces an unsent
- * hand or an earlier prompt. */
-void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
-                const char *hand) {
-  const eng_prompt *p = &L->g->prompt;
-  if (!prompted_by_dm(L, p->player))
+  live *L = cmd_load(c, *(const int64_t *)arg, why, sizeof why);
+  if (!L || !L->g)
     return;
-  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
-  int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
-  char q[ENG_QUESTION_MAX], qn[ENG_QUESTION_MAX * 2];
-  L->g->rs->question(L->g->state, p, q, sizeof q);
-  cmd_names(L, q, qn, sizeof qn);
-  char text[CMD_TEXT_MAX * 9];
-  if (hand)
-    snprintf(text, CMD_TEXT_MAX + 1, "%s", hand);
-  else
-    cmd_render(L, p->player, ENG_RENDER_HAND, text, CMD_TEXT_MAX + 1);
-  size_t o = strlen(text);
-  while (o > 0 && text[o - 1] == '\n')
-    o--;
-  o += (size_t)snprintf(text + o, sizeof text - o,
-                        "\n\n**Your turn** in game #%" PRId64 ": %s\n",
-                        L->row.id, qn);
-  for (int i = 0; i < n && o < sizeof text; i++)
-    o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n", opts[i].id,
-                          opts[i].label);
-  if (o < sizeof text)
-    snprintf(text + o, sizeof text - o,
-             "Answer with /game move choice:<id or label>.");
-  const sto_seat *s = &L->seats[p->player];
-  send_msg(c, r, CMD_TO_DM, s->user, s->name, L, text, opts, n, NULL, "hand");
+  char req[64];
+  snprintf(req, sizeof req, "restart:%" PRId64, L->row.id);
+  cmd_request tr = cmd_timer_request(L, req);
+  cmd_settle(c, &tr, L);
+  cmd_arm_timers(c, L);
 }
 
-/* Renders every seat's hand, for noticing which changed. */
-void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]) {
-  for (int s = 0; s < L->n_seats; s++)
-    cmd_render(L, s, ENG_RENDER_HAND, hands[s], CMD_TEXT_MAX + 1);
+int cmd_recover(cmd_ctx *c) {
+  id_vec v = {0};
+  cmd_request none = {.request_id = "",
+                      .guild = "",
+                      .channel = "",
+                      .user = "",
+                      .user_name = "Lair"};
+  sto_rc rc = sto_game_list_ai_due(c->cfg.db, collect_due, &v);
+  int done = 0;
+  for (size_t i = 0; !rc && i < v.n; i++)
+    done += in_tx(c, &none, settle_one, &v.id[i], false);
+  free(v.id);
+  cmd_tick(c);
+  return rc ? -1 : done;
 }
 
-void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
-                      const char *public_line, char before[][CMD_TEXT_MAX + 1],
-                      bool table) {
-  char text[CMD_TEXT_MAX * 3];
-  size_t o = 0;
-  if (public_line && *public_line)
-    o += (size_t)snprintf(text, sizeof text, "%s\n", public_line);
-  bool over = L->g->prompt.player < 0;
-  if (table || over) {
-    char t[CMD_TEXT_MAX * 2];
-    cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t);
-    o += (size_t)snprintf(text + o, sizeof text - o, "%s", t);
-  }
-  if (over) {
-    char res[300];
-    cmd_result_text(L, res, sizeof res);
-    snprintf(text + o, sizeof text - o, "%s", res);
-  } else {
-    char q[ENG_QUESTION_MAX];
-    L->g->rs->question(L->g->state, &L->g->prompt, q, sizeof q);
-    snprintf(text + o, sizeof text - o, "Waiting for %s.",
-             L->seats[L->g->prompt.player].name);
-  }
-  cmd_send(c, r, CMD_TO_CHANNEL, NULL, NULL, L, text, NULL, 0);
-  static _Thread_local char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
-  cmd_hands(L, now);
-  /* A changed hand by DM; the player who decides next reads theirs in
-   * the prompt below. */
-  for (int s = 0; s < L->n_seats; s++)
-    if ((!before || strcmp(before[s], now[s]) != 0) &&
-        (over || !prompted_by_dm(L, s)))
-      send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
-               NULL, 0, NULL, "hand");
-  if (!over)
-    cmd_prompt(c, r, L, now[L->g->prompt.player]);
-  if (!c->settling) {
-    cmd_settle(c, r, L);
-    cmd_arm_timers(c, L);
-  }
-}
-
-/* Records one move; on failure drops the cached game and says why. */
-bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
-                const char *option, int turn, bool revealed) {
-  sto_move m = {.seq = L->row.moves,
-                .seat = seat,
-                .kind = kind,
-                .turn = turn,
-                .revealed = revealed,
-                .time = c->now};
-  snprintf(m.option, sizeof m.option, "%s", option);
-  snprintf(m.request, sizeof m.request, "%s", r->request_id);
-  sto_rc rc = sto_move_append(c->cfg.db, L->row.id, &m);
-  if (rc) {
-    int64_t id = L->row.id;
-    cmd_evict(c, id);
-    cmd_reply(c, r, NULL,
-              rc == STO_DUPLICATE ? "That request was already handled."
-              : rc == STO_CONFLICT
-                  ? "Another move was recorded first; nothing changed. Look "
-                    "again and retry."
-                  : "Your move could not be saved (%s); nothing changed.",
-              sto_strerror(rc));
-    return false;
-  }
-  L->row.moves++;
-  if (L->row.moves % c->cfg.snapshot_every == 0) {
-    char *state = eng_game_state_text(L->g);
-    if (state)
-      sto_snapshot_put(c->cfg.db, L->row.id, L->row.moves, state);
-    free(state);
-  }
-  if (L->g->prompt.player < 0 && L->row.status == STO_RUNNING) {
-    L->row.status = STO_FINISHED;
-    sto_game_set_status(c->cfg.db, L->row.id, STO_FINISHED, c->now);
-  }
-  return true;
-}
+/* ---- read-only questions from transports -------------------------------- */
 
 char *cmd_state_text(cmd_ctx *c, int64_t id) {
   char why[200];
@@ -771,51 +301,4 @@ int cmd_user_prompt(cmd_ctx *c, int64_t id, const char *user, cmd_choice *out,
   L->g->rs->question(L->g->state, &L->g->prompt, q, sizeof q);
   cmd_names(L, q, question, qcap);
   return cmd_options(L, out, max);
-}
-
-static int count_game(void *ctx, const sto_game *g) {
-  (void)g;
-  (*(long *)ctx)++;
-  return 0;
-}
-
-long cmd_open_games_of(cmd_ctx *c, const char *user) {
-  long n = 0;
-  if (sto_game_list_user(c->cfg.db, user,
-                         (1u << STO_LOBBY) | (1u << STO_RUNNING), count_game,
-                         &n))
-    return -1;
-  return n;
-}
-
-bool cmd_member_has_room(cmd_ctx *c, const cmd_request *r, const live *L) {
-  long mine = cmd_open_games_of(c, r->user);
-  long per_member = cmd_setting(c, r->guild, "games_per_member");
-  if (mine < 0) {
-    cmd_reply(c, r, L, "Your games could not be read; nothing changed.");
-    return false;
-  }
-  if (mine >= per_member) {
-    cmd_reply(c, r, L,
-              "You already sit in %ld open games (the limit is %ld). Finish "
-              "one first.",
-              mine, per_member);
-    return false;
-  }
-  return true;
-}
-
-bool cmd_channel_has_room(cmd_ctx *c, const cmd_request *r) {
-  long limit = cmd_setting(c, r->guild, "games_per_channel");
-  int64_t ids[16];
-  int open = cmd_channel_games(
-      c, r->channel, (1u << STO_LOBBY) | (1u << STO_RUNNING), ids, 16);
-  if (open < 0 || open >= limit) {
-    cmd_reply(c, r, NULL,
-              "This channel already has %d open game%s (the limit is %ld). "
-              "Finish it, or ask a moderator to raise games_per_channel.",
-              open, open == 1 ? "" : "s", limit);
-    return false;
-  }
-  return true;
 }

@@ -148,6 +148,12 @@ void cmd_set_now(cmd_ctx *c, int64_t now);
  * now and then (the console before each line and after !advance). */
 void cmd_tick(cmd_ctx *c);
 
+/* Catches up after a restart, before new requests are taken: lets every
+ * AI seat that was left to move answer (each game in a transaction of its
+ * own) and fires the timers that fell due meanwhile (cmd_tick). Returns
+ * how many games it advanced, -1 when they could not be read. */
+int cmd_recover(cmd_ctx *c);
+
 /* Handles one request: validates it against the table, runs it and
  * delivers every resulting message through the sink. Bad input gets one
  * ephemeral error message and changes nothing. */

@@ -21,165 +21,8 @@
 #define HOUR 3600
 #define DAY 86400
 
-bool cmd_is_ai(const char *user) { return strncmp(user, "ai:", 3) == 0; }
-
-static void game_scope(const live *L, char *buf, size_t cap) {
-  snprintf(buf, cap, "game:%" PRId64, L->row.id);
-}
-
 static void user_scope(const char *user, char *buf, size_t cap) {
   snprintf(buf, cap, "user:%s", user);
-}
-
-static long game_value(cmd_ctx *c, const live *L, const char *key, long dflt) {
-  char scope[40], v[32];
-  long x;
-  game_scope(L, scope, sizeof scope);
-  if (sto_setting_get(c->cfg.db, scope, key, v, sizeof v) == STO_OK &&
-      cmd_parse_int(v, -1, INT32_MAX, &x))
-    return x;
-  return dflt;
-}
-
-static sto_rc set_game_value(cmd_ctx *c, const live *L, const char *key,
-                             long value) {
-  char scope[40], v[32];
-  game_scope(L, scope, sizeof scope);
-  snprintf(v, sizeof v, "%ld", value);
-  return sto_setting_set(c->cfg.db, scope, key, v);
-}
-
-bool cmd_paused(cmd_ctx *c, const live *L) {
-  return game_value(c, L, "paused", 0) != 0;
-}
-
-/* A request for messages that no user's request caused (timers). */
-static cmd_request timer_request(const live *L, const char *id) {
-  cmd_request r = {.request_id = id,
-                   .guild = L->row.guild,
-                   .channel = L->row.channel,
-                   .user = "",
-                   .user_name = "Lair"};
-  return r;
-}
-
-/* ---- AI seats ------------------------------------------------------------ */
-
-int cmd_ai_level(const char *user) {
-  if (!cmd_is_ai(user))
-    return -1;
-  const char *p = user + 3;
-  const char *colon = strchr(p, ':');
-  char name[24];
-  snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - p) : (int)strlen(p),
-           p);
-  int level = eng_ai_find(name);
-  return level < 0 ? ENG_AI_HEURISTIC : level;
-}
-
-void cmd_ai_seat(int seat, int level, sto_seat *out) {
-  memset(out, 0, sizeof *out);
-  out->seat = seat;
-  snprintf(out->user, sizeof out->user, "ai:%s:%d", eng_ai_name(level), seat);
-  snprintf(out->name, sizeof out->name, "AI %d", seat + 1);
-}
-
-/* Plays one answer for the seat whose decision it is, with the AI; used
- * for AI seats and for a human's deadline under the "ai" policy. */
-static bool ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
-  eng_game *g = L->g;
-  int seat = g->prompt.player;
-  eng_rng rng;
-  eng_rng_seed(&rng, L->row.seed ^ (uint64_t)L->row.moves, 7);
-  int i = eng_ai_choose(g->rs, g->state, &g->prompt, level, &rng);
-  if (i < 0)
-    return false;
-  static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
-  cmd_hands(L, before);
-  uint32_t code = g->prompt.code[i];
-  int turn = g->prompt.turn;
-  char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1], req[64];
-  eng_game_option(g, i, id, label);
-  if (eng_game_answer_index(g, i))
-    return false;
-  snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64, L->row.id, L->row.moves);
-  cmd_request ar = *r;
-  ar.request_id = req;
-  bool revealed = g->answers[g->n_answers - 1].revealed;
-  int64_t id_game = L->row.id;
-  if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed))
-    return false;
-  /* cmd_commit may not evict on success; L is still ours. */
-  (void)id_game;
-  char line[400], named[600];
-  g->rs->public_answer(g->state, seat, code, label, line, sizeof line);
-  cmd_names(L, line, named, sizeof named);
-  cmd_after_change(c, r, L, named, before, g->prompt.turn != turn);
-  return true;
-}
-
-/* While an AI seat must answer, it does. Bounded: a game between AI seats
- * alone still ends long before the bound. */
-void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L) {
-  if (c->settling || !L->g)
-    return;
-  c->settling = true;
-  for (int guard = 0; guard < 20000; guard++) {
-    int p = L->g->prompt.player;
-    if (p < 0 || p >= L->n_seats || !cmd_is_ai(L->seats[p].user) ||
-        cmd_paused(c, L))
-      break;
-    if (!ai_answer(c, r, L, cmd_ai_level(L->seats[p].user)))
-      break;
-  }
-  c->settling = false;
-}
-
-/* ---- timers -------------------------------------------------------------- */
-
-static void set_timer(cmd_ctx *c, const live *L, const char *kind, int seat,
-                      int64_t due, int64_t data) {
-  sto_timer t = {.game = L->row.id, .seat = seat, .due = due, .data = data};
-  snprintf(t.kind, sizeof t.kind, "%s", kind);
-  sto_timer_set(c->cfg.db, &t);
-}
-
-static int64_t vacation_until(cmd_ctx *c, const live *L, int seat) {
-  char key[32];
-  snprintf(key, sizeof key, "vacation_until:%d", seat);
-  return game_value(c, L, key, 0);
-}
-
-void cmd_arm_timers(cmd_ctx *c, live *L) {
-  int64_t id = L->row.id;
-  sto_timer_clear(c->cfg.db, id, "remind", -1);
-  sto_timer_clear(c->cfg.db, id, "warn", -1);
-  sto_timer_clear(c->cfg.db, id, "deadline", -1);
-  if (L->row.status != STO_RUNNING || !L->g || cmd_paused(c, L))
-    return;
-  int p = L->g->prompt.player;
-  if (p < 0 || p >= L->n_seats || cmd_is_ai(L->seats[p].user))
-    return;
-  /* A player on vacation starts counting when it ends. */
-  int64_t start = c->now;
-  int64_t back = vacation_until(c, L, p);
-  if (back > start)
-    start = back;
-  char key[32];
-  snprintf(key, sizeof key, "mute:%d", p);
-  if (game_value(c, L, key, -1) != L->g->prompt.turn)
-    set_timer(c, L, "remind", p,
-              start + cmd_setting(c, L->row.guild, "reminder_hours") * HOUR, 0);
-  long hours = cmd_game_setting(c, L, "deadline_hours");
-  if (hours > 0) {
-    set_timer(c, L, "warn", p, start + hours * HOUR / 2, 0);
-    set_timer(c, L, "deadline", p, start + hours * HOUR, 0);
-  }
-}
-
-void cmd_arm_lobby(cmd_ctx *c, live *L) {
-  set_timer(c, L, "lobby", -1,
-            c->now + cmd_setting(c, L->row.guild, "lobby_hours") * HOUR, 0);
 }
 
 /* The player's local hour in their time zone (the C library's tz
@@ -261,14 +104,14 @@ static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
   int64_t cap = cmd_setting(c, L->row.guild, "reminder_cap_hours") * HOUR;
   int64_t quiet = quiet_left(c, s->user, c->now);
   if (quiet > 0) { /* not now: when their quiet hours end */
-    set_timer(c, L, "remind", t->seat, c->now + quiet, t->data);
+    cmd_set_timer(c, L, "remind", t->seat, c->now + quiet, t->data);
     return;
   }
   int route = reminder_route(c, s->user);
   char q[ENG_QUESTION_MAX], text[400], req[64];
   L->g->rs->question(L->g->state, &L->g->prompt, q, sizeof q);
   snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
-  cmd_request r = timer_request(L, req);
+  cmd_request r = cmd_timer_request(L, req);
   if (route == 1) {
     snprintf(text, sizeof text,
              "Reminder: game #%" PRId64 " is waiting for your decision (%s). "
@@ -289,29 +132,14 @@ static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
   int64_t next = wait << (t->data + 1 < 16 ? t->data + 1 : 16);
   if (next > cap || next <= 0)
     next = cap;
-  set_timer(c, L, "remind", t->seat, c->now + next, t->data + 1);
-}
-
-static void forfeit(cmd_ctx *c, const cmd_request *r, live *L, int seat,
-                    const char *why) {
-  sto_seat ai;
-  char old[64];
-  snprintf(old, sizeof old, "%s", L->seats[seat].name);
-  cmd_ai_seat(seat, ENG_AI_HEURISTIC, &ai);
-  if (sto_seat_set(c->cfg.db, L->row.id, &ai))
-    return;
-  L->seats[seat] = ai;
-  cmd_announce(c, r, L,
-               "%s's seat in game #%" PRId64 " goes to %s (%s); %s can no "
-               "longer win this game.",
-               old, L->row.id, ai.name, why, old);
+  cmd_set_timer(c, L, "remind", t->seat, c->now + next, t->data + 1);
 }
 
 static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t, bool warn) {
   const sto_seat *s = &L->seats[t->seat];
   char req[64];
   snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
-  cmd_request r = timer_request(L, req);
+  cmd_request r = cmd_timer_request(L, req);
   long hours = cmd_game_setting(c, L, "deadline_hours");
   if (warn) {
     char text[300], left[32];
@@ -327,55 +155,16 @@ static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t, bool warn) {
     return;
   }
   if (cmd_game_setting(c, L, "deadline_policy") == 1) {
-    forfeit(c, &r, L, t->seat, "the deadline passed");
+    cmd_forfeit_seat(c, &r, L, t->seat, "the deadline passed");
   } else {
     cmd_announce(c, &r, L,
                  "%s's time ran out in game #%" PRId64 "; the AI answers "
                  "for them this once.",
                  s->name, L->row.id);
-    ai_answer(c, &r, L, ENG_AI_HEURISTIC);
+    cmd_ai_answer(c, &r, L, ENG_AI_HEURISTIC);
   }
   cmd_settle(c, &r, L);
   cmd_arm_timers(c, L);
-}
-
-void cmd_tick(cmd_ctx *c) {
-  sto_timer t;
-  for (int guard = 0; guard < 1000; guard++) {
-    if (sto_timer_next(c->cfg.db, c->now, &t) != STO_OK)
-      return;
-    bool claimed;
-    if (sto_timer_claim(c->cfg.db, &t, &claimed) || !claimed)
-      continue; /* someone else acts on it */
-    char why[200];
-    live *L = cmd_load(c, t.game, why, sizeof why);
-    if (!L)
-      continue;
-    if (strcmp(t.kind, "lobby") == 0) {
-      if (L->row.status == STO_LOBBY) {
-        char req[64];
-        snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
-        cmd_request r = timer_request(L, req);
-        sto_game_set_status(c->cfg.db, L->row.id, STO_ABORTED, c->now);
-        L->row.status = STO_ABORTED;
-        cmd_announce(c, &r, L,
-                     "Game #%" PRId64 " closed: nobody started it within "
-                     "%ld hours.",
-                     L->row.id, cmd_setting(c, L->row.guild, "lobby_hours"));
-        cmd_evict(c, L->row.id);
-      }
-      continue;
-    }
-    if (L->row.status != STO_RUNNING || !L->g || cmd_paused(c, L) ||
-        L->g->prompt.player != t.seat || t.seat < 0 || t.seat >= L->n_seats)
-      continue; /* the decision it was for is gone */
-    if (strcmp(t.kind, "remind") == 0)
-      fire_reminder(c, L, &t);
-    else if (strcmp(t.kind, "warn") == 0)
-      fire_deadline(c, L, &t, true);
-    else if (strcmp(t.kind, "deadline") == 0)
-      fire_deadline(c, L, &t, false);
-  }
 }
 
 /* ---- commands ------------------------------------------------------------ */
@@ -394,7 +183,7 @@ void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
   }
   char key[24];
   snprintf(key, sizeof key, "mute:%d", seat);
-  set_game_value(c, L, key, L->g->prompt.turn);
+  cmd_set_game_value(c, L, key, L->g->prompt.turn);
   sto_timer_clear(c->cfg.db, L->row.id, "remind", seat);
   cmd_reply(c, r, L, "No more reminders for this turn of game #%" PRId64 ".",
             L->row.id);
@@ -456,7 +245,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   if ((rem && sto_setting_set(c->cfg.db, scope, "reminders", rem)) ||
       (tz && sto_setting_set(c->cfg.db, scope, "tz", tz)) ||
       (quiet && sto_setting_set(c->cfg.db, scope, "quiet", quiet))) {
-    cmd_reply(c, r, NULL, "Your preferences could not be saved.");
+    cmd_fail(c, "Your preferences could not be saved.");
     return;
   }
   char v1[16] = "channel", v2[64] = "UTC", v3[16] = "none";
@@ -482,7 +271,7 @@ void cmd_h_vacation(cmd_ctx *c, const cmd_request *r) {
   long allowed = cmd_game_setting(c, L, "vacation_days");
   char key[32];
   snprintf(key, sizeof key, "vacation_used:%d", seat);
-  long used = game_value(c, L, key, 0);
+  long used = cmd_game_value(c, L, key, 0);
   if (used + days > allowed) {
     cmd_reply(c, r, L,
               "You have %ld vacation day%s left in game #%" PRId64 " (of %ld).",
@@ -492,12 +281,12 @@ void cmd_h_vacation(cmd_ctx *c, const cmd_request *r) {
   }
   char until_key[32];
   snprintf(until_key, sizeof until_key, "vacation_until:%d", seat);
-  int64_t from = vacation_until(c, L, seat);
+  int64_t from = cmd_vacation_until(c, L, seat);
   if (from < c->now)
     from = c->now;
-  if (set_game_value(c, L, key, used + days) ||
-      set_game_value(c, L, until_key, (long)(from + days * DAY))) {
-    cmd_reply(c, r, L, "Your vacation could not be saved.");
+  if (cmd_set_game_value(c, L, key, used + days) ||
+      cmd_set_game_value(c, L, until_key, (long)(from + days * DAY))) {
+    cmd_fail(c, "Your vacation could not be saved.");
     return;
   }
   cmd_arm_timers(c, L);
@@ -516,10 +305,10 @@ void cmd_h_deadline(cmd_ctx *c, const cmd_request *r) {
   long hours = 0;
   cmd_parse_int(cmd_arg_get(r, "hours"), 0, 720, &hours);
   char scope[40], v[16];
-  game_scope(L, scope, sizeof scope);
+  cmd_game_scope(L, scope, sizeof scope);
   snprintf(v, sizeof v, "%ld", hours);
   if (sto_setting_set(c->cfg.db, scope, "deadline_hours", v)) {
-    cmd_reply(c, r, L, "The deadline could not be saved.");
+    cmd_fail(c, "The deadline could not be saved.");
     return;
   }
   if (r->is_mod)
@@ -558,7 +347,7 @@ void cmd_h_addai(cmd_ctx *c, const cmd_request *r) {
   sto_seat s;
   cmd_ai_seat(L->n_seats, level, &s);
   if (sto_seat_set(c->cfg.db, L->row.id, &s)) {
-    cmd_reply(c, r, L, "The AI player could not be added.");
+    cmd_fail(c, "The AI player could not be added.");
     return;
   }
   L->seats[L->n_seats++] = s;
@@ -579,7 +368,7 @@ static bool give_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
     cmd_ai_seat(seat, ENG_AI_HEURISTIC, &s);
   }
   if (sto_seat_set(c->cfg.db, L->row.id, &s)) {
-    cmd_reply(c, r, L, "The seat could not be changed.");
+    cmd_fail(c, "The seat could not be changed.");
     return false;
   }
   L->seats[seat] = s;
@@ -629,13 +418,6 @@ void cmd_h_replace(cmd_ctx *c, const cmd_request *r) {
   cmd_arm_timers(c, L);
 }
 
-void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
-                      const char *why) {
-  forfeit(c, r, L, seat, why);
-  cmd_settle(c, r, L);
-  cmd_arm_timers(c, L);
-}
-
 static void pause_resume(cmd_ctx *c, const cmd_request *r, bool pause) {
   live *L = cmd_find_game(c, r, 1u << STO_RUNNING);
   if (!L)
@@ -645,9 +427,8 @@ static void pause_resume(cmd_ctx *c, const cmd_request *r, bool pause) {
               pause ? "already paused" : "not paused");
     return;
   }
-  if (set_game_value(c, L, "paused", pause ? 1 : 0)) {
-    cmd_reply(c, r, L, "The game could not be %s.",
-              pause ? "paused" : "resumed");
+  if (cmd_set_game_value(c, L, "paused", pause ? 1 : 0)) {
+    cmd_fail(c, "The game could not be %s.", pause ? "paused" : "resumed");
     return;
   }
   cmd_audit(c, r, pause ? "pause" : "resume", L->row.id, "%s",
@@ -662,4 +443,33 @@ static void pause_resume(cmd_ctx *c, const cmd_request *r, bool pause) {
 void cmd_h_pause(cmd_ctx *c, const cmd_request *r) { pause_resume(c, r, true); }
 void cmd_h_resume(cmd_ctx *c, const cmd_request *r) {
   pause_resume(c, r, false);
+}
+
+void cmd_fire_timer(cmd_ctx *c, const sto_timer *t) {
+  char why[200];
+  live *L = cmd_load(c, t->game, why, sizeof why);
+  if (!L)
+    return;
+  if (strcmp(t->kind, "lobby") == 0) {
+    if (L->row.status == STO_LOBBY) {
+      char req[64];
+      snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
+      cmd_request r = cmd_timer_request(L, req);
+      if (cmd_set_status(c, L, STO_ABORTED))
+        cmd_announce(c, &r, L,
+                     "Game #%" PRId64 " closed: nobody started it within "
+                     "%ld hours.",
+                     L->row.id, cmd_setting(c, L->row.guild, "lobby_hours"));
+    }
+    return;
+  }
+  if (L->row.status != STO_RUNNING || !L->g || cmd_paused(c, L) ||
+      L->g->prompt.player != t->seat || t->seat < 0 || t->seat >= L->n_seats)
+    return; /* the decision it was for is gone */
+  if (strcmp(t->kind, "remind") == 0)
+    fire_reminder(c, L, t);
+  else if (strcmp(t->kind, "warn") == 0)
+    fire_deadline(c, L, t, true);
+  else if (strcmp(t->kind, "deadline") == 0)
+    fire_deadline(c, L, t, false);
 }

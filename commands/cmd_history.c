@@ -87,27 +87,6 @@ json_t *cmd_result_json(const eng_game *g) {
              : NULL;
 }
 
-/* ---- delivering a file ------------------------------------------------- */
-
-void cmd_reply_file(cmd_ctx *c, const cmd_request *r, const live *L,
-                    const char *text, const char *name, const char *data,
-                    size_t len) {
-  char piece[CMD_TEXT_MAX + 1];
-  cmd_copy(piece, sizeof piece, text);
-  cmd_msg m = {.to = CMD_TO_EPHEMERAL,
-               .user = r->user,
-               .user_name = r->user_name,
-               .channel = L ? L->row.channel : r->channel,
-               .text = piece,
-               .game = L ? L->row.id : 0,
-               .status = L ? L->row.status : -1,
-               .version = L ? L->row.moves : 0,
-               .file_name = name,
-               .file_data = data,
-               .file_len = len};
-  c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
-}
-
 /* ---- finding the game a history command means --------------------------- */
 
 /* Whether a game ever started (an aborted one may have ended in its
@@ -558,10 +537,7 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
     rc = sto_seat_set(c->cfg.db, gid, &seats[s]);
   }
   if (rc) {
-    if (gid)
-      sto_game_set_status(c->cfg.db, gid, STO_ABORTED, c->now);
-    cmd_reply(c, r, NULL, "The rematch could not be created: %s",
-              sto_strerror(rc));
+    cmd_fail(c, "The rematch could not be created: %s", sto_strerror(rc));
     return;
   }
   char why[200], list[400];
@@ -594,7 +570,7 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   s.n_args = 1;
   s.args[0].name = "game";
   s.args[0].value = id_text;
-  cmd_handle(c, &s);
+  cmd_h_start(c, &s);
 }
 
 /* ---- /game audit --------------------------------------------------------- */

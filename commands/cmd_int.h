@@ -1,6 +1,11 @@
 /*
- * cmd_int.h: what the command handlers (cmd_table.c) share with the
- * machinery in cmd.c. Not for transports.
+ * cmd_int.h: inside the command layer. Not for transports.
+ *
+ * Three layers, calls flowing one way: the entry (cmd.c: requests, the
+ * clock, restart recovery, one transaction each) -> the handlers
+ * (cmd_table.c, cmd_async.c, cmd_history.c, cmd_settings.c) -> the shared
+ * helpers (cmd_core.c, cmd_turn.c, cmd_conf.c). A helper never calls a
+ * handler or the entry; tests/layers.sh checks it on the object files.
  */
 #ifndef LAIR_CMD_INT_H
 #define LAIR_CMD_INT_H
@@ -39,7 +44,38 @@ struct cmd_ctx {
   int64_t now;
   live *games;
   bool settling; /* AI seats are answering (cmd_settle) */
+  /* The command in progress (cmd.c's transaction): its messages, held
+   * until it commits; whether it failed and what to tell; the text of its
+   * first answer, remembered with its request id. */
+  bool holding;
+  cmd_msg *held;
+  int n_held, cap_held;
+  bool failed;
+  char fail_text[400];
+  char answer[STO_ANSWER_MAX + 1];
+  int answer_rank;
+  const char *requester;
+  int64_t pruned; /* when old request ids were last forgotten */
 };
+
+/* ---- the command in progress (cmd_core.c) ---- */
+/* Starts holding messages for request r (cmd.c's transaction). */
+void cmd_hold_begin(cmd_ctx *c, const cmd_request *r);
+/* Delivers the held messages, in order, and stops holding. */
+void cmd_hold_flush(cmd_ctx *c);
+/* Forgets the held messages and stops holding. */
+void cmd_hold_drop(cmd_ctx *c);
+/* Hands m to the transport, or holds a copy while a command runs. */
+void cmd_deliver(cmd_ctx *c, const cmd_msg *m);
+/* Fails the command in progress: nothing it wrote is kept and, instead of
+ * its messages, the requester reads this text (the first failure's). */
+void cmd_fail(cmd_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Drops the least recently used cached games beyond the cache's size;
+ * only between requests. */
+void cmd_trim_cache(cmd_ctx *c);
+/* Sets L's status; false (the command failed) when it cannot be saved. */
+bool cmd_set_status(cmd_ctx *c, live *L, int status);
 
 const char *cmd_status_name(int status);
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
@@ -94,12 +130,14 @@ void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]);
 void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
                       const char *public_line, char before[][CMD_TEXT_MAX + 1],
                       bool table);
-/* Commits a move of L; on failure evicts L, replies and returns false. */
+/* Records a move of L (and its finished status when it ended the game);
+ * false when it cannot be saved: then the command has failed. */
 bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
                 const char *option, int turn, bool revealed);
 eng_rc cmd_apply_stored(eng_game *g, const sto_move *m);
 
-/* ---- settings (cmd_settings.c) ---- */
+/* ---- settings (cmd_conf.c; the /game settings handler: cmd_settings.c) ----
+ */
 typedef struct cmd_setting_def {
   const char *key;
   const char *help;
@@ -107,6 +145,12 @@ typedef struct cmd_setting_def {
   const char *const *words; /* NULL-terminated names of the values, or NULL */
 } cmd_setting_def;
 const cmd_setting_def *cmd_setting_find(const char *key);
+/* The ith setting of the table, or NULL past its end. */
+const cmd_setting_def *cmd_setting_at(size_t i);
+/* The value of setting d in scope (*found: whether it was set there), or
+ * its default. */
+long cmd_setting_scoped(cmd_ctx *c, const char *scope, const cmd_setting_def *d,
+                        bool *found);
 void cmd_guild_scope(const char *guild, char *buf, size_t cap);
 /* A server's setting (a number, or the index of its word). */
 long cmd_setting(cmd_ctx *c, const char *guild, const char *key);
@@ -118,9 +162,27 @@ void cmd_audit(cmd_ctx *c, const cmd_request *r, const char *action,
                int64_t game, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void cmd_h_settings(cmd_ctx *c, const cmd_request *r);
+/* Parses text as a value of setting d: a number in range, or one of its
+ * words (their index). */
+bool cmd_setting_parse(const cmd_setting_def *d, const char *text, long *out);
 
-/* ---- asynchronous play (cmd_async.c) ---- */
+/* ---- turns, AI seats and timers (cmd_turn.c) ---- */
 bool cmd_is_ai(const char *user);
+/* The storage scope of L's own settings ("game:<id>"). */
+void cmd_game_scope(const live *L, char *buf, size_t cap);
+/* L's own value of key (a number), or dflt when unset. */
+long cmd_game_value(cmd_ctx *c, const live *L, const char *key, long dflt);
+sto_rc cmd_set_game_value(cmd_ctx *c, const live *L, const char *key,
+                          long value);
+/* A request for messages that no user's request caused (timers). */
+cmd_request cmd_timer_request(const live *L, const char *id);
+/* Sets (or moves) L's timer of kind for seat. */
+void cmd_set_timer(cmd_ctx *c, const live *L, const char *kind, int seat,
+                   int64_t due, int64_t data);
+/* Until when seat is on vacation in L (Unix seconds; 0: never was). */
+int64_t cmd_vacation_until(cmd_ctx *c, const live *L, int seat);
+/* Plays one answer with the AI of level for whoever decides in L. */
+bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level);
 /* How many lobbies and running games user sits in, or -1 on error. */
 long cmd_open_games_of(cmd_ctx *c, const char *user);
 /* Whether the requester may sit in one more open game (games_per_member)
@@ -142,6 +204,13 @@ bool cmd_paused(cmd_ctx *c, const live *L);
 /* Hands seat to the AI for good (leaving, kicks, the forfeit policy). */
 void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
                       const char *why);
+/* ---- game commands (cmd_table.c) ---- */
+/* /game start (a rematch starts its game through it). */
+void cmd_h_start(cmd_ctx *c, const cmd_request *r);
+
+/* ---- asynchronous play (cmd_async.c) ---- */
+/* Acts on a due timer t that the caller claimed. */
+void cmd_fire_timer(cmd_ctx *c, const sto_timer *t);
 void cmd_h_mute(cmd_ctx *c, const cmd_request *r);
 void cmd_h_prefs(cmd_ctx *c, const cmd_request *r);
 void cmd_h_vacation(cmd_ctx *c, const cmd_request *r);

@@ -1,122 +1,18 @@
 /*
- * cmd_settings.c: a server's settings, declared once as data, and the
- * moderators' /game settings command.
- *
- * Settings live in storage under the scope "guild:<id>" ("guild:local"
- * at the console table); a game may override some under "game:<id>"
- * (its deadline). Every change is written to the audit log.
+ * cmd_settings.c: the moderators' /game settings command: shows a
+ * server's settings (cmd_conf.c declares them) or changes one, with a line
+ * in the audit log.
  */
 #include "cmd_int.h"
 
-#include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *const policies[] = {"ai", "forfeit", NULL};
-static const char *const undo_modes[] = {"turn", "off", NULL};
-static const char *const on_off[] = {"off", "on", NULL};
-
-/* name, meaning, min, max, default, words (NULL: a number) */
-static const cmd_setting_def defs[] = {
-    {"games_per_channel", "open games one channel may hold", 1, 20, 1, NULL},
-    {"games_per_member", "open games one member may sit in", 1, 50, 10, NULL},
-    {"reminder_hours", "hours before the first turn reminder", 1, 168, 4, NULL},
-    {"reminder_cap_hours", "the longest gap between reminders, in hours", 1,
-     336, 24, NULL},
-    {"deadline_hours", "hours a player has for a decision (0: no deadline)", 0,
-     720, 0, NULL},
-    {"deadline_policy",
-     "what happens at a deadline: ai answers, or the seat "
-     "is forfeited to the AI",
-     0, 1, 0, policies},
-    {"vacation_days", "days of vacation a player may take per game", 0, 60, 7,
-     NULL},
-    {"lobby_hours", "hours an unstarted lobby stays open", 1, 720, 72, NULL},
-    {"undo", "takeback: own answers of the current turn, or off", 0, 1, 0,
-     undo_modes},
-    {"threads", "open a thread for each new game (Discord)", 0, 1, 0, on_off},
-    {"mod_role", "a role id whose members are moderators (0: none)", 0,
-     LONG_MAX, 0, NULL},
-};
-#define N_DEFS (sizeof defs / sizeof defs[0])
-
-const cmd_setting_def *cmd_setting_find(const char *key) {
-  for (size_t i = 0; i < N_DEFS; i++)
-    if (strcmp(defs[i].key, key) == 0)
-      return &defs[i];
-  return NULL;
-}
-
-void cmd_guild_scope(const char *guild, char *buf, size_t cap) {
-  snprintf(buf, cap, "guild:%s", guild && *guild ? guild : "local");
-}
-
-/* Parses text for d: a number in range, or one of its words. */
-static bool parse_value(const cmd_setting_def *d, const char *text, long *out) {
-  if (d->words) {
-    for (long i = 0; d->words[i]; i++)
-      if (strcmp(d->words[i], text) == 0) {
-        *out = i;
-        return true;
-      }
-    return false;
-  }
-  return cmd_parse_int(text, d->min, d->max, out);
-}
-
-static long read_scope(cmd_ctx *c, const char *scope, const cmd_setting_def *d,
-                       bool *found) {
-  char v[64];
-  long x;
-  *found = false;
-  if (sto_setting_get(c->cfg.db, scope, d->key, v, sizeof v) == STO_OK &&
-      parse_value(d, v, &x)) {
-    *found = true;
-    return x;
-  }
-  return d->dflt;
-}
-
-long cmd_setting(cmd_ctx *c, const char *guild, const char *key) {
-  const cmd_setting_def *d = cmd_setting_find(key);
-  if (!d)
-    return 0;
-  char scope[64];
-  bool found;
-  cmd_guild_scope(guild, scope, sizeof scope);
-  return read_scope(c, scope, d, &found);
-}
-
-long cmd_game_setting(cmd_ctx *c, const live *L, const char *key) {
-  const cmd_setting_def *d = cmd_setting_find(key);
-  if (!d)
-    return 0;
-  char scope[40];
-  bool found;
-  snprintf(scope, sizeof scope, "game:%" PRId64, L->row.id);
-  long v = read_scope(c, scope, d, &found);
-  return found ? v : cmd_setting(c, L->row.guild, key);
-}
 
 static void show(const cmd_setting_def *d, long v, char *buf, size_t cap) {
   if (d->words)
     snprintf(buf, cap, "%s", d->words[v]);
   else
     snprintf(buf, cap, "%ld", v);
-}
-
-void cmd_audit(cmd_ctx *c, const cmd_request *r, const char *action,
-               int64_t game, const char *fmt, ...) {
-  sto_audit a = {.time = c->now, .game = game};
-  cmd_guild_scope(r->guild, a.scope, sizeof a.scope);
-  snprintf(a.actor, sizeof a.actor, "%.60s (%.30s)", r->user_name, r->user);
-  snprintf(a.action, sizeof a.action, "%s", action);
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(a.detail, sizeof a.detail, fmt, ap);
-  va_end(ap);
-  sto_audit_add(c->cfg.db, &a);
 }
 
 void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
@@ -126,12 +22,12 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
   if (!key) {
     char text[CMD_TEXT_MAX];
     size_t o = (size_t)snprintf(text, sizeof text, "Settings of this server:");
-    for (size_t i = 0; i < N_DEFS && o < sizeof text; i++) {
+    const cmd_setting_def *d;
+    for (size_t i = 0; (d = cmd_setting_at(i)) && o < sizeof text; i++) {
       bool found;
-      show(&defs[i], read_scope(c, scope, &defs[i], &found), shown,
-           sizeof shown);
+      show(d, cmd_setting_scoped(c, scope, d, &found), shown, sizeof shown);
       o += (size_t)snprintf(text + o, sizeof text - o, "\n- `%s` = %s: %s",
-                            defs[i].key, shown, defs[i].help);
+                            d->key, shown, d->help);
     }
     cmd_reply(c, r, NULL, "%s", text);
     return;
@@ -140,15 +36,16 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
   if (!d) {
     char list[400] = "";
     size_t o = 0;
-    for (size_t i = 0; i < N_DEFS && o < sizeof list; i++)
+    const cmd_setting_def *e;
+    for (size_t i = 0; (e = cmd_setting_at(i)) && o < sizeof list; i++)
       o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "",
-                            defs[i].key);
+                            e->key);
     cmd_reply(c, r, NULL, "There is no setting '%.40s'. Settings: %s.", key,
               list);
     return;
   }
   long v;
-  if (!value || !parse_value(d, value, &v)) {
+  if (!value || !cmd_setting_parse(d, value, &v)) {
     if (d->words)
       cmd_reply(c, r, NULL, "%s takes %s or %s.", d->key, d->words[0],
                 d->words[1]);
@@ -160,14 +57,9 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
   show(d, v, shown, sizeof shown);
   sto_rc rc = sto_setting_set(c->cfg.db, scope, d->key, shown);
   if (rc) {
-    cmd_reply(c, r, NULL, "The setting could not be saved: %s",
-              sto_strerror(rc));
+    cmd_fail(c, "The setting could not be saved: %s", sto_strerror(rc));
     return;
   }
   cmd_audit(c, r, "settings", 0, "%s = %s", d->key, shown);
   cmd_announce(c, r, NULL, "%s set %s to %s.", r->user_name, d->key, shown);
-}
-
-long cmd_mod_role(cmd_ctx *c, const char *guild) {
-  return cmd_setting(c, guild, "mod_role");
 }

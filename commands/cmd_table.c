@@ -22,7 +22,6 @@
 static void h_new(cmd_ctx *c, const cmd_request *r);
 static void h_join(cmd_ctx *c, const cmd_request *r);
 static void h_leave(cmd_ctx *c, const cmd_request *r);
-static void h_start(cmd_ctx *c, const cmd_request *r);
 static void h_status(cmd_ctx *c, const cmd_request *r);
 static void h_hand(cmd_ctx *c, const cmd_request *r);
 static void h_move(cmd_ctx *c, const cmd_request *r);
@@ -68,7 +67,7 @@ const cmd_def cmd_table[] = {
     {"start",
      "Start the game with the players who joined",
      false,
-     h_start,
+     cmd_h_start,
      1,
      {GAME_OPT}},
     {"status", "Show the table", false, h_status, 1, {GAME_OPT}},
@@ -328,8 +327,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   if (!rc)
     rc = sto_seat_set(c->cfg.db, gid, &s);
   if (rc) {
-    cmd_reply(c, r, NULL, "The game could not be created: %s",
-              sto_strerror(rc));
+    cmd_fail(c, "The game could not be created: %s", sto_strerror(rc));
     return;
   }
   char why[200];
@@ -389,7 +387,7 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   snprintf(s.name, sizeof s.name, "%s", r->user_name);
   sto_rc rc = sto_seat_set(c->cfg.db, L->row.id, &s);
   if (rc) {
-    cmd_reply(c, r, L, "You could not join: %s", sto_strerror(rc));
+    cmd_fail(c, "You could not join: %s", sto_strerror(rc));
     return;
   }
   L->seats[L->n_seats++] = s;
@@ -422,8 +420,8 @@ static sto_rc drop_seat(cmd_ctx *c, live *L, int i) {
 static void close_if_empty(cmd_ctx *c, const cmd_request *r, live *L) {
   if (L->n_seats > 0)
     return;
-  sto_game_set_status(c->cfg.db, L->row.id, STO_ABORTED, c->now);
-  L->row.status = STO_ABORTED;
+  if (!cmd_set_status(c, L, STO_ABORTED))
+    return;
   cmd_announce(c, r, L, "Game #%" PRId64 " closed: nobody is left.", L->row.id);
   cmd_evict(c, L->row.id);
 }
@@ -452,14 +450,14 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
   }
   sto_rc rc = drop_seat(c, L, seat);
   if (rc) {
-    cmd_reply(c, r, NULL, "You could not leave: %s", sto_strerror(rc));
+    cmd_fail(c, "You could not leave: %s", sto_strerror(rc));
     return;
   }
   cmd_announce(c, r, L, "%s left game #%" PRId64 ".", r->user_name, L->row.id);
   close_if_empty(c, r, L);
 }
 
-static void h_start(cmd_ctx *c, const cmd_request *r) {
+void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   live *L = lobby(c, r);
   if (!L)
     return;
@@ -503,7 +501,7 @@ static void h_start(cmd_ctx *c, const cmd_request *r) {
     free(text);
     eng_game_free(g);
     cmd_evict(c, L->row.id);
-    cmd_reply(c, r, NULL, "The game could not start: %s", sto_strerror(rc));
+    cmd_fail(c, "The game could not start: %s", sto_strerror(rc));
     return;
   }
   snprintf(L->row.config, sizeof L->row.config, "%s", text);
@@ -717,8 +715,9 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   char text[CMD_TEXT_MAX];
-  size_t o = (size_t)snprintf(text, sizeof text, "%s:\n",
-                              r->in_dm ? "Your games" : "Games in this channel");
+  size_t o =
+      (size_t)snprintf(text, sizeof text, "%s:\n",
+                       r->in_dm ? "Your games" : "Games in this channel");
   for (int k = 0; k < n && o < sizeof text; k++) {
     char why[200], list[400];
     live *L = cmd_load(c, ids[k], why, sizeof why);
@@ -816,8 +815,8 @@ static bool end_game(cmd_ctx *c, const cmd_request *r, live *L,
                      const char *why) {
   sto_rc rc = sto_game_set_status(c->cfg.db, L->row.id, STO_ABORTED, c->now);
   if (rc) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " could not be ended: %s", L->row.id,
-              sto_strerror(rc));
+    cmd_fail(c, "Game #%" PRId64 " could not be ended: %s", L->row.id,
+             sto_strerror(rc));
     return false;
   }
   L->row.status = STO_ABORTED;
@@ -862,8 +861,7 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
   }
   sto_rc rc = drop_seat(c, L, seat);
   if (rc) {
-    cmd_reply(c, r, NULL, "%s could not be removed: %s", name,
-              sto_strerror(rc));
+    cmd_fail(c, "%s could not be removed: %s", name, sto_strerror(rc));
     return;
   }
   cmd_audit(c, r, "kick", L->row.id, "%s (seat %d, from the lobby)", name,

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,21 @@ static const char *const migrations[] = {
     " game INTEGER NOT NULL,"
     " detail TEXT NOT NULL);"
     "CREATE INDEX audit_by_scope ON audit(scope, id);",
+    /* 4: every state-changing request remembered with its first answer
+     * (a retried /game new or join is answered, not applied twice), and a
+     * mark on the games whose next decision is an AI seat's, so that a
+     * restart finds the games left waiting for one without loading every
+     * running game. Games running before this migration are marked:
+     * the first start looks at each of them once. */
+    "CREATE TABLE requests("
+    " id TEXT PRIMARY KEY,"
+    " user TEXT NOT NULL,"
+    " time INTEGER NOT NULL,"
+    " answer TEXT NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX requests_by_time ON requests(time);"
+    "ALTER TABLE games ADD COLUMN ai_due INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE games SET ai_due = 1 WHERE status = 1;"
+    "CREATE INDEX games_ai_due ON games(id) WHERE ai_due = 1;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
@@ -113,7 +129,7 @@ int sto_schema_version(void) { return MIGRATION_COUNT; }
 
 #define GAME_COLUMNS                                                           \
   "id, ruleset, ruleset_version, config, seed, guild, channel, creator, "      \
-  "status, created, updated, moves"
+  "status, created, updated, moves, ai_due"
 
 /* The status filter of the game lists binds one parameter per status
  * (?2..?5); an unwanted status is bound to -1, which matches nothing. */
@@ -135,6 +151,28 @@ int sto_schema_version(void) { return MIGRATION_COUNT; }
                        "ORDER BY id DESC")                                     \
   X(GAME_LIST_ALL, "SELECT " GAME_COLUMNS " FROM games "                       \
                    "WHERE status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")        \
+  X(GAME_LIST_AI_DUE, "SELECT " GAME_COLUMNS " FROM games "                    \
+                      "WHERE ai_due = 1 AND status IN (?2, ?3, ?4, ?5) "       \
+                      "ORDER BY id")                                           \
+  X(GAME_SET_AI_DUE, "UPDATE games SET ai_due = ?2 WHERE id = ?1")             \
+  X(GAME_COUNT_CHANNEL, "SELECT COUNT(*) FROM games "                          \
+                        "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5)")   \
+  X(GAME_COUNT_USER, "SELECT COUNT(*) FROM games "                             \
+                     "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "   \
+                     "AND status IN (?2, ?3, ?4, ?5)")                         \
+  X(GAME_PICK_CHANNEL,                                                         \
+    "SELECT id, EXISTS(SELECT 1 FROM seats WHERE game = games.id AND "         \
+    "user = ?6) * 2 + (status IN (0, 1)) AS rank FROM games "                  \
+    "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5) "                       \
+    "ORDER BY rank DESC, id DESC LIMIT 2")                                     \
+  X(GAME_PICK_USER,                                                            \
+    "SELECT id, 2 + (status IN (0, 1)) AS rank FROM games "                    \
+    "WHERE id IN (SELECT game FROM seats WHERE user = ?6) "                    \
+    "AND status IN (?2, ?3, ?4, ?5) ORDER BY rank DESC, id DESC LIMIT 2")      \
+  X(REQUEST_PUT, "INSERT INTO requests(id, user, time, answer) "               \
+                 "VALUES(?1, ?2, ?3, ?4)")                                     \
+  X(REQUEST_ANSWER, "SELECT user, answer FROM requests WHERE id = ?1")         \
+  X(REQUEST_PRUNE, "DELETE FROM requests WHERE time < ?1")                     \
   X(GAME_LIST_GUILD, "SELECT " GAME_COLUMNS " FROM games "                     \
                      "WHERE guild = ?1 AND status IN (?2, ?3, ?4, ?5) "        \
                      "ORDER BY id DESC")                                       \
@@ -198,6 +236,11 @@ static const char *const statement_sql[ST_COUNT] = {
 struct sto {
   sqlite3 *db;
   sqlite3_stmt *st[ST_COUNT];
+  int depth;      /* sto_tx_begin calls not yet ended */
+  sto_rc spoiled; /* the first failed write of the open transaction */
+#ifdef LAIR_FAULTS
+  long faults_left; /* writes until the process kills itself; 0: never */
+#endif
 };
 
 /* ---- errors ----------------------------------------------------------- */
@@ -312,6 +355,25 @@ static sto_rc exec_st(sto *db, st_id id) {
   return r;
 }
 
+/* Notes a failed write inside a transaction (sto_tx_begin) and returns
+ * r: the transaction is spoiled and will be rolled back whatever its
+ * caller asks, so that no command commits half its writes because one
+ * of them failed unnoticed. */
+static sto_rc spoil(sto *db, sto_rc r) {
+  if (r && db && db->depth > 0 && !db->spoiled)
+    db->spoiled = r;
+  return r;
+}
+
+/* Runs a write statement. Inside a spoiled transaction it writes nothing:
+ * SQLite may have rolled the transaction back already (after an I/O error
+ * or a full disk), and would then run each later write on its own. */
+static sto_rc step_write(sto *db, sqlite3_stmt *s) {
+  if (db->depth > 0 && db->spoiled)
+    return db->spoiled;
+  return spoil(db, map_rc(step_done(s)));
+}
+
 /* Undoes an open transaction, if SQLite has not already done so. */
 static void rollback(sto *db) {
   if (!sqlite3_get_autocommit(db->db))
@@ -407,7 +469,8 @@ static sto_rc read_game(sqlite3_stmt *s, sto_game *g) {
       (r = col_text(s, 6, g->channel, sizeof g->channel)) ||
       (r = col_text(s, 7, g->creator, sizeof g->creator)) ||
       (r = col_int(s, 8, &g->status)) || (r = col_i64(s, 9, &g->created)) ||
-      (r = col_i64(s, 10, &g->updated)) || (r = col_i64(s, 11, &g->moves)))
+      (r = col_i64(s, 10, &g->updated)) || (r = col_i64(s, 11, &g->moves)) ||
+      (r = col_int(s, 12, &g->ai_due)))
     return r;
   return STO_OK;
 }
@@ -634,6 +697,36 @@ static sto_rc configure(sqlite3 *h, const char *path, char *err, size_t cap) {
   return STO_OK;
 }
 
+#ifdef LAIR_FAULTS
+/* Fault injection for the crash tests (built with -DLAIR_FAULTS only):
+ * with LAIR_FAULT_AFTER=N in the environment the process kills itself
+ * with SIGKILL right after its Nth statement that writes or ends a
+ * transaction, as a `kill -9` at that moment would. */
+static int fault_trace(unsigned type, void *ctx, void *p, void *x) {
+  sto *db = ctx;
+  sqlite3_stmt *s = p;
+  (void)type;
+  (void)x;
+  const char *sql = sqlite3_sql(s);
+  bool counts =
+      !sqlite3_stmt_readonly(s) || (sql && (strncmp(sql, "COMMIT", 6) == 0 ||
+                                            strncmp(sql, "BEGIN", 5) == 0));
+  if (counts && db->faults_left > 0 && --db->faults_left == 0)
+    raise(SIGKILL);
+  return 0;
+}
+
+static void arm_faults(sto *db) {
+  const char *v = getenv("LAIR_FAULT_AFTER");
+  char *end;
+  long n = v ? strtol(v, &end, 10) : 0;
+  if (v && *v && !*end && n > 0) {
+    db->faults_left = n;
+    sqlite3_trace_v2(db->db, SQLITE_TRACE_PROFILE, fault_trace, db);
+  }
+}
+#endif
+
 sto_rc sto_open(const char *path, sto **out, char *err, size_t cap) {
   struct stat st;
   sto *db;
@@ -672,6 +765,9 @@ sto_rc sto_open(const char *path, sto **out, char *err, size_t cap) {
   if ((r = configure(db->db, path, err, cap)) ||
       (r = migrate(db->db, path, err, cap)))
     goto fail;
+#ifdef LAIR_FAULTS
+  arm_faults(db);
+#endif
   for (int i = 0; i < ST_COUNT; i++) {
     rc = sqlite3_prepare_v3(db->db, statement_sql[i], -1,
                             SQLITE_PREPARE_PERSISTENT, &db->st[i], NULL);
@@ -705,18 +801,18 @@ sto_rc sto_game_create(sto *db, const sto_game *g, int64_t *id) {
   sto_rc r;
 
   if (!db || !g || !id)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if (!fits(g->ruleset, sizeof g->ruleset) ||
       !fits(g->config, sizeof g->config) || !fits(g->guild, sizeof g->guild) ||
       !fits(g->channel, sizeof g->channel) ||
       !fits(g->creator, sizeof g->creator))
-    return STO_TOO_BIG;
+    return spoil(db, STO_TOO_BIG);
   if (!valid_status(g->status))
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   format_seed(g->seed, seed, sizeof seed);
 
   if ((r = stmt_get(db, ST_GAME_INSERT, &s)))
-    return r;
+    return spoil(db, r);
   bind_text(s, 1, g->ruleset);
   sqlite3_bind_int(s, 2, g->ruleset_version);
   bind_text(s, 3, g->config);
@@ -727,11 +823,11 @@ sto_rc sto_game_create(sto *db, const sto_game *g, int64_t *id) {
   sqlite3_bind_int(s, 8, g->status);
   sqlite3_bind_int64(s, 9, g->created);
   sqlite3_bind_int64(s, 10, g->updated);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   if (!r)
     *id = sqlite3_last_insert_rowid(db->db);
   stmt_put(db, ST_GAME_INSERT, s);
-  return r;
+  return spoil(db, r);
 }
 
 sto_rc sto_game_get(sto *db, int64_t id, sto_game *out) {
@@ -757,11 +853,11 @@ sto_rc sto_game_get(sto *db, int64_t id, sto_game *out) {
 
 /* Runs an UPDATE of one game; STO_NOT_FOUND when it touched no row. */
 static sto_rc update_game(sto *db, st_id id, sqlite3_stmt *s) {
-  sto_rc r = map_rc(step_done(s));
+  sto_rc r = step_write(db, s);
   if (!r && sqlite3_changes(db->db) == 0)
-    r = STO_NOT_FOUND;
+    r = spoil(db, STO_NOT_FOUND);
   stmt_put(db, id, s);
-  return r;
+  return spoil(db, r);
 }
 
 sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now) {
@@ -769,11 +865,11 @@ sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now) {
   sto_rc r;
 
   if (!db)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if (!valid_status(status))
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, ST_GAME_SET_STATUS, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, id);
   sqlite3_bind_int(s, 2, status);
   sqlite3_bind_int64(s, 3, now);
@@ -787,17 +883,97 @@ sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
   sto_rc r;
 
   if (!db || !config)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if (!fits(config, STO_CONFIG_MAX + 1))
-    return STO_TOO_BIG;
+    return spoil(db, STO_TOO_BIG);
   format_seed(seed, seed_text, sizeof seed_text);
   if ((r = stmt_get(db, ST_GAME_SET_CONFIG, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, id);
   bind_text(s, 2, config);
   bind_text(s, 3, seed_text);
   sqlite3_bind_int64(s, 4, now);
   return update_game(db, ST_GAME_SET_CONFIG, s);
+}
+
+static sto_rc game_list(sto *db, st_id id, const char *key, unsigned statuses,
+                        int (*fn)(void *ctx, const sto_game *g), void *ctx);
+
+sto_rc sto_game_set_ai_due(sto *db, int64_t id, bool due) {
+  sqlite3_stmt *s;
+  sto_rc r;
+
+  if (!db)
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_GAME_SET_AI_DUE, &s)))
+    return spoil(db, r);
+  sqlite3_bind_int64(s, 1, id);
+  sqlite3_bind_int(s, 2, due ? 1 : 0);
+  return update_game(db, ST_GAME_SET_AI_DUE, s);
+}
+
+/* Counts the games matching key (a channel or a user) and statuses. */
+static sto_rc game_count(sto *db, st_id id, const char *key, unsigned statuses,
+                         long *n) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  int64_t v = 0;
+
+  if (!db || !key || !n)
+    return STO_INVALID;
+  if ((r = stmt_get(db, id, &s)))
+    return r;
+  bind_text(s, 1, key);
+  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
+    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
+  int rc = sqlite3_step(s);
+  r = rc == SQLITE_ROW ? col_i64(s, 0, &v) : map_rc(rc);
+  stmt_put(db, id, s);
+  *n = r ? 0 : (long)v;
+  return r;
+}
+
+sto_rc sto_game_count(sto *db, const char *channel, unsigned statuses,
+                      long *n) {
+  return game_count(db, ST_GAME_COUNT_CHANNEL, channel, statuses, n);
+}
+
+sto_rc sto_game_count_user(sto *db, const char *user, unsigned statuses,
+                           long *n) {
+  return game_count(db, ST_GAME_COUNT_USER, user, statuses, n);
+}
+
+sto_rc sto_game_pick(sto *db, const char *channel, const char *user,
+                     unsigned statuses, int64_t ids[2], int ranks[2], int *n) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  int rc;
+  st_id id = channel ? ST_GAME_PICK_CHANNEL : ST_GAME_PICK_USER;
+
+  if (!db || !user || !ids || !ranks || !n)
+    return STO_INVALID;
+  *n = 0;
+  if ((r = stmt_get(db, id, &s)))
+    return r;
+  if (channel)
+    bind_text(s, 1, channel);
+  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
+    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
+  bind_text(s, 6, user);
+  while (*n < 2 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    if ((r = col_i64(s, 0, &ids[*n])) || (r = col_int(s, 1, &ranks[*n])))
+      break;
+    ++*n;
+  }
+  if (!r && *n < 2 && rc != SQLITE_DONE)
+    r = map_rc(rc);
+  stmt_put(db, id, s);
+  return r;
+}
+
+sto_rc sto_game_list_ai_due(sto *db, int (*fn)(void *ctx, const sto_game *g),
+                            void *ctx) {
+  return game_list(db, ST_GAME_LIST_AI_DUE, NULL, 1u << STO_RUNNING, fn, ctx);
 }
 
 static sto_rc game_list(sto *db, st_id id, const char *key, unsigned statuses,
@@ -858,21 +1034,21 @@ sto_rc sto_seat_set(sto *db, int64_t game, const sto_seat *seat) {
   sto_rc r;
 
   if (!db || !seat)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if (!fits(seat->user, sizeof seat->user) ||
       !fits(seat->name, sizeof seat->name))
-    return STO_TOO_BIG;
+    return spoil(db, STO_TOO_BIG);
   if (seat->seat < 0)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, ST_SEAT_SET, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, game);
   sqlite3_bind_int(s, 2, seat->seat);
   bind_text(s, 3, seat->user);
   bind_text(s, 4, seat->name);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_SEAT_SET, s);
-  return r;
+  return spoil(db, r);
 }
 
 sto_rc sto_seat_remove(sto *db, int64_t game, int seat) {
@@ -880,14 +1056,14 @@ sto_rc sto_seat_remove(sto *db, int64_t game, int seat) {
   sto_rc r;
 
   if (!db)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, ST_SEAT_REMOVE, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, game);
   sqlite3_bind_int(s, 2, seat);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_SEAT_REMOVE, s);
-  return r;
+  return spoil(db, r);
 }
 
 sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
@@ -933,16 +1109,16 @@ static sto_rc append_in_tx(sto *db, int64_t game, const sto_move *m) {
   int rc;
 
   if ((r = stmt_get(db, ST_REQUEST_GET, &s)))
-    return r;
+    return spoil(db, r);
   bind_text(s, 1, m->request);
   rc = sqlite3_step(s);
   r = rc == SQLITE_ROW ? STO_DUPLICATE : map_rc(rc);
   stmt_put(db, ST_REQUEST_GET, s);
   if (r)
-    return r;
+    return spoil(db, r);
 
   if ((r = stmt_get(db, ST_GAME_MOVES, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, game);
   rc = sqlite3_step(s);
   if (rc == SQLITE_ROW)
@@ -951,12 +1127,12 @@ static sto_rc append_in_tx(sto *db, int64_t game, const sto_move *m) {
     r = rc == SQLITE_DONE ? STO_NOT_FOUND : map_rc(rc);
   stmt_put(db, ST_GAME_MOVES, s);
   if (r)
-    return r;
+    return spoil(db, r);
   if (m->seq != next)
-    return STO_CONFLICT;
+    return spoil(db, STO_CONFLICT);
 
   if ((r = stmt_get(db, ST_MOVE_INSERT, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, game);
   sqlite3_bind_int64(s, 2, m->seq);
   sqlite3_bind_int(s, 3, m->seat);
@@ -966,21 +1142,18 @@ static sto_rc append_in_tx(sto *db, int64_t game, const sto_move *m) {
   bind_text(s, 7, m->option);
   bind_text(s, 8, m->request);
   sqlite3_bind_int64(s, 9, m->time);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_MOVE_INSERT, s);
   if (r)
-    return r;
+    return spoil(db, r);
 
   if ((r = stmt_get(db, ST_GAME_BUMP, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, game);
   sqlite3_bind_int64(s, 2, m->time);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_GAME_BUMP, s);
-  if (r)
-    return r;
-
-  return exec_st(db, ST_COMMIT);
+  return spoil(db, r);
 }
 
 sto_rc sto_move_append(sto *db, int64_t game, const sto_move *m) {
@@ -990,18 +1163,17 @@ sto_rc sto_move_append(sto *db, int64_t game, const sto_move *m) {
     return STO_INVALID;
   if (!fits(m->option, sizeof m->option) ||
       !fits(m->request, sizeof m->request))
-    return STO_TOO_BIG;
+    return spoil(db, STO_TOO_BIG);
   if (m->request[0] == '\0' || m->seat < 0 ||
       (m->kind != STO_MOVE_ANSWER && m->kind != STO_MOVE_TAKEBACK) ||
       (m->revealed != 0 && m->revealed != 1))
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
 
-  if ((r = exec_st(db, ST_BEGIN)))
+  if ((r = sto_tx_begin(db)))
     return r;
   r = append_in_tx(db, game, m);
-  if (r)
-    rollback(db);
-  return r;
+  sto_rc end = sto_tx_end(db, r == STO_OK);
+  return r ? r : end;
 }
 
 sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
@@ -1065,6 +1237,75 @@ sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
   return r;
 }
 
+sto_rc sto_request_put(sto *db, const char *id, const char *user, int64_t time,
+                       const char *answer) {
+  sqlite3_stmt *s;
+  sto_rc r;
+
+  if (!db)
+    return STO_INVALID;
+  if (!id || !id[0] || !user || !answer)
+    return spoil(db, STO_INVALID);
+  if (!fits(id, STO_REQUEST_MAX + 1) || !fits(user, STO_ID_MAX + 1) ||
+      !fits(answer, STO_ANSWER_MAX + 1))
+    return spoil(db, STO_TOO_BIG);
+  if ((r = stmt_get(db, ST_REQUEST_PUT, &s)))
+    return spoil(db, r);
+  bind_text(s, 1, id);
+  bind_text(s, 2, user);
+  sqlite3_bind_int64(s, 3, time);
+  bind_text(s, 4, answer);
+  if (db->depth > 0 && db->spoiled) {
+    r = db->spoiled;
+  } else {
+    /* The key is the request id: a second use is a duplicate request. */
+    r = map_rc(step_done(s));
+    r = spoil(db, r == STO_CONFLICT ? STO_DUPLICATE : r);
+  }
+  stmt_put(db, ST_REQUEST_PUT, s);
+  return r;
+}
+
+sto_rc sto_request_answer(sto *db, const char *id, bool *seen, char *user,
+                          size_t ucap, char *answer, size_t cap) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  int rc;
+
+  if (!db || !id || !seen || !user || !ucap || !answer || !cap)
+    return STO_INVALID;
+  *seen = false;
+  user[0] = answer[0] = '\0';
+  if ((r = stmt_get(db, ST_REQUEST_ANSWER, &s)))
+    return r;
+  bind_text(s, 1, id);
+  rc = sqlite3_step(s);
+  if (rc == SQLITE_ROW) {
+    r = col_text(s, 0, user, ucap);
+    if (!r)
+      r = col_text(s, 1, answer, cap);
+    *seen = r == STO_OK;
+  } else {
+    r = map_rc(rc);
+  }
+  stmt_put(db, ST_REQUEST_ANSWER, s);
+  return r;
+}
+
+sto_rc sto_request_prune(sto *db, int64_t before) {
+  sqlite3_stmt *s;
+  sto_rc r;
+
+  if (!db)
+    return STO_INVALID;
+  if ((r = stmt_get(db, ST_REQUEST_PRUNE, &s)))
+    return spoil(db, r);
+  sqlite3_bind_int64(s, 1, before);
+  r = step_write(db, s);
+  stmt_put(db, ST_REQUEST_PRUNE, s);
+  return r;
+}
+
 /* ---- snapshots -------------------------------------------------------- */
 
 sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq, const char *state) {
@@ -1073,18 +1314,18 @@ sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq, const char *state) {
   sto_rc r;
 
   if (!db || !state || seq < 0)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   n = strnlen(state, (size_t)STO_STATE_MAX + 1);
   if (n > STO_STATE_MAX)
-    return STO_TOO_BIG;
+    return spoil(db, STO_TOO_BIG);
   if ((r = stmt_get(db, ST_SNAPSHOT_PUT, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, game);
   sqlite3_bind_int64(s, 2, seq);
   sqlite3_bind_text(s, 3, state, (int)n, SQLITE_STATIC);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_SNAPSHOT_PUT, s);
-  return r;
+  return spoil(db, r);
 }
 
 sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state) {
@@ -1153,29 +1394,53 @@ sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
   sto_rc r;
 
   if (!db || !scope || !key || !value)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, ST_SETTING_SET, &s)))
-    return r;
+    return spoil(db, r);
   bind_text(s, 1, scope);
   bind_text(s, 2, key);
   bind_text(s, 3, value);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_SETTING_SET, s);
-  return r;
+  return spoil(db, r);
 }
 
-sto_rc sto_batch_begin(sto *db) {
-  return db ? exec_st(db, ST_BEGIN) : STO_INVALID;
-}
-
-sto_rc sto_batch_end(sto *db, bool commit) {
+sto_rc sto_tx_begin(sto *db) {
   if (!db)
     return STO_INVALID;
-  sto_rc r = commit ? exec_st(db, ST_COMMIT) : STO_OK;
-  if (!commit || r)
-    rollback(db);
-  return r;
+  if (db->depth == 0) {
+    sto_rc r = exec_st(db, ST_BEGIN);
+    if (r)
+      return r;
+    db->spoiled = STO_OK;
+  }
+  db->depth++;
+  return STO_OK;
 }
+
+sto_rc sto_tx_end(sto *db, bool commit) {
+  if (!db || db->depth == 0)
+    return STO_INVALID;
+  if (!commit)
+    spoil(db, STO_INVALID);
+  if (--db->depth > 0)
+    return db->spoiled;
+  sto_rc r = db->spoiled;
+  if (!r && !sqlite3_get_autocommit(db->db))
+    r = exec_st(db, ST_COMMIT);
+  else if (!r)
+    r = STO_IO; /* SQLite ended the transaction itself: nothing is kept */
+  if (r)
+    rollback(db);
+  db->spoiled = STO_OK;
+  return commit ? r : STO_OK;
+}
+
+int64_t sto_changes(sto *db) {
+  return db ? sqlite3_total_changes64(db->db) : 0;
+}
+
+bool sto_in_tx(sto *db) { return db && db->depth > 0; }
 
 /* ---- timers ------------------------------------------------------------- */
 
@@ -1194,17 +1459,17 @@ sto_rc sto_timer_set(sto *db, const sto_timer *t) {
   sqlite3_stmt *s;
   sto_rc r;
   if (!db || !t || !t->kind[0] || !fits(t->kind, sizeof t->kind))
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, ST_TIMER_SET, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, t->game);
   bind_text(s, 2, t->kind);
   sqlite3_bind_int(s, 3, t->seat);
   sqlite3_bind_int64(s, 4, t->due);
   sqlite3_bind_int64(s, 5, t->data);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_TIMER_SET, s);
-  return r;
+  return spoil(db, r);
 }
 
 sto_rc sto_timer_clear(sto *db, int64_t game, const char *kind, int seat) {
@@ -1212,17 +1477,17 @@ sto_rc sto_timer_clear(sto *db, int64_t game, const char *kind, int seat) {
   sto_rc r;
   st_id id = kind ? ST_TIMER_CLEAR : ST_TIMER_CLEAR_GAME;
   if (!db)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, id, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, game);
   if (kind) {
     bind_text(s, 2, kind);
     sqlite3_bind_int(s, 3, seat);
   }
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, id, s);
-  return r;
+  return spoil(db, r);
 }
 
 static sto_rc timer_query(sto *db, st_id id, sqlite3_stmt *s, sto_timer *out) {
@@ -1264,18 +1529,18 @@ sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed) {
   sto_rc r;
   *claimed = false;
   if (!db || !t)
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, ST_TIMER_CLAIM, &s)))
-    return r;
+    return spoil(db, r);
   sqlite3_bind_int64(s, 1, t->game);
   bind_text(s, 2, t->kind);
   sqlite3_bind_int(s, 3, t->seat);
   sqlite3_bind_int64(s, 4, t->due);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   if (!r)
     *claimed = sqlite3_changes(db->db) == 1;
   stmt_put(db, ST_TIMER_CLAIM, s);
-  return r;
+  return spoil(db, r);
 }
 
 /* ---- audit -------------------------------------------------------------- */
@@ -1284,18 +1549,18 @@ sto_rc sto_audit_add(sto *db, const sto_audit *a) {
   sqlite3_stmt *s;
   sto_rc r;
   if (!db || !a || !a->scope[0] || !a->actor[0] || !a->action[0])
-    return STO_INVALID;
+    return spoil(db, STO_INVALID);
   if ((r = stmt_get(db, ST_AUDIT_ADD, &s)))
-    return r;
+    return spoil(db, r);
   bind_text(s, 1, a->scope);
   sqlite3_bind_int64(s, 2, a->time);
   bind_text(s, 3, a->actor);
   bind_text(s, 4, a->action);
   sqlite3_bind_int64(s, 5, a->game);
   bind_text(s, 6, a->detail);
-  r = map_rc(step_done(s));
+  r = step_write(db, s);
   stmt_put(db, ST_AUDIT_ADD, s);
-  return r;
+  return spoil(db, r);
 }
 
 sto_rc sto_audit_list(sto *db, const char *scope, int limit,

@@ -73,6 +73,7 @@ typedef struct sto_game {
   int status;                   /* STO_LOBBY ... */
   int64_t created, updated;     /* Unix seconds, from the caller's clock */
   int64_t moves;                /* number of moves recorded (next seq) */
+  int ai_due;                   /* 1: the next decision is an AI seat's */
 } sto_game;
 
 /* Inserts g (id and moves ignored); *id receives the new game id. */
@@ -85,6 +86,24 @@ sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now);
  * STO_NOT_FOUND if no such game. */
 sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
                            uint64_t seed, int64_t now);
+/* Marks whether game id's next decision belongs to an AI seat (a restart
+ * lets those seats answer: sto_game_list_ai_due). */
+sto_rc sto_game_set_ai_due(sto *db, int64_t id, bool due);
+/* Calls fn for each running game marked ai_due, oldest first. */
+sto_rc sto_game_list_ai_due(sto *db, int (*fn)(void *ctx, const sto_game *g),
+                            void *ctx);
+/* Counts the games of channel (*n) with a status in statuses, or those
+ * user sits in (sto_game_count_user). */
+sto_rc sto_game_count(sto *db, const char *channel, unsigned statuses, long *n);
+sto_rc sto_game_count_user(sto *db, const char *user, unsigned statuses,
+                           long *n);
+/* The game a request that names none means: among the games of channel
+ * (or, channel NULL, the games user sits in anywhere) with a status in
+ * statuses, the best two by rank (2 when user sits in it, plus 1 when it
+ * is a lobby or running), newest first within a rank. *n receives how
+ * many (0-2); two of equal rank make the choice ambiguous. */
+sto_rc sto_game_pick(sto *db, const char *channel, const char *user,
+                     unsigned statuses, int64_t ids[2], int ranks[2], int *n);
 /* Calls fn for each game in channel (all channels when channel is NULL)
  * whose status is in the bit mask statuses (1 << STO_LOBBY | ...), newest
  * first; fn returns non-zero to stop. */
@@ -145,6 +164,20 @@ sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
  * receive where. */
 sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
                         int64_t *seq);
+
+/* Every state-changing request is remembered in the transaction of its
+ * command, with who sent it and the text it was first answered with, so
+ * that a retry is answered rather than applied again. */
+#define STO_ANSWER_MAX 2000
+/* Remembers request id; STO_DUPLICATE when it already is. */
+sto_rc sto_request_put(sto *db, const char *id, const char *user, int64_t time,
+                       const char *answer);
+/* Whether request id is remembered (*seen); then user and answer (cut to
+ * their caps) receive who sent it and its first answer. */
+sto_rc sto_request_answer(sto *db, const char *id, bool *seen, char *user,
+                          size_t ucap, char *answer, size_t cap);
+/* Forgets the requests remembered before the time `before`. */
+sto_rc sto_request_prune(sto *db, int64_t before);
 
 /* ---- snapshots ------------------------------------------------------- */
 #define STO_STATE_MAX (16u << 20) /* bytes of one snapshot's state text */
@@ -208,11 +241,26 @@ sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
 sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
                        const char *value);
 
-/* Groups writes (settings, timers, seats) into one transaction, so that
- * they reach the disk with one sync: sto_batch_begin, the writes, then
- * sto_batch_end with commit true (or false to drop them). Not around
- * sto_move_append, which is a transaction of its own. */
-sto_rc sto_batch_begin(sto *db);
-sto_rc sto_batch_end(sto *db, bool commit);
+/* ---- transactions --------------------------------------------------------
+ * A command's writes (moves, status, seats, settings, timers, audit, its
+ * request id) commit together or not at all: sto_tx_begin, the writes,
+ * then sto_tx_end. Transactions nest: only the outermost pair begins and
+ * commits, so sto_move_append (a transaction of its own when called alone)
+ * joins the command's. A write that fails inside a transaction spoils it:
+ * later writes are refused with the same result and the outermost
+ * sto_tx_end rolls everything back, whatever its caller asks. */
+/* Begins (or joins) a transaction; STO_BUSY when another process holds
+ * the write lock past the busy timeout. */
+sto_rc sto_tx_begin(sto *db);
+/* Ends one level. At the outermost level, commits when commit is true and
+ * nothing failed (STO_OK once it is durable), else rolls back and returns
+ * the first failure (STO_OK when commit was false: dropped as asked).
+ * Inside, returns the transaction's first failure so far, or STO_OK. */
+sto_rc sto_tx_end(sto *db, bool commit);
+/* Whether a transaction is open. */
+bool sto_in_tx(sto *db);
+/* Rows changed through db since it was opened (to tell whether a command
+ * wrote anything). */
+int64_t sto_changes(sto *db);
 
 #endif

@@ -398,6 +398,150 @@ static int sweep_append(void *ctx, const sto_game *g) {
   return 0;
 }
 
+/* A command's writes commit together or not at all (sto_tx_begin/end):
+ * nested levels join the outermost, sto_move_append joins too, and one
+ * failed write spoils the whole transaction even when its caller ignores
+ * the failure and asks to commit. */
+static void test_transactions(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t g = make_game(db, "chanT", STO_LOBBY, 100);
+  sto_seat s = {.seat = 0};
+  copy(s.user, sizeof s.user, "u1");
+  copy(s.name, sizeof s.name, "one");
+  sto_move m = {.seq = 0, .time = 5};
+  copy(m.request, sizeof m.request, "req-1");
+  copy(m.option, sizeof m.option, "a");
+  sto_game row;
+  int n = 0;
+  sto_seat seats[4];
+
+  /* Committed: the seat, the move (nested) and the status together. */
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_true(sto_in_tx(db));
+  assert_int_equal(sto_seat_set(db, g, &s), STO_OK);
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_move_append(db, g, &m), STO_OK);
+  assert_int_equal(sto_tx_end(db, true), STO_OK);
+  assert_int_equal(sto_game_set_status(db, g, STO_RUNNING, 6), STO_OK);
+  assert_int_equal(sto_tx_end(db, true), STO_OK);
+  assert_false(sto_in_tx(db));
+  assert_int_equal(sto_game_get(db, g, &row), STO_OK);
+  assert_int_equal(row.status, STO_RUNNING);
+  assert_int_equal(row.moves, 1);
+
+  /* Spoiled: a move out of sequence fails; the status written before it
+   * and the seat after it are dropped although commit was asked. */
+  m.seq = 5;
+  copy(m.request, sizeof m.request, "req-2");
+  s.seat = 1;
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_game_set_status(db, g, STO_FINISHED, 7), STO_OK);
+  assert_int_equal(sto_move_append(db, g, &m), STO_CONFLICT);
+  assert_int_equal(sto_seat_set(db, g, &s), STO_CONFLICT);
+  assert_int_equal(sto_tx_end(db, true), STO_CONFLICT);
+  assert_int_equal(sto_game_get(db, g, &row), STO_OK);
+  assert_int_equal(row.status, STO_RUNNING);
+  assert_int_equal(row.moves, 1);
+  assert_int_equal(sto_seat_list(db, g, seats, 4, &n), STO_OK);
+  assert_int_equal(n, 1);
+
+  /* Dropped on request: nothing kept, and no failure to report. */
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_game_set_status(db, g, STO_ABORTED, 8), STO_OK);
+  assert_int_equal(sto_tx_end(db, false), STO_OK);
+  assert_int_equal(sto_game_get(db, g, &row), STO_OK);
+  assert_int_equal(row.status, STO_RUNNING);
+  assert_int_equal(sto_tx_end(db, true), STO_INVALID); /* none open */
+
+  /* The next transaction starts clean. */
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_seat_set(db, g, &s), STO_OK);
+  assert_int_equal(sto_tx_end(db, true), STO_OK);
+  assert_int_equal(sto_seat_list(db, g, seats, 4, &n), STO_OK);
+  assert_int_equal(n, 2);
+  sto_close(db);
+}
+
+/* Remembered requests, the AI-due mark, counts and the pick of the game a
+ * request means, all answered by SQL whatever the number of games. */
+static void test_requests_and_counts(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  char user[40], answer[STO_ANSWER_MAX + 1];
+  bool seen = true;
+
+  assert_int_equal(sto_request_answer(db, "r1", &seen, user, sizeof user,
+                                      answer, sizeof answer),
+                   STO_OK);
+  assert_false(seen);
+  assert_int_equal(sto_request_put(db, "r1", "u1", 100, "Game #1 opened."),
+                   STO_OK);
+  assert_int_equal(sto_request_put(db, "r1", "u1", 101, "again"),
+                   STO_DUPLICATE);
+  assert_int_equal(sto_request_put(db, "", "u1", 101, "x"), STO_INVALID);
+  assert_int_equal(sto_request_answer(db, "r1", &seen, user, sizeof user,
+                                      answer, sizeof answer),
+                   STO_OK);
+  assert_true(seen);
+  assert_string_equal(user, "u1");
+  assert_string_equal(answer, "Game #1 opened.");
+  assert_int_equal(sto_request_prune(db, 101), STO_OK);
+  assert_int_equal(sto_request_answer(db, "r1", &seen, user, sizeof user,
+                                      answer, sizeof answer),
+                   STO_OK);
+  assert_false(seen);
+
+  /* 40 open games in one channel: counted, never capped. */
+  int64_t last = 0;
+  for (int i = 0; i < 40; i++)
+    last = make_game(db, "busy", i % 2 ? STO_RUNNING : STO_LOBBY, 100 + i);
+  make_game(db, "busy", STO_FINISHED, 500);
+  long n = 0;
+  assert_int_equal(
+      sto_game_count(db, "busy", 1u << STO_LOBBY | 1u << STO_RUNNING, &n),
+      STO_OK);
+  assert_int_equal(n, 40);
+  sto_seat s = {.seat = 0};
+  copy(s.user, sizeof s.user, "me");
+  copy(s.name, sizeof s.name, "me");
+  int64_t mine = make_game(db, "busy", STO_RUNNING, 50); /* the 42nd */
+  assert_int_equal(sto_seat_set(db, mine, &s), STO_OK);
+  assert_int_equal(sto_game_count_user(db, "me", 1u << STO_RUNNING, &n),
+                   STO_OK);
+  assert_int_equal(n, 1);
+
+  /* The pick: the requester's own game first, wherever it is listed. */
+  int64_t ids[2];
+  int ranks[2], k = 0;
+  assert_int_equal(
+      sto_game_pick(db, "busy", "me", 1u << STO_RUNNING, ids, ranks, &k),
+      STO_OK);
+  assert_int_equal(k, 2);
+  assert_int_equal(ids[0], mine);
+  assert_true(ranks[0] > ranks[1]);
+  /* Someone who sits in none: two of equal rank, the choice is open. */
+  assert_int_equal(
+      sto_game_pick(db, "busy", "you", 1u << STO_RUNNING, ids, ranks, &k),
+      STO_OK);
+  assert_int_equal(k, 2);
+  assert_int_equal(ranks[0], ranks[1]);
+  assert_int_equal(
+      sto_game_pick(db, NULL, "me", 1u << STO_RUNNING, ids, ranks, &k), STO_OK);
+  assert_int_equal(k, 1);
+  assert_int_equal(ids[0], mine);
+
+  /* The AI-due mark lists only running games so marked. */
+  id_list l;
+  memset(&l, 0, sizeof l);
+  assert_int_equal(sto_game_set_ai_due(db, mine, true), STO_OK);
+  assert_int_equal(sto_game_set_ai_due(db, last, true), STO_OK);
+  assert_int_equal(sto_game_list_ai_due(db, collect_game, &l), STO_OK);
+  assert_int_equal(l.n, 2); /* the loop's last game is running */
+  assert_int_equal(sto_game_set_ai_due(db, 99999, true), STO_NOT_FOUND);
+  sto_close(db);
+}
+
 static void test_nested_list(void **state) {
   fixture *f = *state;
   sto *db = open_ok(f->path);
@@ -977,6 +1121,9 @@ int main(void) {
       cmocka_unit_test(test_strerror),
       cmocka_unit_test_setup_teardown(test_games, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nested_list, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_requests_and_counts, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_seats, setup, teardown),
       cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
       cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),

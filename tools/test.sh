@@ -6,7 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . tools/deps.sh
 lair_install_deps
 cmake -S . -B build/test -DCMAKE_BUILD_TYPE=Debug -DLAIR_SANITIZE=ON \
-  -DLAIR_TESTS=ON
+  -DLAIR_TESTS=ON -DLAIR_FAULTS=ON
 cmake --build build/test -j2
 cd build/test
 ctest --output-on-failure --verbose
