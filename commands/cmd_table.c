@@ -738,6 +738,15 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
                               : cmd_status_name(L->row.status),
                           L->row.moves, list);
   }
+  long total = 0;
+  if ((r->in_dm
+           ? sto_game_count_user(c->cfg.db, r->user, all, &total)
+           : sto_game_count(c->cfg.db, r->channel, all, &total)) == STO_OK &&
+      total > n && o < sizeof text)
+    snprintf(text + o, sizeof text - o,
+             "(the newest %d of %ld; an older one by its number, e.g. "
+             "/game log game:<number>)",
+             n, total);
   cmd_reply(c, r, NULL, "%s", text);
 }
 
