@@ -1279,7 +1279,7 @@ static void on_stop(void *ctx, int code, const char *why) {
  * meanwhile goes back to the system, so that a burst does not leave the
  * process larger for good. */
 /* Touches the health file when the gateway heard from Discord since the
- * last tick (for `lair health`, bot/cli_health.c). */
+ * last tick (for `lair health`, cli/cli_health.c). */
 static void note_health(bot_discord *b) {
   bot_gw_stats st;
   bot_gw_get_stats(b->gw, &st);

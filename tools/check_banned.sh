@@ -6,7 +6,7 @@ set -euo pipefail
 root=${1:-.}
 cd "$root"
 dirs=()
-for d in engine bot commands storage tests bench; do
+for d in engine bot cli commands storage tests bench; do
   [ -d "$d" ] && dirs+=("$d")
 done
 [ "${#dirs[@]}" -eq 0 ] && exit 0

@@ -1,11 +1,12 @@
 /*
  * cli.h: the subcommands of Lair's command line and the small helpers they
- * share. bot/main.c dispatches to them; each returns the process's exit
- * status: 0 success, 1 failure (e.g. invariant violations, write errors),
- * 2 usage errors (unknown game, bad number, unknown option).
+ * share (cli/), and the exit statuses the transports return too.
+ * bot/main.c dispatches to them; each returns the process's exit status:
+ * 0 success, 1 failure (e.g. invariant violations, write errors), 2 usage
+ * errors (unknown game, bad number, unknown option).
  */
-#ifndef LAIR_BOT_CLI_H
-#define LAIR_BOT_CLI_H
+#ifndef LAIR_CLI_H
+#define LAIR_CLI_H
 
 #include "eng.h"
 

@@ -1,5 +1,5 @@
 /*
- * cli_util.c: helpers shared by the subcommands in bot/: checked number
+ * cli_util.c: helpers shared by the subcommands in cli/: checked number
  * parsing (no atoi: a typo must be an error, not a zero), game lookup with
  * a helpful message, getopt error reporting and JSON output.
  */
