@@ -1,5 +1,7 @@
 /*
- * sto.c: the SQLite backend of storage/sto.h.
+ * sto.c: the SQLite backend of storage/sto.h: opening, the schema and its
+ * migrations, the statement helpers, and transactions. The rows live in
+ * sto_games.c, sto_timers.c and sto_settings.c (sto_int.h).
  *
  * One sto handle is one SQLite connection (WAL, synchronous=FULL, foreign
  * keys on) plus its prepared statements, prepared once at open and reset
@@ -9,12 +11,9 @@
  * newer Lair is refused before anything could write to it. The schema is
  * the table `migrations` below: migration k takes PRAGMA user_version from
  * k-1 to k in one transaction, so a crash mid-migration leaves the old
- * version intact. A move is accepted inside one BEGIN IMMEDIATE
- * transaction that checks its request id and its sequence number against
- * the game's move count; the (game, seq) key and the unique request index
- * back those checks up should another process write the same file.
+ * version intact.
  */
-#include "sto.h"
+#include "sto_int.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include <sqlite3.h>
 
 /* PRAGMA application_id marks a file as Lair's ("LAIR"), so a database of
  * another program that happens to use user_version is not mistaken for
@@ -125,122 +122,10 @@ static const char *const migrations[] = {
 
 int sto_schema_version(void) { return MIGRATION_COUNT; }
 
-/* ---- statements ------------------------------------------------------- */
-
-#define GAME_COLUMNS                                                           \
-  "id, ruleset, ruleset_version, config, seed, guild, channel, creator, "      \
-  "status, created, updated, moves, ai_due"
-
-/* The status filter of the game lists binds one parameter per status
- * (?2..?5); an unwanted status is bound to -1, which matches nothing. */
-#define STATEMENTS(X)                                                          \
-  X(BEGIN, "BEGIN IMMEDIATE")                                                  \
-  X(COMMIT, "COMMIT")                                                          \
-  X(ROLLBACK, "ROLLBACK")                                                      \
-  X(GAME_INSERT,                                                               \
-    "INSERT INTO games(ruleset, ruleset_version, config, seed, guild, "        \
-    "channel, creator, status, created, updated) "                             \
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")                         \
-  X(GAME_GET, "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1")              \
-  X(GAME_SET_STATUS, "UPDATE games SET status = ?2, updated = ?3 "             \
-                     "WHERE id = ?1")                                          \
-  X(GAME_SET_CONFIG, "UPDATE games SET config = ?2, seed = ?3, updated = ?4 "  \
-                     "WHERE id = ?1")                                          \
-  X(GAME_LIST_CHANNEL, "SELECT " GAME_COLUMNS " FROM games "                   \
-                       "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5) "    \
-                       "ORDER BY id DESC")                                     \
-  X(GAME_LIST_ALL, "SELECT " GAME_COLUMNS " FROM games "                       \
-                   "WHERE status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")        \
-  X(GAME_LIST_AI_DUE, "SELECT " GAME_COLUMNS " FROM games "                    \
-                      "WHERE ai_due = 1 AND status IN (?2, ?3, ?4, ?5) "       \
-                      "ORDER BY id")                                           \
-  X(GAME_SET_AI_DUE, "UPDATE games SET ai_due = ?2 WHERE id = ?1")             \
-  X(GAME_COUNT_CHANNEL, "SELECT COUNT(*) FROM games "                          \
-                        "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5)")   \
-  X(GAME_COUNT_USER, "SELECT COUNT(*) FROM games "                             \
-                     "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "   \
-                     "AND status IN (?2, ?3, ?4, ?5)")                         \
-  X(GAME_PICK_CHANNEL,                                                         \
-    "SELECT id, EXISTS(SELECT 1 FROM seats WHERE game = games.id AND "         \
-    "user = ?6) * 2 + (status IN (0, 1)) AS rank FROM games "                  \
-    "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5) "                       \
-    "ORDER BY rank DESC, id DESC LIMIT 2")                                     \
-  X(GAME_PICK_USER,                                                            \
-    "SELECT id, 2 + (status IN (0, 1)) AS rank FROM games "                    \
-    "WHERE id IN (SELECT game FROM seats WHERE user = ?6) "                    \
-    "AND status IN (?2, ?3, ?4, ?5) ORDER BY rank DESC, id DESC LIMIT 2")      \
-  X(REQUEST_PUT, "INSERT INTO requests(id, user, time, answer) "               \
-                 "VALUES(?1, ?2, ?3, ?4)")                                     \
-  X(REQUEST_ANSWER, "SELECT user, answer FROM requests WHERE id = ?1")         \
-  X(REQUEST_PRUNE, "DELETE FROM requests WHERE time < ?1")                     \
-  X(GAME_LIST_GUILD, "SELECT " GAME_COLUMNS " FROM games "                     \
-                     "WHERE guild = ?1 AND status IN (?2, ?3, ?4, ?5) "        \
-                     "ORDER BY id DESC")                                       \
-  X(GAME_LIST_USER, "SELECT " GAME_COLUMNS " FROM games "                      \
-                    "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "    \
-                    "AND status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")         \
-  X(GAME_MOVES, "SELECT moves FROM games WHERE id = ?1")                       \
-  X(GAME_BUMP, "UPDATE games SET moves = moves + 1, updated = ?2 "             \
-               "WHERE id = ?1")                                                \
-  X(SEAT_SET, "INSERT INTO seats(game, seat, user, name) "                     \
-              "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(game, seat) "                \
-              "DO UPDATE SET user = excluded.user, name = excluded.name")      \
-  X(SEAT_REMOVE, "DELETE FROM seats WHERE game = ?1 AND seat = ?2")            \
-  X(SEAT_LIST, "SELECT seat, user, name FROM seats WHERE game = ?1 "           \
-               "ORDER BY seat")                                                \
-  X(MOVE_INSERT,                                                               \
-    "INSERT INTO moves(game, seq, seat, kind, turn, revealed, option, "        \
-    "request, time) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")               \
-  X(MOVE_LIST, "SELECT seq, seat, kind, turn, revealed, option, request, "     \
-               "time FROM moves WHERE game = ?1 AND seq >= ?2 ORDER BY seq")   \
-  X(REQUEST_GET, "SELECT game, seq FROM moves WHERE request = ?1")             \
-  X(SNAPSHOT_PUT, "INSERT INTO snapshots(game, seq, state) "                   \
-                  "VALUES(?1, ?2, ?3) ON CONFLICT(game) DO UPDATE "            \
-                  "SET seq = excluded.seq, state = excluded.state "            \
-                  "WHERE excluded.seq >= snapshots.seq")                       \
-  X(SNAPSHOT_GET, "SELECT seq, state FROM snapshots WHERE game = ?1")          \
-  X(TIMER_SET, "INSERT INTO timers(game, kind, seat, due, data) "              \
-               "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(game, kind, seat) "     \
-               "DO UPDATE SET due = excluded.due, data = excluded.data")       \
-  X(TIMER_CLEAR, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
-                 "(seat = ?3 OR ?3 < 0)")                                      \
-  X(TIMER_CLEAR_GAME, "DELETE FROM timers WHERE game = ?1")                    \
-  X(TIMER_NEXT, "SELECT game, kind, seat, due, data FROM timers "              \
-                "WHERE due <= ?1 ORDER BY due, game, kind, seat LIMIT 1")      \
-  X(TIMER_GET, "SELECT game, kind, seat, due, data FROM timers "               \
-               "WHERE game = ?1 AND kind = ?2 AND seat = ?3")                  \
-  X(TIMER_CLAIM, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
-                 "seat = ?3 AND due = ?4")                                     \
-  X(AUDIT_ADD, "INSERT INTO audit(scope, time, actor, action, game, detail) "  \
-               "VALUES(?1, ?2, ?3, ?4, ?5, ?6)")                               \
-  X(AUDIT_LIST, "SELECT time, actor, action, game, detail FROM audit "         \
-                "WHERE scope = ?1 ORDER BY id DESC LIMIT ?2")                  \
-  X(SETTING_GET, "SELECT value FROM settings WHERE scope = ?1 AND key = ?2")   \
-  X(SETTING_SET, "INSERT INTO settings(scope, key, value) "                    \
-                 "VALUES(?1, ?2, ?3) ON CONFLICT(scope, key) "                 \
-                 "DO UPDATE SET value = excluded.value")
-
-typedef enum {
-#define ST_ENUM(name, sql) ST_##name,
-  STATEMENTS(ST_ENUM)
-#undef ST_ENUM
-      ST_COUNT
-} st_id;
-
 static const char *const statement_sql[ST_COUNT] = {
 #define ST_SQL(name, sql) sql,
     STATEMENTS(ST_SQL)
 #undef ST_SQL
-};
-
-struct sto {
-  sqlite3 *db;
-  sqlite3_stmt *st[ST_COUNT];
-  int depth;      /* sto_tx_begin calls not yet ended */
-  sto_rc spoiled; /* the first failed write of the open transaction */
-#ifdef LAIR_FAULTS
-  long faults_left; /* writes until the process kills itself; 0: never */
-#endif
 };
 
 /* ---- errors ----------------------------------------------------------- */
@@ -259,7 +144,7 @@ const char *sto_strerror(sto_rc rc) {
 /* Maps an (extended) SQLite result code to the layer's result. Constraint
  * failures name the rule the caller broke; the schema's constraints are
  * exactly the ones this file relies on. */
-static sto_rc map_rc(int rc) {
+sto_rc sto_map_rc(int rc) {
   switch (rc & 0xff) {
   case SQLITE_OK:
   case SQLITE_ROW:
@@ -309,7 +194,7 @@ static void set_err(char *err, size_t cap, const char *fmt, ...) {
 /* Hands out statement id, ready to bind. A list function's callback may
  * call back into storage while the cached statement is still stepping;
  * then a private copy is prepared so the outer iteration is undisturbed. */
-static sto_rc stmt_get(sto *db, st_id id, sqlite3_stmt **out) {
+sto_rc sto_stmt_get(sto *db, st_id id, sqlite3_stmt **out) {
   sqlite3_stmt *s = db->st[id];
   int rc;
 
@@ -320,7 +205,7 @@ static sto_rc stmt_get(sto *db, st_id id, sqlite3_stmt **out) {
   rc = sqlite3_prepare_v2(db->db, statement_sql[id], -1, out, NULL);
   if (rc != SQLITE_OK) {
     *out = NULL;
-    return map_rc(rc);
+    return sto_map_rc(rc);
   }
   return STO_OK;
 }
@@ -328,7 +213,7 @@ static sto_rc stmt_get(sto *db, st_id id, sqlite3_stmt **out) {
 /* Returns a statement from stmt_get: the cached one is reset and its
  * bindings cleared (no pointer to the caller's strings outlives the call),
  * a private copy is finalized. */
-static void stmt_put(sto *db, st_id id, sqlite3_stmt *s) {
+void sto_stmt_put(sto *db, st_id id, sqlite3_stmt *s) {
   if (!s)
     return;
   if (s == db->st[id]) {
@@ -340,18 +225,18 @@ static void stmt_put(sto *db, st_id id, sqlite3_stmt *s) {
 }
 
 /* Runs a statement that returns no rows (BEGIN, COMMIT, an UPDATE). */
-static int step_done(sqlite3_stmt *s) {
+int sto_step_done(sqlite3_stmt *s) {
   int rc = sqlite3_step(s);
   return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-static sto_rc exec_st(sto *db, st_id id) {
+sto_rc sto_exec_st(sto *db, st_id id) {
   sqlite3_stmt *s;
-  sto_rc r = stmt_get(db, id, &s);
+  sto_rc r = sto_stmt_get(db, id, &s);
   if (r)
     return r;
-  r = map_rc(step_done(s));
-  stmt_put(db, id, s);
+  r = sto_map_rc(sto_step_done(s));
+  sto_stmt_put(db, id, s);
   return r;
 }
 
@@ -359,7 +244,7 @@ static sto_rc exec_st(sto *db, st_id id) {
  * r: the transaction is spoiled and will be rolled back whatever its
  * caller asks, so that no command commits half its writes because one
  * of them failed unnoticed. */
-static sto_rc spoil(sto *db, sto_rc r) {
+sto_rc sto_spoil(sto *db, sto_rc r) {
   if (r && db && db->depth > 0 && !db->spoiled)
     db->spoiled = r;
   return r;
@@ -368,28 +253,28 @@ static sto_rc spoil(sto *db, sto_rc r) {
 /* Runs a write statement. Inside a spoiled transaction it writes nothing:
  * SQLite may have rolled the transaction back already (after an I/O error
  * or a full disk), and would then run each later write on its own. */
-static sto_rc step_write(sto *db, sqlite3_stmt *s) {
+sto_rc sto_step_write(sto *db, sqlite3_stmt *s) {
   if (db->depth > 0 && db->spoiled)
     return db->spoiled;
-  return spoil(db, map_rc(step_done(s)));
+  return sto_spoil(db, sto_map_rc(sto_step_done(s)));
 }
 
 /* Undoes an open transaction, if SQLite has not already done so. */
 static void rollback(sto *db) {
   if (!sqlite3_get_autocommit(db->db))
-    (void)exec_st(db, ST_ROLLBACK);
+    (void)sto_exec_st(db, ST_ROLLBACK);
 }
 
 /* Whether s is a NUL-terminated string within a buffer of size cap. */
-static bool fits(const char *s, size_t cap) { return strnlen(s, cap) < cap; }
+bool sto_fits(const char *s, size_t cap) { return strnlen(s, cap) < cap; }
 
-static int bind_text(sqlite3_stmt *s, int i, const char *text) {
+int sto_bind_text(sqlite3_stmt *s, int i, const char *text) {
   return sqlite3_bind_text(s, i, text, -1, SQLITE_STATIC);
 }
 
 /* Copies text column i into buf (cap bytes with the NUL): STO_TOO_BIG
  * rather than truncating, STO_CORRUPT for a NULL or an embedded NUL. */
-static sto_rc col_text(sqlite3_stmt *s, int i, char *buf, size_t cap) {
+sto_rc sto_col_text(sqlite3_stmt *s, int i, char *buf, size_t cap) {
   const unsigned char *t = sqlite3_column_text(s, i);
   int n = sqlite3_column_bytes(s, i);
 
@@ -407,76 +292,22 @@ static sto_rc col_text(sqlite3_stmt *s, int i, char *buf, size_t cap) {
   return STO_OK;
 }
 
-static sto_rc col_i64(sqlite3_stmt *s, int i, int64_t *out) {
+sto_rc sto_col_i64(sqlite3_stmt *s, int i, int64_t *out) {
   if (sqlite3_column_type(s, i) != SQLITE_INTEGER)
     return STO_CORRUPT;
   *out = sqlite3_column_int64(s, i);
   return STO_OK;
 }
 
-static sto_rc col_int(sqlite3_stmt *s, int i, int *out) {
+sto_rc sto_col_int(sqlite3_stmt *s, int i, int *out) {
   int64_t v;
-  sto_rc r = col_i64(s, i, &v);
+  sto_rc r = sto_col_i64(s, i, &v);
   if (r)
     return r;
   if (v < INT_MIN || v > INT_MAX)
     return STO_CORRUPT;
   *out = (int)v;
   return STO_OK;
-}
-
-/* The seed as stored: decimal digits only (strtoull alone would accept
- * blanks, a sign, and wrap "-1" to the maximum). */
-static sto_rc parse_seed(const char *text, uint64_t *out) {
-  unsigned long long v;
-  char *end;
-
-  if (*text < '0' || *text > '9')
-    return STO_CORRUPT;
-  errno = 0;
-  v = strtoull(text, &end, 10);
-  if (errno != 0 || *end != '\0')
-    return STO_CORRUPT;
-#if ULLONG_MAX > UINT64_MAX
-  if (v > UINT64_MAX)
-    return STO_CORRUPT;
-#endif
-  *out = (uint64_t)v;
-  return STO_OK;
-}
-
-static void format_seed(uint64_t seed, char *buf, size_t cap) {
-  snprintf(buf, cap, "%" PRIu64, seed);
-}
-
-/* Reads a row of GAME_COLUMNS. */
-static sto_rc read_game(sqlite3_stmt *s, sto_game *g) {
-  char seed[24];
-  sto_rc r;
-
-  memset(g, 0, sizeof *g);
-  /* No uint64 needs more digits than seed holds: a longer one is damage. */
-  r = col_text(s, 4, seed, sizeof seed);
-  if (r == STO_TOO_BIG)
-    r = STO_CORRUPT;
-  if (r || (r = parse_seed(seed, &g->seed)))
-    return r;
-  if ((r = col_i64(s, 0, &g->id)) ||
-      (r = col_text(s, 1, g->ruleset, sizeof g->ruleset)) ||
-      (r = col_int(s, 2, &g->ruleset_version)) ||
-      (r = col_text(s, 3, g->config, sizeof g->config)) ||
-      (r = col_text(s, 5, g->guild, sizeof g->guild)) ||
-      (r = col_text(s, 6, g->channel, sizeof g->channel)) ||
-      (r = col_text(s, 7, g->creator, sizeof g->creator)) ||
-      (r = col_int(s, 8, &g->status)) || (r = col_i64(s, 9, &g->created)) ||
-      (r = col_i64(s, 10, &g->updated)) || (r = col_i64(s, 11, &g->moves)) ||
-      (r = col_int(s, 12, &g->ai_due)))
-    return r;
-  return STO_OK;
-}
-
-static bool valid_status(int status) {
-  return status >= STO_LOBBY && status <= STO_ABORTED;
 }
 
 /* ---- open ------------------------------------------------------------- */
@@ -506,7 +337,7 @@ static sto_rc sqlite_fail(sqlite3 *h, int rc, const char *path,
                           const char *what, char *err, size_t cap) {
   set_err(err, cap, "%s: %s: %s", path, what,
           h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
-  return map_rc(rc);
+  return sto_map_rc(rc);
 }
 
 /* The identity checks shared by the read-only inspection and the
@@ -793,623 +624,13 @@ void sto_close(sto *db) {
   free(db);
 }
 
-/* ---- games ------------------------------------------------------------ */
-
-sto_rc sto_game_create(sto *db, const sto_game *g, int64_t *id) {
-  sqlite3_stmt *s;
-  char seed[24];
-  sto_rc r;
-
-  if (!db || !g || !id)
-    return spoil(db, STO_INVALID);
-  if (!fits(g->ruleset, sizeof g->ruleset) ||
-      !fits(g->config, sizeof g->config) || !fits(g->guild, sizeof g->guild) ||
-      !fits(g->channel, sizeof g->channel) ||
-      !fits(g->creator, sizeof g->creator))
-    return spoil(db, STO_TOO_BIG);
-  if (!valid_status(g->status))
-    return spoil(db, STO_INVALID);
-  format_seed(g->seed, seed, sizeof seed);
-
-  if ((r = stmt_get(db, ST_GAME_INSERT, &s)))
-    return spoil(db, r);
-  bind_text(s, 1, g->ruleset);
-  sqlite3_bind_int(s, 2, g->ruleset_version);
-  bind_text(s, 3, g->config);
-  bind_text(s, 4, seed);
-  bind_text(s, 5, g->guild);
-  bind_text(s, 6, g->channel);
-  bind_text(s, 7, g->creator);
-  sqlite3_bind_int(s, 8, g->status);
-  sqlite3_bind_int64(s, 9, g->created);
-  sqlite3_bind_int64(s, 10, g->updated);
-  r = step_write(db, s);
-  if (!r)
-    *id = sqlite3_last_insert_rowid(db->db);
-  stmt_put(db, ST_GAME_INSERT, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_game_get(sto *db, int64_t id, sto_game *out) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int rc;
-
-  if (!db || !out)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_GAME_GET, &s)))
-    return r;
-  sqlite3_bind_int64(s, 1, id);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW)
-    r = read_game(s, out);
-  else if (rc == SQLITE_DONE)
-    r = STO_NOT_FOUND;
-  else
-    r = map_rc(rc);
-  stmt_put(db, ST_GAME_GET, s);
-  return r;
-}
-
-/* Runs an UPDATE of one game; STO_NOT_FOUND when it touched no row. */
-static sto_rc update_game(sto *db, st_id id, sqlite3_stmt *s) {
-  sto_rc r = step_write(db, s);
-  if (!r && sqlite3_changes(db->db) == 0)
-    r = spoil(db, STO_NOT_FOUND);
-  stmt_put(db, id, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now) {
-  sqlite3_stmt *s;
-  sto_rc r;
-
-  if (!db)
-    return spoil(db, STO_INVALID);
-  if (!valid_status(status))
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, ST_GAME_SET_STATUS, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, id);
-  sqlite3_bind_int(s, 2, status);
-  sqlite3_bind_int64(s, 3, now);
-  return update_game(db, ST_GAME_SET_STATUS, s);
-}
-
-sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
-                           uint64_t seed, int64_t now) {
-  sqlite3_stmt *s;
-  char seed_text[24];
-  sto_rc r;
-
-  if (!db || !config)
-    return spoil(db, STO_INVALID);
-  if (!fits(config, STO_CONFIG_MAX + 1))
-    return spoil(db, STO_TOO_BIG);
-  format_seed(seed, seed_text, sizeof seed_text);
-  if ((r = stmt_get(db, ST_GAME_SET_CONFIG, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, id);
-  bind_text(s, 2, config);
-  bind_text(s, 3, seed_text);
-  sqlite3_bind_int64(s, 4, now);
-  return update_game(db, ST_GAME_SET_CONFIG, s);
-}
-
-static sto_rc game_list(sto *db, st_id id, const char *key, unsigned statuses,
-                        int (*fn)(void *ctx, const sto_game *g), void *ctx);
-
-sto_rc sto_game_set_ai_due(sto *db, int64_t id, bool due) {
-  sqlite3_stmt *s;
-  sto_rc r;
-
-  if (!db)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_GAME_SET_AI_DUE, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, id);
-  sqlite3_bind_int(s, 2, due ? 1 : 0);
-  return update_game(db, ST_GAME_SET_AI_DUE, s);
-}
-
-/* Counts the games matching key (a channel or a user) and statuses. */
-static sto_rc game_count(sto *db, st_id id, const char *key, unsigned statuses,
-                         long *n) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int64_t v = 0;
-
-  if (!db || !key || !n)
-    return STO_INVALID;
-  if ((r = stmt_get(db, id, &s)))
-    return r;
-  bind_text(s, 1, key);
-  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
-    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
-  int rc = sqlite3_step(s);
-  r = rc == SQLITE_ROW ? col_i64(s, 0, &v) : map_rc(rc);
-  stmt_put(db, id, s);
-  *n = r ? 0 : (long)v;
-  return r;
-}
-
-sto_rc sto_game_count(sto *db, const char *channel, unsigned statuses,
-                      long *n) {
-  return game_count(db, ST_GAME_COUNT_CHANNEL, channel, statuses, n);
-}
-
-sto_rc sto_game_count_user(sto *db, const char *user, unsigned statuses,
-                           long *n) {
-  return game_count(db, ST_GAME_COUNT_USER, user, statuses, n);
-}
-
-sto_rc sto_game_pick(sto *db, const char *channel, const char *user,
-                     unsigned statuses, int64_t ids[2], int ranks[2], int *n) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int rc;
-  st_id id = channel ? ST_GAME_PICK_CHANNEL : ST_GAME_PICK_USER;
-
-  if (!db || !user || !ids || !ranks || !n)
-    return STO_INVALID;
-  *n = 0;
-  if ((r = stmt_get(db, id, &s)))
-    return r;
-  if (channel)
-    bind_text(s, 1, channel);
-  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
-    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
-  bind_text(s, 6, user);
-  while (*n < 2 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-    if ((r = col_i64(s, 0, &ids[*n])) || (r = col_int(s, 1, &ranks[*n])))
-      break;
-    ++*n;
-  }
-  if (!r && *n < 2 && rc != SQLITE_DONE)
-    r = map_rc(rc);
-  stmt_put(db, id, s);
-  return r;
-}
-
-sto_rc sto_game_list_ai_due(sto *db, int (*fn)(void *ctx, const sto_game *g),
-                            void *ctx) {
-  return game_list(db, ST_GAME_LIST_AI_DUE, NULL, 1u << STO_RUNNING, fn, ctx);
-}
-
-static sto_rc game_list(sto *db, st_id id, const char *key, unsigned statuses,
-                        int (*fn)(void *ctx, const sto_game *g), void *ctx);
-
-sto_rc sto_game_list(sto *db, const char *channel, unsigned statuses,
-                     int (*fn)(void *ctx, const sto_game *g), void *ctx) {
-  return game_list(db, channel ? ST_GAME_LIST_CHANNEL : ST_GAME_LIST_ALL,
-                   channel, statuses, fn, ctx);
-}
-
-sto_rc sto_game_list_user(sto *db, const char *user, unsigned statuses,
-                          int (*fn)(void *ctx, const sto_game *g), void *ctx) {
-  if (!user)
-    return STO_INVALID;
-  return game_list(db, ST_GAME_LIST_USER, user, statuses, fn, ctx);
-}
-
-sto_rc sto_game_list_guild(sto *db, const char *guild, unsigned statuses,
-                           int (*fn)(void *ctx, const sto_game *g), void *ctx) {
-  if (!guild)
-    return STO_INVALID;
-  return game_list(db, ST_GAME_LIST_GUILD, guild, statuses, fn, ctx);
-}
-
-static sto_rc game_list(sto *db, st_id id, const char *channel,
-                        unsigned statuses,
-                        int (*fn)(void *ctx, const sto_game *g), void *ctx) {
-  sqlite3_stmt *s;
-  sto_game g;
-  sto_rc r;
-  int rc;
-
-  if (!db || !fn)
-    return STO_INVALID;
-  if ((r = stmt_get(db, id, &s)))
-    return r;
-  if (channel)
-    bind_text(s, 1, channel);
-  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
-    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    if ((r = read_game(s, &g)))
-      break;
-    if (fn(ctx, &g))
-      break;
-  }
-  if (!r && rc != SQLITE_ROW)
-    r = map_rc(rc);
-  stmt_put(db, id, s);
-  return r;
-}
-
-/* ---- seats ------------------------------------------------------------ */
-
-sto_rc sto_seat_set(sto *db, int64_t game, const sto_seat *seat) {
-  sqlite3_stmt *s;
-  sto_rc r;
-
-  if (!db || !seat)
-    return spoil(db, STO_INVALID);
-  if (!fits(seat->user, sizeof seat->user) ||
-      !fits(seat->name, sizeof seat->name))
-    return spoil(db, STO_TOO_BIG);
-  if (seat->seat < 0)
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, ST_SEAT_SET, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int(s, 2, seat->seat);
-  bind_text(s, 3, seat->user);
-  bind_text(s, 4, seat->name);
-  r = step_write(db, s);
-  stmt_put(db, ST_SEAT_SET, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_seat_remove(sto *db, int64_t game, int seat) {
-  sqlite3_stmt *s;
-  sto_rc r;
-
-  if (!db)
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, ST_SEAT_REMOVE, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int(s, 2, seat);
-  r = step_write(db, s);
-  stmt_put(db, ST_SEAT_REMOVE, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int rc, count = 0;
-
-  if (n)
-    *n = 0;
-  if (!db || !n || max < 0 || (max > 0 && !out))
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_SEAT_LIST, &s)))
-    return r;
-  sqlite3_bind_int64(s, 1, game);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    sto_seat *seat;
-    if (count == max) {
-      r = STO_TOO_BIG;
-      break;
-    }
-    seat = &out[count];
-    memset(seat, 0, sizeof *seat);
-    if ((r = col_int(s, 0, &seat->seat)) ||
-        (r = col_text(s, 1, seat->user, sizeof seat->user)) ||
-        (r = col_text(s, 2, seat->name, sizeof seat->name)))
-      break;
-    count++;
-  }
-  if (!r && rc != SQLITE_ROW)
-    r = map_rc(rc);
-  stmt_put(db, ST_SEAT_LIST, s);
-  *n = count;
-  return r;
-}
-
-/* ---- moves ------------------------------------------------------------ */
-
-/* The checks and writes of sto_move_append, inside its transaction. */
-static sto_rc append_in_tx(sto *db, int64_t game, const sto_move *m) {
-  sqlite3_stmt *s;
-  int64_t next = 0;
-  sto_rc r;
-  int rc;
-
-  if ((r = stmt_get(db, ST_REQUEST_GET, &s)))
-    return spoil(db, r);
-  bind_text(s, 1, m->request);
-  rc = sqlite3_step(s);
-  r = rc == SQLITE_ROW ? STO_DUPLICATE : map_rc(rc);
-  stmt_put(db, ST_REQUEST_GET, s);
-  if (r)
-    return spoil(db, r);
-
-  if ((r = stmt_get(db, ST_GAME_MOVES, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW)
-    r = col_i64(s, 0, &next);
-  else
-    r = rc == SQLITE_DONE ? STO_NOT_FOUND : map_rc(rc);
-  stmt_put(db, ST_GAME_MOVES, s);
-  if (r)
-    return spoil(db, r);
-  if (m->seq != next)
-    return spoil(db, STO_CONFLICT);
-
-  if ((r = stmt_get(db, ST_MOVE_INSERT, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, m->seq);
-  sqlite3_bind_int(s, 3, m->seat);
-  sqlite3_bind_int(s, 4, m->kind);
-  sqlite3_bind_int(s, 5, m->turn);
-  sqlite3_bind_int(s, 6, m->revealed);
-  bind_text(s, 7, m->option);
-  bind_text(s, 8, m->request);
-  sqlite3_bind_int64(s, 9, m->time);
-  r = step_write(db, s);
-  stmt_put(db, ST_MOVE_INSERT, s);
-  if (r)
-    return spoil(db, r);
-
-  if ((r = stmt_get(db, ST_GAME_BUMP, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, m->time);
-  r = step_write(db, s);
-  stmt_put(db, ST_GAME_BUMP, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_move_append(sto *db, int64_t game, const sto_move *m) {
-  sto_rc r;
-
-  if (!db || !m)
-    return STO_INVALID;
-  if (!fits(m->option, sizeof m->option) ||
-      !fits(m->request, sizeof m->request))
-    return spoil(db, STO_TOO_BIG);
-  if (m->request[0] == '\0' || m->seat < 0 ||
-      (m->kind != STO_MOVE_ANSWER && m->kind != STO_MOVE_TAKEBACK) ||
-      (m->revealed != 0 && m->revealed != 1))
-    return spoil(db, STO_INVALID);
-
-  if ((r = sto_tx_begin(db)))
-    return r;
-  r = append_in_tx(db, game, m);
-  sto_rc end = sto_tx_end(db, r == STO_OK);
-  return r ? r : end;
-}
-
-sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
-                     int (*fn)(void *ctx, const sto_move *m), void *ctx) {
-  sqlite3_stmt *s;
-  sto_move m;
-  sto_rc r;
-  int rc;
-
-  if (!db || !fn)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_MOVE_LIST, &s)))
-    return r;
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, from);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    memset(&m, 0, sizeof m);
-    if ((r = col_i64(s, 0, &m.seq)) || (r = col_int(s, 1, &m.seat)) ||
-        (r = col_int(s, 2, &m.kind)) || (r = col_int(s, 3, &m.turn)) ||
-        (r = col_int(s, 4, &m.revealed)) ||
-        (r = col_text(s, 5, m.option, sizeof m.option)) ||
-        (r = col_text(s, 6, m.request, sizeof m.request)) ||
-        (r = col_i64(s, 7, &m.time)))
-      break;
-    if (fn(ctx, &m))
-      break;
-  }
-  if (!r && rc != SQLITE_ROW)
-    r = map_rc(rc);
-  stmt_put(db, ST_MOVE_LIST, s);
-  return r;
-}
-
-sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
-                        int64_t *seq) {
-  sqlite3_stmt *s;
-  int64_t g = 0, q = 0;
-  sto_rc r;
-  int rc;
-
-  if (!db || !request || !seen)
-    return STO_INVALID;
-  *seen = false;
-  if ((r = stmt_get(db, ST_REQUEST_GET, &s)))
-    return r;
-  bind_text(s, 1, request);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) {
-    if (!(r = col_i64(s, 0, &g)) && !(r = col_i64(s, 1, &q)))
-      *seen = true;
-  } else {
-    r = map_rc(rc);
-  }
-  stmt_put(db, ST_REQUEST_GET, s);
-  if (!r && *seen) {
-    if (game)
-      *game = g;
-    if (seq)
-      *seq = q;
-  }
-  return r;
-}
-
-sto_rc sto_request_put(sto *db, const char *id, const char *user, int64_t time,
-                       const char *answer) {
-  sqlite3_stmt *s;
-  sto_rc r;
-
-  if (!db)
-    return STO_INVALID;
-  if (!id || !id[0] || !user || !answer)
-    return spoil(db, STO_INVALID);
-  if (!fits(id, STO_REQUEST_MAX + 1) || !fits(user, STO_ID_MAX + 1) ||
-      !fits(answer, STO_ANSWER_MAX + 1))
-    return spoil(db, STO_TOO_BIG);
-  if ((r = stmt_get(db, ST_REQUEST_PUT, &s)))
-    return spoil(db, r);
-  bind_text(s, 1, id);
-  bind_text(s, 2, user);
-  sqlite3_bind_int64(s, 3, time);
-  bind_text(s, 4, answer);
-  if (db->depth > 0 && db->spoiled) {
-    r = db->spoiled;
-  } else {
-    /* The key is the request id: a second use is a duplicate request. */
-    r = map_rc(step_done(s));
-    r = spoil(db, r == STO_CONFLICT ? STO_DUPLICATE : r);
-  }
-  stmt_put(db, ST_REQUEST_PUT, s);
-  return r;
-}
-
-sto_rc sto_request_answer(sto *db, const char *id, bool *seen, char *user,
-                          size_t ucap, char *answer, size_t cap) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int rc;
-
-  if (!db || !id || !seen || !user || !ucap || !answer || !cap)
-    return STO_INVALID;
-  *seen = false;
-  user[0] = answer[0] = '\0';
-  if ((r = stmt_get(db, ST_REQUEST_ANSWER, &s)))
-    return r;
-  bind_text(s, 1, id);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) {
-    r = col_text(s, 0, user, ucap);
-    if (!r)
-      r = col_text(s, 1, answer, cap);
-    *seen = r == STO_OK;
-  } else {
-    r = map_rc(rc);
-  }
-  stmt_put(db, ST_REQUEST_ANSWER, s);
-  return r;
-}
-
-sto_rc sto_request_prune(sto *db, int64_t before) {
-  sqlite3_stmt *s;
-  sto_rc r;
-
-  if (!db)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_REQUEST_PRUNE, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, before);
-  r = step_write(db, s);
-  stmt_put(db, ST_REQUEST_PRUNE, s);
-  return r;
-}
-
-/* ---- snapshots -------------------------------------------------------- */
-
-sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq, const char *state) {
-  sqlite3_stmt *s;
-  size_t n;
-  sto_rc r;
-
-  if (!db || !state || seq < 0)
-    return spoil(db, STO_INVALID);
-  n = strnlen(state, (size_t)STO_STATE_MAX + 1);
-  if (n > STO_STATE_MAX)
-    return spoil(db, STO_TOO_BIG);
-  if ((r = stmt_get(db, ST_SNAPSHOT_PUT, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, seq);
-  sqlite3_bind_text(s, 3, state, (int)n, SQLITE_STATIC);
-  r = step_write(db, s);
-  stmt_put(db, ST_SNAPSHOT_PUT, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int rc;
-
-  if (state)
-    *state = NULL;
-  if (!db || !seq || !state)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_SNAPSHOT_GET, &s)))
-    return r;
-  sqlite3_bind_int64(s, 1, game);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) {
-    int n = sqlite3_column_bytes(s, 1);
-    char *buf = NULL;
-    r = col_i64(s, 0, seq);
-    if (r)
-      *seq = 0;
-    else if (n < 0 || (size_t)n > STO_STATE_MAX)
-      r = STO_TOO_BIG;
-    else if (!(buf = malloc((size_t)n + 1)))
-      r = STO_NOMEM;
-    else if ((r = col_text(s, 1, buf, (size_t)n + 1)))
-      free(buf);
-    else
-      *state = buf;
-  } else {
-    r = rc == SQLITE_DONE ? STO_NOT_FOUND : map_rc(rc);
-  }
-  stmt_put(db, ST_SNAPSHOT_GET, s);
-  return r;
-}
-
-/* ---- settings --------------------------------------------------------- */
-
-sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
-                       size_t cap) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int rc;
-
-  if (!db || !scope || !key || !buf || cap == 0)
-    return STO_INVALID;
-  buf[0] = '\0';
-  if ((r = stmt_get(db, ST_SETTING_GET, &s)))
-    return r;
-  bind_text(s, 1, scope);
-  bind_text(s, 2, key);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW)
-    r = col_text(s, 0, buf, cap);
-  else
-    r = rc == SQLITE_DONE ? STO_NOT_FOUND : map_rc(rc);
-  if (r)
-    buf[0] = '\0';
-  stmt_put(db, ST_SETTING_GET, s);
-  return r;
-}
-
-sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
-                       const char *value) {
-  sqlite3_stmt *s;
-  sto_rc r;
-
-  if (!db || !scope || !key || !value)
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, ST_SETTING_SET, &s)))
-    return spoil(db, r);
-  bind_text(s, 1, scope);
-  bind_text(s, 2, key);
-  bind_text(s, 3, value);
-  r = step_write(db, s);
-  stmt_put(db, ST_SETTING_SET, s);
-  return spoil(db, r);
-}
+/* ---- transactions ------------------------------------------------------ */
 
 sto_rc sto_tx_begin(sto *db) {
   if (!db)
     return STO_INVALID;
   if (db->depth == 0) {
-    sto_rc r = exec_st(db, ST_BEGIN);
+    sto_rc r = sto_exec_st(db, ST_BEGIN);
     if (r)
       return r;
     db->spoiled = STO_OK;
@@ -1422,12 +643,12 @@ sto_rc sto_tx_end(sto *db, bool commit) {
   if (!db || db->depth == 0)
     return STO_INVALID;
   if (!commit)
-    spoil(db, STO_INVALID);
+    sto_spoil(db, STO_INVALID);
   if (--db->depth > 0)
     return db->spoiled;
   sto_rc r = db->spoiled;
   if (!r && !sqlite3_get_autocommit(db->db))
-    r = exec_st(db, ST_COMMIT);
+    r = sto_exec_st(db, ST_COMMIT);
   else if (!r)
     r = STO_IO; /* SQLite ended the transaction itself: nothing is kept */
   if (r)
@@ -1441,154 +662,3 @@ int64_t sto_changes(sto *db) {
 }
 
 bool sto_in_tx(sto *db) { return db && db->depth > 0; }
-
-/* ---- timers ------------------------------------------------------------- */
-
-static sto_rc read_timer(sqlite3_stmt *s, sto_timer *t) {
-  sto_rc r;
-  memset(t, 0, sizeof *t);
-  if ((r = col_i64(s, 0, &t->game)) ||
-      (r = col_text(s, 1, t->kind, sizeof t->kind)) ||
-      (r = col_int(s, 2, &t->seat)) || (r = col_i64(s, 3, &t->due)) ||
-      (r = col_i64(s, 4, &t->data)))
-    return r;
-  return STO_OK;
-}
-
-sto_rc sto_timer_set(sto *db, const sto_timer *t) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  if (!db || !t || !t->kind[0] || !fits(t->kind, sizeof t->kind))
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, ST_TIMER_SET, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, t->game);
-  bind_text(s, 2, t->kind);
-  sqlite3_bind_int(s, 3, t->seat);
-  sqlite3_bind_int64(s, 4, t->due);
-  sqlite3_bind_int64(s, 5, t->data);
-  r = step_write(db, s);
-  stmt_put(db, ST_TIMER_SET, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_timer_clear(sto *db, int64_t game, const char *kind, int seat) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  st_id id = kind ? ST_TIMER_CLEAR : ST_TIMER_CLEAR_GAME;
-  if (!db)
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, id, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  if (kind) {
-    bind_text(s, 2, kind);
-    sqlite3_bind_int(s, 3, seat);
-  }
-  r = step_write(db, s);
-  stmt_put(db, id, s);
-  return spoil(db, r);
-}
-
-static sto_rc timer_query(sto *db, st_id id, sqlite3_stmt *s, sto_timer *out) {
-  int rc = sqlite3_step(s);
-  sto_rc r = rc == SQLITE_ROW    ? read_timer(s, out)
-             : rc == SQLITE_DONE ? STO_NOT_FOUND
-                                 : map_rc(rc);
-  stmt_put(db, id, s);
-  return r;
-}
-
-sto_rc sto_timer_next(sto *db, int64_t now, sto_timer *out) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  if (!db || !out)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_TIMER_NEXT, &s)))
-    return r;
-  sqlite3_bind_int64(s, 1, now);
-  return timer_query(db, ST_TIMER_NEXT, s, out);
-}
-
-sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
-                     sto_timer *out) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  if (!db || !kind || !out)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_TIMER_GET, &s)))
-    return r;
-  sqlite3_bind_int64(s, 1, game);
-  bind_text(s, 2, kind);
-  sqlite3_bind_int(s, 3, seat);
-  return timer_query(db, ST_TIMER_GET, s, out);
-}
-
-sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  *claimed = false;
-  if (!db || !t)
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, ST_TIMER_CLAIM, &s)))
-    return spoil(db, r);
-  sqlite3_bind_int64(s, 1, t->game);
-  bind_text(s, 2, t->kind);
-  sqlite3_bind_int(s, 3, t->seat);
-  sqlite3_bind_int64(s, 4, t->due);
-  r = step_write(db, s);
-  if (!r)
-    *claimed = sqlite3_changes(db->db) == 1;
-  stmt_put(db, ST_TIMER_CLAIM, s);
-  return spoil(db, r);
-}
-
-/* ---- audit -------------------------------------------------------------- */
-
-sto_rc sto_audit_add(sto *db, const sto_audit *a) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  if (!db || !a || !a->scope[0] || !a->actor[0] || !a->action[0])
-    return spoil(db, STO_INVALID);
-  if ((r = stmt_get(db, ST_AUDIT_ADD, &s)))
-    return spoil(db, r);
-  bind_text(s, 1, a->scope);
-  sqlite3_bind_int64(s, 2, a->time);
-  bind_text(s, 3, a->actor);
-  bind_text(s, 4, a->action);
-  sqlite3_bind_int64(s, 5, a->game);
-  bind_text(s, 6, a->detail);
-  r = step_write(db, s);
-  stmt_put(db, ST_AUDIT_ADD, s);
-  return spoil(db, r);
-}
-
-sto_rc sto_audit_list(sto *db, const char *scope, int limit,
-                      int (*fn)(void *ctx, const sto_audit *a), void *ctx) {
-  sqlite3_stmt *s;
-  sto_rc r;
-  int rc;
-  if (!db || !scope || !fn || limit < 1)
-    return STO_INVALID;
-  if ((r = stmt_get(db, ST_AUDIT_LIST, &s)))
-    return r;
-  bind_text(s, 1, scope);
-  sqlite3_bind_int(s, 2, limit);
-  sto_audit a;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    memset(&a, 0, sizeof a);
-    snprintf(a.scope, sizeof a.scope, "%s", scope);
-    if ((r = col_i64(s, 0, &a.time)) ||
-        (r = col_text(s, 1, a.actor, sizeof a.actor)) ||
-        (r = col_text(s, 2, a.action, sizeof a.action)) ||
-        (r = col_i64(s, 3, &a.game)) ||
-        (r = col_text(s, 4, a.detail, sizeof a.detail)))
-      break;
-    if (fn(ctx, &a))
-      break;
-  }
-  if (!r && rc != SQLITE_ROW && rc != SQLITE_DONE)
-    r = map_rc(rc);
-  stmt_put(db, ST_AUDIT_LIST, s);
-  return r;
-}

@@ -1,0 +1,101 @@
+/*
+ * sto_settings.c: key/value settings per scope and the moderators' audit
+ * log (storage/sto.h).
+ */
+#include "sto_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- settings --------------------------------------------------------- */
+
+sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
+                       size_t cap) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  int rc;
+
+  if (!db || !scope || !key || !buf || cap == 0)
+    return STO_INVALID;
+  buf[0] = '\0';
+  if ((r = sto_stmt_get(db, ST_SETTING_GET, &s)))
+    return r;
+  sto_bind_text(s, 1, scope);
+  sto_bind_text(s, 2, key);
+  rc = sqlite3_step(s);
+  if (rc == SQLITE_ROW)
+    r = sto_col_text(s, 0, buf, cap);
+  else
+    r = rc == SQLITE_DONE ? STO_NOT_FOUND : sto_map_rc(rc);
+  if (r)
+    buf[0] = '\0';
+  sto_stmt_put(db, ST_SETTING_GET, s);
+  return r;
+}
+
+sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
+                       const char *value) {
+  sqlite3_stmt *s;
+  sto_rc r;
+
+  if (!db || !scope || !key || !value)
+    return sto_spoil(db, STO_INVALID);
+  if ((r = sto_stmt_get(db, ST_SETTING_SET, &s)))
+    return sto_spoil(db, r);
+  sto_bind_text(s, 1, scope);
+  sto_bind_text(s, 2, key);
+  sto_bind_text(s, 3, value);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_SETTING_SET, s);
+  return sto_spoil(db, r);
+}
+
+/* ---- audit -------------------------------------------------------------- */
+
+sto_rc sto_audit_add(sto *db, const sto_audit *a) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !a || !a->scope[0] || !a->actor[0] || !a->action[0])
+    return sto_spoil(db, STO_INVALID);
+  if ((r = sto_stmt_get(db, ST_AUDIT_ADD, &s)))
+    return sto_spoil(db, r);
+  sto_bind_text(s, 1, a->scope);
+  sqlite3_bind_int64(s, 2, a->time);
+  sto_bind_text(s, 3, a->actor);
+  sto_bind_text(s, 4, a->action);
+  sqlite3_bind_int64(s, 5, a->game);
+  sto_bind_text(s, 6, a->detail);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_AUDIT_ADD, s);
+  return sto_spoil(db, r);
+}
+
+sto_rc sto_audit_list(sto *db, const char *scope, int limit,
+                      int (*fn)(void *ctx, const sto_audit *a), void *ctx) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  int rc;
+  if (!db || !scope || !fn || limit < 1)
+    return STO_INVALID;
+  if ((r = sto_stmt_get(db, ST_AUDIT_LIST, &s)))
+    return r;
+  sto_bind_text(s, 1, scope);
+  sqlite3_bind_int(s, 2, limit);
+  sto_audit a;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    memset(&a, 0, sizeof a);
+    snprintf(a.scope, sizeof a.scope, "%s", scope);
+    if ((r = sto_col_i64(s, 0, &a.time)) ||
+        (r = sto_col_text(s, 1, a.actor, sizeof a.actor)) ||
+        (r = sto_col_text(s, 2, a.action, sizeof a.action)) ||
+        (r = sto_col_i64(s, 3, &a.game)) ||
+        (r = sto_col_text(s, 4, a.detail, sizeof a.detail)))
+      break;
+    if (fn(ctx, &a))
+      break;
+  }
+  if (!r && rc != SQLITE_ROW && rc != SQLITE_DONE)
+    r = sto_map_rc(rc);
+  sto_stmt_put(db, ST_AUDIT_LIST, s);
+  return r;
+}

@@ -1,0 +1,109 @@
+/*
+ * sto_timers.c: reminders, deadlines and lobby expiry as rows
+ * (storage/sto.h), so that they survive restarts and several processes
+ * can share them: whoever claims a due row acts on it.
+ */
+#include "sto_int.h"
+
+#include <string.h>
+
+/* ---- timers ------------------------------------------------------------- */
+
+static sto_rc read_timer(sqlite3_stmt *s, sto_timer *t) {
+  sto_rc r;
+  memset(t, 0, sizeof *t);
+  if ((r = sto_col_i64(s, 0, &t->game)) ||
+      (r = sto_col_text(s, 1, t->kind, sizeof t->kind)) ||
+      (r = sto_col_int(s, 2, &t->seat)) || (r = sto_col_i64(s, 3, &t->due)) ||
+      (r = sto_col_i64(s, 4, &t->data)))
+    return r;
+  return STO_OK;
+}
+
+sto_rc sto_timer_set(sto *db, const sto_timer *t) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !t || !t->kind[0] || !sto_fits(t->kind, sizeof t->kind))
+    return sto_spoil(db, STO_INVALID);
+  if ((r = sto_stmt_get(db, ST_TIMER_SET, &s)))
+    return sto_spoil(db, r);
+  sqlite3_bind_int64(s, 1, t->game);
+  sto_bind_text(s, 2, t->kind);
+  sqlite3_bind_int(s, 3, t->seat);
+  sqlite3_bind_int64(s, 4, t->due);
+  sqlite3_bind_int64(s, 5, t->data);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_TIMER_SET, s);
+  return sto_spoil(db, r);
+}
+
+sto_rc sto_timer_clear(sto *db, int64_t game, const char *kind, int seat) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  st_id id = kind ? ST_TIMER_CLEAR : ST_TIMER_CLEAR_GAME;
+  if (!db)
+    return sto_spoil(db, STO_INVALID);
+  if ((r = sto_stmt_get(db, id, &s)))
+    return sto_spoil(db, r);
+  sqlite3_bind_int64(s, 1, game);
+  if (kind) {
+    sto_bind_text(s, 2, kind);
+    sqlite3_bind_int(s, 3, seat);
+  }
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, id, s);
+  return sto_spoil(db, r);
+}
+
+static sto_rc timer_query(sto *db, st_id id, sqlite3_stmt *s, sto_timer *out) {
+  int rc = sqlite3_step(s);
+  sto_rc r = rc == SQLITE_ROW    ? read_timer(s, out)
+             : rc == SQLITE_DONE ? STO_NOT_FOUND
+                                 : sto_map_rc(rc);
+  sto_stmt_put(db, id, s);
+  return r;
+}
+
+sto_rc sto_timer_next(sto *db, int64_t now, sto_timer *out) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !out)
+    return STO_INVALID;
+  if ((r = sto_stmt_get(db, ST_TIMER_NEXT, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, now);
+  return timer_query(db, ST_TIMER_NEXT, s, out);
+}
+
+sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
+                     sto_timer *out) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !kind || !out)
+    return STO_INVALID;
+  if ((r = sto_stmt_get(db, ST_TIMER_GET, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, game);
+  sto_bind_text(s, 2, kind);
+  sqlite3_bind_int(s, 3, seat);
+  return timer_query(db, ST_TIMER_GET, s, out);
+}
+
+sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  *claimed = false;
+  if (!db || !t)
+    return sto_spoil(db, STO_INVALID);
+  if ((r = sto_stmt_get(db, ST_TIMER_CLAIM, &s)))
+    return sto_spoil(db, r);
+  sqlite3_bind_int64(s, 1, t->game);
+  sto_bind_text(s, 2, t->kind);
+  sqlite3_bind_int(s, 3, t->seat);
+  sqlite3_bind_int64(s, 4, t->due);
+  r = sto_step_write(db, s);
+  if (!r)
+    *claimed = sqlite3_changes(db->db) == 1;
+  sto_stmt_put(db, ST_TIMER_CLAIM, s);
+  return sto_spoil(db, r);
+}
