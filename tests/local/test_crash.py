@@ -2,8 +2,8 @@
 """local_crash: a command is one transaction, whatever moment kills it.
 
 For each command kind (a move, the final move, a move the AI seats answer,
-/game new with AI seats, join, leave, kick, leaving a running game, undo,
-a deadline firing) a database is prepared up to just before the command
+/game new with AI seats, join, leave, kick, leaving a running game, a
+moderator's abort, undo, a deadline firing) a database is prepared up to just before the command
 and copied; an uninterrupted run of the command on one copy gives the
 after-state. Then the command is run again and again on fresh copies by
 a `lair local` built with the fault hook (LAIR_FAULTS) and started with
@@ -108,6 +108,8 @@ def prepare(binary, tmp, name, seed):
         if name == "kick":
             # The kicked player decides now: the AI answers at once.
             return setup, "mod> /game kick user:%s" % user
+        if name == "abort":
+            return setup, "mod> /game abort"
         if name == "leave_running":
             return setup, "%s> /game leave confirm:yes" % user
         if name == "deadline":
@@ -241,8 +243,8 @@ def scenario(binary, tmp, name, seed):
 def run(binary, tmp):
     results = []
     for i, name in enumerate(["move", "final", "ai_move", "new_ai", "join",
-                              "leave", "kick", "leave_running", "undo",
-                              "deadline"]):
+                              "leave", "kick", "leave_running", "abort",
+                              "undo", "deadline"]):
         results.append(scenario(binary, tmp, name, 4100 + i))
     return "; ".join(results)
 
