@@ -1,0 +1,142 @@
+/*
+ * discord_int.h: inside the Discord transport, shared by its files:
+ * discord.c (configuration, threads, start-up), discord_send.c (messages
+ * out: channel posts, DMs and their channels) and discord_ix.c
+ * (interactions: answering them within Discord's time, buttons and
+ * menus). Not for other layers.
+ */
+#ifndef LAIR_DISCORD_INT_H
+#define LAIR_DISCORD_INT_H
+
+#include "cli.h"
+#include "cmd.h"
+#include "discord.h"
+#include "gateway.h"
+#include "rest.h"
+#include "sto.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifndef LAIR_VERSION
+#define LAIR_VERSION "0.0.0"
+#endif
+
+#define MANAGE_GUILD (1ull << 5)
+#define SEEN_MAX 4096
+#define DM_CACHE 512
+#define PER_PAGE 25
+#define MAX_MSGS 32
+
+enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+typedef struct event {
+  json_t *d;
+  double received;
+  struct event *next;
+} event;
+
+/* A user's DM channel ("" once Discord said it is gone). Kept in the
+ * database too (setting "dm_channel" of scope "user:<id>"), so a restart
+ * does not open every player's channel again; saved is false until the
+ * worker has written it there. */
+typedef struct dm_entry {
+  char user[32];
+  char channel[32];
+  bool saved;
+} dm_entry;
+
+/* A message produced by the command being handled, kept until the
+ * interaction's answer is decided. */
+typedef struct out_msg {
+  cmd_to to;
+  char user[32];
+  char channel[32];
+  char *text;
+  int64_t game;
+  int64_t version;
+  cmd_choice *options;
+  int n_options;
+  char mention[32]; /* a user the message may ping ("" none) */
+  char *file_name;  /* an attachment (an exported record), or NULL */
+  char *file_data;
+  size_t file_len;
+  char latest[48]; /* "slot:game" when a later message replaces it, or "" */
+  uint64_t gen;    /* counts messages (a text's pieces share it) */
+} out_msg;
+
+struct bot_discord {
+  bot_discord_config cfg;
+  char app_id[32];
+  bot_rest *rest;
+  bot_gw *gw;
+  sto *db;
+  cmd_ctx *cmd;
+  pthread_t worker;
+  bool worker_started;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  event *head, *tail;
+  int queued;
+  bool stopping;
+  char seen[SEEN_MAX][24]; /* recent interaction ids (worker only) */
+  int seen_pos;
+  pthread_mutex_t dm_mu;
+  dm_entry dm[DM_CACHE];
+  int dm_pos;
+  struct dm_job *opening;  /* DMs whose channel is being opened (dm_mu) */
+  pthread_mutex_t gate_mu; /* every ack_gate's state, refs and list */
+  out_msg msgs[MAX_MSGS];  /* worker only */
+  int n_msgs;
+  uint64_t gen;      /* the last out_msg.gen (worker only) */
+  char health[1100]; /* DB-alive, touched while Discord is heard from */
+  uint64_t heard;    /* the gateway's acks + dispatches at the last tick */
+  bool health_warned;
+  bot_discord_stats stats;
+};
+
+/* Whether s is a Discord id (a snowflake: 1-20 digits). */
+bool bot_dc_snowflake_ok(const char *s);
+
+/* ---- discord_send.c ---- */
+/* The REST outcome of a message Lair does not wait for: counted, and
+ * logged when it failed. */
+void bot_dc_note_result(void *ctx, const bot_rest_result *r);
+/* Queues a JSON request (body not consumed) on the REST thread with
+ * flags (rest.h); false when it could not be queued. */
+bool bot_dc_send_json(bot_discord *b, const char *method, const char *path,
+                      json_t *body, unsigned flags, bot_rest_done done,
+                      void *ctx);
+/* The buttons or select menus of m's options, page `page` of them; NULL
+ * when it has none. New reference. */
+json_t *bot_dc_components(const out_msg *m, int page);
+/* The JSON body of message m (ephemeral: the flag for an interaction's
+ * answer); new reference, NULL when out of memory. */
+json_t *bot_dc_message_body(const out_msg *m, bool ephemeral);
+/* Sends m to its user's DM channel, opening it first if need be. */
+void bot_dc_send_dm(bot_discord *b, const out_msg *m);
+/* Saves the DM channels opened since the last save (worker only). */
+void bot_dc_dm_save(bot_discord *b);
+/* The command context's sink: keeps a copy of m in b->msgs. */
+void bot_dc_collect(void *ctx, const cmd_msg *m);
+/* Frees the collected messages. */
+void bot_dc_clear_msgs(bot_discord *b);
+
+/* ---- discord_ix.c ---- */
+/* Handles one INTERACTION_CREATE (d), received at `received` (worker). */
+void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received);
+/* Sends the messages no interaction asked for (timers, restart). */
+void bot_dc_deliver_unprompted(bot_discord *b);
+/* cmd_config.open_thread: opens a thread under channel for a new game. */
+bool bot_dc_open_thread(void *ctx, const char *channel, const char *name,
+                        char *thread_id, size_t cap);
+
+/* Seconds on the monotonic clock. */
+double bot_dc_now(void);
+/* Logs one line at level (LOG_*) if the configured level lets it through;
+ * never given the token. */
+void bot_dc_log(const bot_discord *b, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,637 @@
+/*
+ * discord_ix.c: interactions: turning a slash command, a button, a select
+ * menu or an autocomplete query into a cmd_request, and answering it from
+ * what the command produced: the first channel message or the ephemeral
+ * reply becomes the callback, the rest are follow-ups, channel posts and
+ * DMs. Buttons and select menus carry the game id and state version in
+ * their custom_id, so a stale or foreign click gets a clear ephemeral
+ * error.
+ */
+#include "discord_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- interactions ------------------------------------------------------- */
+
+/* Follow-ups and edits of an interaction's answer are valid only once
+ * Discord has acknowledged its callback, and the callback travels in a
+ * lane of its own: they wait behind a gate that the callback's outcome
+ * opens (2xx: they are sent) or shuts (they are dropped). */
+typedef struct gated {
+  struct gated *next;
+  char method[8];
+  char *path, *body;
+  char *file_name, *file_data; /* an attachment (multipart), or NULL */
+  size_t file_len;
+} gated;
+
+enum { GATE_WAITING, GATE_OPEN, GATE_SHUT };
+
+typedef struct ack_gate {
+  bot_discord *b;
+  int state; /* GATE_*; this and the rest under b->gate_mu */
+  int refs;  /* the worker's while it handles the interaction, and one
+                per callback in flight */
+  gated *head, *tail;
+  double received, queued; /* the event's arrival, the callback's queueing */
+} ack_gate;
+
+typedef struct ix {
+  const char *id, *token, *channel, *guild;
+  const char *user, *name;
+  bool is_mod, in_dm;
+  int type;
+  json_t *data;
+  double received;
+  ack_gate *gate; /* NULL when out of memory: follow-ups go at once */
+  bool dms_here;  /* the requester's DMs come as ephemeral follow-ups */
+} ix;
+
+static void gated_free(gated *q) {
+  while (q) {
+    gated *next = q->next;
+    free(q->path);
+    free(q->body);
+    free(q->file_name);
+    free(q->file_data);
+    free(q);
+    q = next;
+  }
+}
+
+static void gate_release(ack_gate *g) {
+  if (!g)
+    return;
+  pthread_mutex_lock(&g->b->gate_mu);
+  bool last = --g->refs == 0;
+  pthread_mutex_unlock(&g->b->gate_mu);
+  if (last) {
+    gated_free(g->head);
+    free(g);
+  }
+}
+
+/* Queues a gated request; nonzero when it could not. */
+static int gated_post(bot_discord *b, const gated *q) {
+  return q->file_name
+             ? bot_rest_send_file(b->rest, q->method, q->path, q->body,
+                                  q->file_name, q->file_data, q->file_len, 0,
+                                  bot_dc_note_result, b)
+             : bot_rest_send(b->rest, q->method, q->path, q->body, 0,
+                             bot_dc_note_result, b);
+}
+
+/* The callback's outcome, on the REST thread. */
+static void gate_acked(void *ctx, const bot_rest_result *r) {
+  ack_gate *g = ctx;
+  bot_discord *b = g->b;
+  bool ok = r->status >= 200 && r->status < 300;
+  if (!ok)
+    bot_dc_log(b, LOG_WARN, "an interaction callback failed: %d %s", r->status,
+               r->error ? r->error : "");
+  else /* for bench/bench_discord.py: the bot's own share of the latency */
+    bot_dc_log(b, LOG_DEBUG,
+               "interaction answered: callback queued %.3f ms, sent %.3f ms, "
+               "acknowledged %.3f ms after the event arrived",
+               (g->queued - g->received) * 1000.0,
+               r->sent_at > 0 ? (r->sent_at - g->received) * 1000.0 : -1.0,
+               (bot_dc_now() - g->received) * 1000.0);
+  pthread_mutex_lock(&b->gate_mu);
+  gated *list = g->head;
+  g->head = g->tail = NULL;
+  g->state = ok ? GATE_OPEN : GATE_SHUT;
+  pthread_mutex_unlock(&b->gate_mu);
+  for (gated *q = list; q && ok; q = q->next)
+    if (gated_post(b, q))
+      bot_dc_log(b, LOG_WARN, "could not queue an answer's follow-up");
+  if (list && !ok)
+    bot_dc_log(b, LOG_WARN, "an answer's follow-ups were dropped");
+  gated_free(list);
+  gate_release(g);
+}
+
+/* Sends a follow-up or an edit of x's answer once its callback is
+ * acknowledged; with the file m carries, when m is not NULL. */
+static void gate_send_msg(bot_discord *b, const ix *x, const char *method,
+                          const char *path, json_t *body, const out_msg *m) {
+  gated *q = calloc(1, sizeof *q);
+  if (!q)
+    return;
+  snprintf(q->method, sizeof q->method, "%s", method);
+  q->path = strdup(path);
+  q->body = json_dumps(body, JSON_COMPACT);
+  if (m && m->file_name) {
+    q->file_name = strdup(m->file_name);
+    q->file_data = malloc(m->file_len + 1);
+    if (q->file_data)
+      memcpy(q->file_data, m->file_data, m->file_len);
+    q->file_len = m->file_len;
+  }
+  if (!q->path || !q->body ||
+      (m && m->file_name && (!q->file_name || !q->file_data))) {
+    gated_free(q);
+    return;
+  }
+  ack_gate *g = x->gate;
+  if (!g) {
+    if (gated_post(b, q))
+      bot_dc_log(b, LOG_WARN, "could not queue an answer's follow-up");
+    gated_free(q);
+    return;
+  }
+  pthread_mutex_lock(&b->gate_mu);
+  int state = g->state;
+  if (state == GATE_WAITING) {
+    if (g->tail)
+      g->tail->next = q;
+    else
+      g->head = q;
+    g->tail = q;
+  }
+  pthread_mutex_unlock(&b->gate_mu);
+  if (state == GATE_OPEN && gated_post(b, q))
+    bot_dc_log(b, LOG_WARN, "could not queue an answer's follow-up");
+  if (state == GATE_SHUT)
+    bot_dc_log(b, LOG_WARN, "an answer's follow-up was dropped");
+  if (state != GATE_WAITING)
+    gated_free(q);
+}
+
+static void gate_send(bot_discord *b, const ix *x, const char *method,
+                      const char *path, json_t *body) {
+  gate_send_msg(b, x, method, path, body, NULL);
+}
+
+static bool seen_before(bot_discord *b, const char *id) {
+  for (int i = 0; i < SEEN_MAX; i++)
+    if (strcmp(b->seen[i], id) == 0)
+      return true;
+  snprintf(b->seen[b->seen_pos++ % SEEN_MAX], sizeof b->seen[0], "%s", id);
+  return false;
+}
+
+static void callback(bot_discord *b, const ix *x, json_t *body) {
+  char path[800];
+  snprintf(path, sizeof path, "/interactions/%s/%s/callback", x->id, x->token);
+  ack_gate *g = x->gate;
+  if (g) {
+    pthread_mutex_lock(&b->gate_mu);
+    g->refs++;
+    g->queued = bot_dc_now();
+    pthread_mutex_unlock(&b->gate_mu);
+  }
+  if (!bot_dc_send_json(b, "POST", path, body, BOT_REST_INTERACTION,
+                        g ? gate_acked : NULL, g) &&
+      g) {
+    bot_rest_result failed = {.status = 0, .error = "not queued"};
+    gate_acked(g, &failed);
+  }
+  __atomic_add_fetch(&b->stats.callbacks, 1, __ATOMIC_RELAXED);
+}
+
+static void followup(bot_discord *b, const ix *x, json_t *body) {
+  char path[800];
+  snprintf(path, sizeof path, "/webhooks/%s/%s", b->app_id, x->token);
+  gate_send(b, x, "POST", path, body);
+}
+
+static void edit_original(bot_discord *b, const ix *x, json_t *body) {
+  char path[800];
+  snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original", b->app_id,
+           x->token);
+  json_object_del(body, "flags"); /* fixed when the response was deferred */
+  gate_send(b, x, "PATCH", path, body);
+}
+
+/* Sends body to path: as multipart when m carries a file, replacing an
+ * unsent predecessor when m has a slot. */
+static void send_msg_body(bot_discord *b, const char *method, const char *path,
+                          const out_msg *m, json_t *body) {
+  char *text = json_dumps(body, JSON_COMPACT);
+  int rc = -1;
+  if (text && m->file_name)
+    rc =
+        bot_rest_send_file(b->rest, method, path, text, m->file_name,
+                           m->file_data, m->file_len, 0, bot_dc_note_result, b);
+  else if (text && m->latest[0])
+    rc = bot_rest_send_latest(b->rest, method, path, text, m->latest, m->gen,
+                              bot_dc_note_result, b);
+  else if (text)
+    rc = bot_rest_send(b->rest, method, path, text, 0, bot_dc_note_result, b);
+  if (rc)
+    bot_dc_log(b, LOG_WARN, "could not queue a message");
+  free(text);
+}
+
+/* Posts m in its game's channel. */
+static void post_channel(bot_discord *b, const out_msg *m) {
+  char path[80];
+  snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
+  json_t *body = bot_dc_message_body(m, false);
+  send_msg_body(b, "POST", path, m, body);
+  json_decref(body);
+}
+
+/* Answers interaction x from the messages its command produced. */
+static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
+  int first = -1; /* the message that becomes the interaction's answer */
+  for (int i = 0; i < b->n_msgs && first < 0; i++)
+    if (b->msgs[i].to == CMD_TO_CHANNEL && !x->in_dm &&
+        strcmp(b->msgs[i].channel, x->channel) == 0)
+      first = i;
+  for (int i = 0; i < b->n_msgs && first < 0; i++)
+    if (b->msgs[i].to == CMD_TO_EPHEMERAL)
+      first = i;
+  /* A request from a DM: its game's channel still gets every channel
+   * message, and the requester sees the first one as the answer rather
+   * than a bare "Done.". */
+  bool copy = false;
+  for (int i = 0; x->in_dm && i < b->n_msgs && first < 0; i++)
+    if (b->msgs[i].to == CMD_TO_CHANNEL) {
+      first = i;
+      copy = true;
+    }
+  /* A click that moved the game (it is announced in the game's channel,
+   * which is not where a DM click comes from): the clicked prompt is
+   * spent. */
+  bool spent = false;
+  for (int i = 0; component && i < b->n_msgs; i++)
+    spent = spent || b->msgs[i].to == CMD_TO_CHANNEL;
+  if (spent) {
+    json_t *o = json_pack("{sis{sss[]}}", "type", 7, "data", "content",
+                          "Answered.", "components");
+    callback(b, x, o);
+    json_decref(o);
+    first = -1;
+  } else if (first >= 0 && b->msgs[first].file_name) {
+    /* A file rides on the (deferred) answer's edit. */
+    out_msg *m = &b->msgs[first];
+    bool eph = m->to == CMD_TO_EPHEMERAL;
+    if (!deferred) {
+      json_t *o = eph ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
+                      : json_pack("{si}", "type", 5);
+      callback(b, x, o);
+      json_decref(o);
+    }
+    /* Like every edit of the answer, only once Discord has acknowledged
+     * the deferral: before that the webhook is unknown (10015). */
+    json_t *body = bot_dc_message_body(m, false);
+    char path[800];
+    snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original", b->app_id,
+             x->token);
+    gate_send_msg(b, x, "PATCH", path, body, m);
+    json_decref(body);
+  } else if (first >= 0) {
+    json_t *body = bot_dc_message_body(&b->msgs[first],
+                                       b->msgs[first].to == CMD_TO_EPHEMERAL);
+    if (deferred) {
+      edit_original(b, x, body);
+    } else {
+      json_t *o = json_pack("{siso}", "type", 4, "data", body);
+      callback(b, x, o);
+      json_decref(o);
+      body = NULL;
+    }
+    json_decref(body);
+  } else if (!deferred) {
+    json_t *o = json_pack("{sis{sssi}}", "type", 4, "data", "content", "Done.",
+                          "flags", 64);
+    callback(b, x, o);
+    json_decref(o);
+  }
+  for (int i = 0; i < b->n_msgs; i++) {
+    if (i == first && !copy)
+      continue;
+    out_msg *m = &b->msgs[i];
+    if (m->to == CMD_TO_EPHEMERAL) {
+      json_t *body = bot_dc_message_body(m, true);
+      followup(b, x, body);
+      json_decref(body);
+    } else if (m->to == CMD_TO_CHANNEL) {
+      post_channel(b, m);
+    } else if (x->dms_here && strcmp(m->user, x->user) == 0) {
+      json_t *body = bot_dc_message_body(m, true);
+      followup(b, x, body);
+      json_decref(body);
+    } else {
+      bot_dc_send_dm(b, m);
+    }
+  }
+  bot_dc_clear_msgs(b);
+}
+
+/* Delivers what no interaction asked for (reminders, deadlines, AI
+ * moves after a timer): channel posts and DMs; an ephemeral reply needs
+ * an interaction and cannot be sent. */
+void bot_dc_deliver_unprompted(bot_discord *b) {
+  for (int i = 0; i < b->n_msgs; i++) {
+    out_msg *m = &b->msgs[i];
+    if (m->to == CMD_TO_CHANNEL) {
+      post_channel(b, m);
+    } else if (m->to == CMD_TO_DM) {
+      bot_dc_send_dm(b, m);
+    }
+  }
+  bot_dc_clear_msgs(b);
+}
+
+/* Opens a public thread for a new game (the "threads" setting). */
+bool bot_dc_open_thread(void *ctx, const char *channel, const char *name,
+                        char *thread_id, size_t cap) {
+  bot_discord *b = ctx;
+  char path[80], *body = NULL;
+  snprintf(path, sizeof path, "/channels/%s/threads", channel);
+  json_t *o = json_pack("{sssisi}", "name", name, "type", 11,
+                        "auto_archive_duration", 10080);
+  char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+  json_decref(o);
+  int status = text ? bot_rest_call(b->rest, "POST", path, text, &body) : 0;
+  free(text);
+  json_t *t = (status == 200 || status == 201) && body
+                  ? json_loads(body, 0, NULL)
+                  : NULL;
+  free(body);
+  const char *id = json_string_value(json_object_get(t, "id"));
+  bool ok = id && bot_dc_snowflake_ok(id) && strlen(id) < cap;
+  if (ok)
+    memcpy(thread_id, id, strlen(id) + 1);
+  else
+    bot_dc_log(b, LOG_WARN, "could not open a thread (HTTP %d)", status);
+  json_decref(t);
+  return ok;
+}
+
+/* Copies a slash command's options into r (values as text). */
+static void fill_args(cmd_request *r, json_t *options, char vals[][24],
+                      const char **focused) {
+  size_t i;
+  json_t *o;
+  json_array_foreach(options, i, o) {
+    if (r->n_args == CMD_MAX_ARGS)
+      break;
+    const char *name = json_string_value(json_object_get(o, "name"));
+    json_t *v = json_object_get(o, "value");
+    if (!name || !v)
+      continue;
+    cmd_arg *a = &r->args[r->n_args];
+    a->name = name;
+    if (json_is_string(v)) {
+      a->value = json_string_value(v);
+    } else if (json_is_integer(v)) {
+      snprintf(vals[r->n_args], 24, "%" JSON_INTEGER_FORMAT,
+               json_integer_value(v));
+      a->value = vals[r->n_args];
+    } else {
+      continue;
+    }
+    if (focused && json_is_true(json_object_get(o, "focused")))
+      *focused = name;
+    r->n_args++;
+  }
+}
+
+/* The request an interaction makes, before its command and options. */
+static cmd_request request_of(const ix *x) {
+  cmd_request r = {.request_id = x->id,
+                   .guild = x->guild,
+                   .channel = x->channel,
+                   .user = x->user,
+                   .user_name = x->name,
+                   .is_mod = x->is_mod,
+                   .in_dm = x->in_dm};
+  return r;
+}
+
+static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
+  json_t *sub = json_array_get(json_object_get(x->data, "options"), 0);
+  const char *name = json_string_value(json_object_get(sub, "name"));
+  cmd_request r = request_of(x);
+  r.command = name ? name : "";
+  char vals[CMD_MAX_ARGS][24];
+  const char *focused = NULL;
+  fill_args(&r, json_object_get(sub, "options"), vals, &focused);
+  if (autocomplete) {
+    cmd_choice choices[25];
+    const char *partial = "";
+    for (int i = 0; i < r.n_args; i++)
+      if (focused && strcmp(r.args[i].name, focused) == 0)
+        partial = r.args[i].value;
+    int n = focused
+                ? cmd_autocomplete(b->cmd, &r, focused, partial, choices, 25)
+                : 0;
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++)
+      json_array_append_new(list, json_pack("{ssss}", "name", choices[i].label,
+                                            "value", choices[i].id));
+    json_t *o = json_pack("{sis{so}}", "type", 8, "data", "choices", list);
+    callback(b, x, o);
+    json_decref(o);
+    return;
+  }
+  /* Work that may be slow is deferred first, so Discord hears from us in
+   * time; so is everything that waited in the queue. */
+  bool slow = strcmp(r.command, "log") == 0 || bot_dc_now() - x->received > 1.0;
+  if (slow) {
+    bool quiet =
+        strcmp(r.command, "log") == 0 || strcmp(r.command, "hand") == 0 ||
+        strcmp(r.command, "list") == 0 || strcmp(r.command, "card") == 0;
+    json_t *o = quiet ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
+                      : json_pack("{si}", "type", 5);
+    callback(b, x, o);
+    json_decref(o);
+  }
+  cmd_set_now(b->cmd, (int64_t)time(NULL));
+  cmd_handle(b->cmd, &r);
+  answer(b, x, slow, false);
+}
+
+static void reply_ephemeral(bot_discord *b, const ix *x, const char *text) {
+  json_t *o =
+      json_pack("{sis{sssi}}", "type", 4, "data", "content", text, "flags", 64);
+  callback(b, x, o);
+  json_decref(o);
+}
+
+/* Parses "k:<game>:<version>:<rest>" custom_ids. */
+static bool parse_custom(const char *id, char *kind, int64_t *game,
+                         int64_t *version, const char **rest) {
+  if (!id || !id[0] || id[1] != ':')
+    return false;
+  *kind = id[0];
+  char *end;
+  errno = 0;
+  long long g = strtoll(id + 2, &end, 10);
+  if (errno || g <= 0)
+    return false;
+  *game = g;
+  *version = -1;
+  *rest = "";
+  if (*end == '\0')
+    return *kind == 'h';
+  if (*end != ':')
+    return false;
+  long long v = strtoll(end + 1, &end, 10);
+  if (errno || v < 0)
+    return false;
+  *version = v;
+  if (*end == ':')
+    *rest = end + 1;
+  else if (*end != '\0')
+    return false;
+  return true;
+}
+
+static void handle_component(bot_discord *b, const ix *x) {
+  const char *cid = json_string_value(json_object_get(x->data, "custom_id"));
+  char kind;
+  int64_t game, version;
+  const char *rest;
+  if (!parse_custom(cid, &kind, &game, &version, &rest)) {
+    reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
+    return;
+  }
+  char gtext[24];
+  snprintf(gtext, sizeof gtext, "%" PRId64, game);
+  cmd_request r = request_of(x);
+  r.in_dm = true; /* buttons act on the clicker's games */
+  r.n_args = 1;
+  r.args[0].name = "game";
+  r.args[0].value = gtext;
+  if (kind == 'h') {
+    /* The button of the notice for closed DMs: the hand, and the turn's
+     * prompt with its buttons, come here rather than by DM. */
+    r.command = "hand";
+    cmd_handle(b->cmd, &r);
+    ix here = *x;
+    here.dms_here = true;
+    answer(b, &here, false, false);
+    return;
+  }
+  int64_t current = cmd_game_version(b->cmd, game);
+  if (current != version) {
+    reply_ephemeral(b, x,
+                    current < 0 ? "That game no longer exists."
+                                : "These buttons are out of date: the game "
+                                  "has moved on. Use the newest message, or "
+                                  "/game move.");
+    return;
+  }
+  if (kind == 'p') {
+    static cmd_choice opts[ENG_OPTIONS_MAX];
+    char q[400];
+    int n = cmd_user_prompt(b->cmd, game, x->user, opts, ENG_OPTIONS_MAX, q,
+                            sizeof q);
+    if (n < 0) {
+      reply_ephemeral(b, x, "This is not your decision to make.");
+      return;
+    }
+    long page = strtol(rest, NULL, 10);
+    out_msg m = {.to = CMD_TO_DM,
+                 .text = q,
+                 .game = game,
+                 .version = version,
+                 .options = opts,
+                 .n_options = n};
+    json_t *o = json_pack("{sis{ssso}}", "type", 7, "data", "content", q,
+                          "components", bot_dc_components(&m, (int)page));
+    callback(b, x, o);
+    json_decref(o);
+    return;
+  }
+  const char *choice = kind == 's' ? json_string_value(json_array_get(
+                                         json_object_get(x->data, "values"), 0))
+                                   : rest;
+  if (!choice || !*choice || (kind != 'm' && kind != 's')) {
+    reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
+    return;
+  }
+  r.command = "move";
+  r.args[1].name = "choice";
+  r.args[1].value = choice;
+  r.n_args = 2;
+  cmd_set_now(b->cmd, (int64_t)time(NULL));
+  cmd_handle(b->cmd, &r);
+  answer(b, x, false, true);
+}
+
+static bool member_is_mod(bot_discord *b, json_t *member, const char *guild) {
+  const char *perms = json_string_value(json_object_get(member, "permissions"));
+  if (perms) {
+    unsigned long long p = strtoull(perms, NULL, 10);
+    if (p & MANAGE_GUILD)
+      return true;
+  }
+  /* LAIR_MOD_ROLE, or the server's mod_role setting. */
+  char setting[24] = "";
+  long role_setting = guild && *guild ? cmd_mod_role(b->cmd, guild) : 0;
+  if (role_setting > 0)
+    snprintf(setting, sizeof setting, "%ld", role_setting);
+  size_t i;
+  json_t *role;
+  json_array_foreach(json_object_get(member, "roles"), i, role) {
+    const char *id = json_string_value(role);
+    if (id && ((b->cfg.mod_role[0] && strcmp(id, b->cfg.mod_role) == 0) ||
+               (setting[0] && strcmp(id, setting) == 0)))
+      return true;
+  }
+  return false;
+}
+
+void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
+  ix x = {.received = received};
+  x.id = json_string_value(json_object_get(d, "id"));
+  x.token = json_string_value(json_object_get(d, "token"));
+  x.type = (int)json_integer_value(json_object_get(d, "type"));
+  x.channel = json_string_value(json_object_get(d, "channel_id"));
+  x.guild = json_string_value(json_object_get(d, "guild_id"));
+  x.data = json_object_get(d, "data");
+  json_t *member = json_object_get(d, "member");
+  json_t *user =
+      member ? json_object_get(member, "user") : json_object_get(d, "user");
+  x.user = json_string_value(json_object_get(user, "id"));
+  x.name = json_string_value(json_object_get(member, "nick"));
+  if (!x.name)
+    x.name = json_string_value(json_object_get(user, "global_name"));
+  if (!x.name)
+    x.name = json_string_value(json_object_get(user, "username"));
+  if (!x.id || !x.token || !x.channel || !x.user || !x.name ||
+      !bot_dc_snowflake_ok(x.id) || !bot_dc_snowflake_ok(x.user) ||
+      strlen(x.token) > 600) {
+    bot_dc_log(b, LOG_WARN, "ignored a malformed interaction");
+    return;
+  }
+  if (seen_before(b, x.id)) {
+    __atomic_add_fetch(&b->stats.duplicates, 1, __ATOMIC_RELAXED);
+    bot_dc_log(b, LOG_DEBUG, "interaction %s delivered again; ignored", x.id);
+    return;
+  }
+  x.in_dm = !member;
+  x.guild = x.guild ? x.guild : "";
+  x.is_mod = member && member_is_mod(b, member, x.guild);
+  x.gate = calloc(1, sizeof *x.gate);
+  if (x.gate) {
+    x.gate->b = b;
+    x.gate->refs = 1;
+    x.gate->received = received;
+  }
+  if (x.type == 2 || x.type == 4) {
+    const char *name = json_string_value(json_object_get(x.data, "name"));
+    if (!name || strcmp(name, "game") != 0) {
+      if (x.type == 2)
+        reply_ephemeral(b, &x, "Lair only knows /game.");
+    } else {
+      handle_command(b, &x, x.type == 4);
+    }
+  } else if (x.type == 3) {
+    handle_component(b, &x);
+  } else if (x.type == 1) {
+    json_t *o = json_pack("{si}", "type", 1);
+    callback(b, &x, o);
+    json_decref(o);
+  }
+  gate_release(x.gate);
+}

@@ -1,0 +1,430 @@
+/*
+ * discord_send.c: what a command produced, on its way out: the messages
+ * collected while a command runs, channel posts and DMs. A user's DM
+ * channel is opened once and remembered (in memory and in the database);
+ * DMs to one user go out in order, and a later DM of the same slot (the
+ * hand, a reminder) replaces one not yet sent.
+ */
+#include "discord_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* DMs: the channel is created once per user, then cached. While it is
+ * being opened, later DMs to that user wait behind the first (in order,
+ * without opening it again). */
+typedef struct dm_job {
+  bot_discord *b;
+  char user[32];
+  char game_channel[32];
+  int64_t game;
+  char latest[48]; /* out_msg.latest */
+  uint64_t gen;
+  char *body; /* JSON text: a DM may wait a while, text is compact; NULL
+                 once a later DM replaced it */
+  struct dm_job *next_open; /* b->opening */
+  struct dm_job *waiters;   /* the same user's later DMs, in order */
+  struct dm_job *next;      /* among those */
+} dm_job;
+
+/* ---- sending --------------------------------------------------------- */
+
+void bot_dc_note_result(void *ctx, const bot_rest_result *r) {
+  bot_discord *b = ctx;
+  if (!r->superseded && (r->status >= 400 || r->status == 0))
+    bot_dc_log(b, LOG_WARN, "a request failed: %d %s", r->status,
+               r->error ? r->error : "");
+}
+
+/* Queues a request; returns false (done not called) when it could not. */
+bool bot_dc_send_json(bot_discord *b, const char *method, const char *path,
+                      json_t *body, unsigned flags, bot_rest_done done,
+                      void *ctx) {
+  char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+  int rc = bot_rest_send(b->rest, method, path, text, flags,
+                         done ? done : bot_dc_note_result, done ? ctx : b);
+  if (rc)
+    bot_dc_log(b, LOG_WARN, "could not queue %s %s", method, path);
+  free(text);
+  return rc == 0;
+}
+
+/* Builds the bot_dc_components of a prompt: buttons when few, else a select
+ * menu of PER_PAGE options with page buttons. */
+json_t *bot_dc_components(const out_msg *m, int page) {
+  json_t *rows = json_array();
+  char id[101];
+  if (m->n_options <= 20) {
+    json_t *row = NULL;
+    for (int i = 0; i < m->n_options; i++) {
+      if (i % 5 == 0) {
+        row = json_pack("{sis[]}", "type", 1, "components");
+        json_array_append_new(rows, row);
+      }
+      snprintf(id, sizeof id, "m:%" PRId64 ":%" PRId64 ":%s", m->game,
+               m->version, m->options[i].id);
+      json_array_append_new(
+          json_object_get(row, "components"),
+          json_pack("{sisissss}", "type", 2, "style",
+                    strcmp(m->options[i].id, "end") == 0 ? 2 : 1, "label",
+                    m->options[i].label, "custom_id", id));
+    }
+    return rows;
+  }
+  int pages = (m->n_options + PER_PAGE - 1) / PER_PAGE;
+  if (page < 0 || page >= pages)
+    page = 0;
+  json_t *opts = json_array();
+  for (int i = page * PER_PAGE; i < m->n_options && i < (page + 1) * PER_PAGE;
+       i++)
+    json_array_append_new(opts,
+                          json_pack("{ssss}", "label", m->options[i].label,
+                                    "value", m->options[i].id));
+  snprintf(id, sizeof id, "s:%" PRId64 ":%" PRId64 ":%d", m->game, m->version,
+           page);
+  json_array_append_new(
+      rows, json_pack("{sis[{sisssssisiso}]}", "type", 1, "components", "type",
+                      3, "custom_id", id, "placeholder", "Choose...",
+                      "min_values", 1, "max_values", 1, "options", opts));
+  json_t *nav = json_pack("{sis[]}", "type", 1, "components");
+  for (int d = -1; d <= 1; d += 2) {
+    int to = page + d;
+    snprintf(id, sizeof id, "p:%" PRId64 ":%" PRId64 ":%d", m->game, m->version,
+             to);
+    json_array_append_new(
+        json_object_get(nav, "components"),
+        json_pack("{sisisssssb}", "type", 2, "style", 2, "label",
+                  d < 0 ? "Previous page" : "Next page", "custom_id", id,
+                  "disabled", to < 0 || to >= pages));
+  }
+  json_array_append_new(rows, nav);
+  return rows;
+}
+
+/* A message body: tables (several lines) as an embed, the rest as
+ * content; prompts carry their bot_dc_components; nobody is pinged. */
+json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
+  int lines = 0;
+  for (const char *p = m->text; *p; p++)
+    lines += *p == '\n';
+  /* Nobody is pinged, except the player a reminder is for. */
+  json_t *o = m->mention[0]
+                  ? json_pack("{s{s[]s[s]}}", "allowed_mentions", "parse",
+                              "users", m->mention)
+                  : json_pack("{s{s[]}}", "allowed_mentions", "parse");
+  if (m->file_name)
+    json_object_set_new(
+        o, "attachments",
+        json_pack("[{ssss}]", "id", "0", "filename", m->file_name));
+  if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
+    json_object_set_new(
+        o, "embeds",
+        json_pack("[{sssi}]", "description", m->text, "color", 0x6a0dad));
+  else
+    json_object_set_new(o, "content", json_string(m->text));
+  if (m->n_options > 0)
+    json_object_set_new(o, "components", bot_dc_components(m, 0));
+  if (ephemeral)
+    json_object_set_new(o, "flags", json_integer(64));
+  return o;
+}
+
+static void dm_free(dm_job *j) {
+  free(j->body);
+  free(j);
+}
+
+static void dm_sent(void *ctx, const bot_rest_result *r) {
+  dm_job *j = ctx;
+  bot_discord *b = j->b;
+  if (r->superseded) {
+    __atomic_add_fetch(&b->stats.dm_superseded, 1, __ATOMIC_RELAXED);
+  } else if (r->discord_code == 50007 && j->game_channel[0]) {
+    /* DMs closed: a channel notice that reveals nothing, and a button
+     * that shows the hand to that player alone. */
+    __atomic_add_fetch(&b->stats.dm_refused, 1, __ATOMIC_RELAXED);
+    char text[300], id[64], path[80];
+    snprintf(text, sizeof text,
+             "<@%s>, I cannot send you direct messages, so your hand and "
+             "turns wait behind the button below (only you will see them). "
+             "To get them by DM, allow direct messages from server members "
+             "in this server's privacy settings.",
+             j->user);
+    snprintf(id, sizeof id, "h:%" PRId64, j->game);
+    json_t *o = json_pack("{sss{s[s]}s[{sis[{sisissss}]}]}", "content", text,
+                          "allowed_mentions", "users", j->user, "components",
+                          "type", 1, "components", "type", 2, "style", 1,
+                          "label", "Show my hand", "custom_id", id);
+    snprintf(path, sizeof path, "/channels/%s/messages", j->game_channel);
+    bot_dc_send_json(b, "POST", path, o, 0, NULL, NULL);
+    json_decref(o);
+  } else if (r->discord_code == 10003) { /* Unknown Channel */
+    bot_dc_log(b, LOG_WARN,
+               "a DM channel is gone; the next DM opens a new one");
+    pthread_mutex_lock(&b->dm_mu);
+    for (int i = 0; i < DM_CACHE; i++)
+      if (strcmp(b->dm[i].user, j->user) == 0) {
+        b->dm[i].channel[0] = '\0';
+        b->dm[i].saved = false;
+      }
+    pthread_mutex_unlock(&b->dm_mu);
+  } else if (r->status >= 300 || r->status == 0) {
+    bot_dc_log(b, LOG_WARN, "a direct message failed: %d", r->status);
+  }
+  dm_free(j);
+}
+
+/* Whether user's DM channel is in the cache; copies it to ch ("" when it
+ * is gone). Under dm_mu. */
+static bool dm_cached(bot_discord *b, const char *user, char ch[32]) {
+  for (int i = 0; i < DM_CACHE; i++)
+    if (strcmp(b->dm[i].user, user) == 0) {
+      memcpy(ch, b->dm[i].channel, 32);
+      return true;
+    }
+  return false;
+}
+
+/* Remembers user's DM channel (under dm_mu). */
+static void dm_remember(bot_discord *b, const char *user, const char *channel,
+                        bool saved) {
+  dm_entry *e = NULL;
+  for (int i = 0; i < DM_CACHE && !e; i++)
+    if (strcmp(b->dm[i].user, user) == 0)
+      e = &b->dm[i];
+  if (!e)
+    e = &b->dm[b->dm_pos++ % DM_CACHE];
+  snprintf(e->user, sizeof e->user, "%s", user);
+  snprintf(e->channel, sizeof e->channel, "%s", channel);
+  e->saved = saved;
+}
+
+/* Writes the DM channels learnt since the last call to the database, in
+ * one transaction (worker only: the database is the worker's). An entry
+ * that could not be written stays unsaved for the next tick. */
+void bot_dc_dm_save(bot_discord *b) {
+  bool begun = false, ok = true;
+  bool written[DM_CACHE] = {false};
+  char wrote[DM_CACHE][32]; /* what was written, valid where written[] */
+  for (int i = 0; i < DM_CACHE && ok; i++) {
+    char user[32], channel[32], scope[48];
+    pthread_mutex_lock(&b->dm_mu);
+    bool todo = b->dm[i].user[0] && !b->dm[i].saved;
+    memcpy(user, b->dm[i].user, sizeof user);
+    memcpy(channel, b->dm[i].channel, sizeof channel);
+    pthread_mutex_unlock(&b->dm_mu);
+    if (!todo)
+      continue;
+    if (!begun && sto_tx_begin(b->db) != STO_OK)
+      break;
+    begun = true;
+    snprintf(scope, sizeof scope, "user:%s", user);
+    ok = sto_setting_set(b->db, scope, "dm_channel", channel) == STO_OK;
+    written[i] = ok;
+    memcpy(wrote[i], channel, sizeof channel);
+  }
+  if (begun && sto_tx_end(b->db, ok) == STO_OK && ok) {
+    pthread_mutex_lock(&b->dm_mu);
+    for (int i = 0; i < DM_CACHE; i++) /* unless it changed meanwhile */
+      if (written[i] && strcmp(b->dm[i].channel, wrote[i]) == 0)
+        b->dm[i].saved = true;
+    pthread_mutex_unlock(&b->dm_mu);
+  } else if (begun) {
+    bot_dc_log(b, LOG_WARN,
+               "could not save the DM channels; the next tick tries "
+               "again");
+  }
+}
+
+static void dm_post(dm_job *j, const char *channel) {
+  if (!j->body) { /* a later DM waiting behind the same opening replaced it */
+    dm_free(j);
+    return;
+  }
+  char path[80];
+  snprintf(path, sizeof path, "/channels/%s/messages", channel);
+  if (j->latest[0]
+          ? bot_rest_send_latest(j->b->rest, "POST", path, j->body, j->latest,
+                                 j->gen, dm_sent, j)
+          : bot_rest_send(j->b->rest, "POST", path, j->body, 0, dm_sent, j)) {
+    bot_dc_log(j->b, LOG_WARN, "could not queue a direct message");
+    dm_free(j);
+  }
+}
+
+/* The DM channel of j's user opened (or not): j and the DMs waiting
+ * behind it go, in order, before any later DM can use the cache. */
+static void dm_opened(void *ctx, const bot_rest_result *r) {
+  dm_job *j = ctx;
+  bot_discord *b = j->b;
+  json_t *ch = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
+  const char *id = json_string_value(json_object_get(ch, "id"));
+  bool ok = id && bot_dc_snowflake_ok(id);
+  if (!ok)
+    bot_dc_log(b, LOG_WARN, "could not open a DM channel: %d", r->status);
+  pthread_mutex_lock(&b->dm_mu);
+  for (dm_job **p = &b->opening; *p; p = &(*p)->next_open)
+    if (*p == j) {
+      *p = j->next_open;
+      break;
+    }
+  if (ok)
+    dm_remember(b, j->user, id, false);
+  dm_job *w = j->waiters;
+  if (ok && j->body)
+    dm_post(j, id);
+  else
+    dm_free(j);
+  while (w) {
+    dm_job *next = w->next;
+    if (ok)
+      dm_post(w, id);
+    else
+      dm_free(w);
+    w = next;
+  }
+  pthread_mutex_unlock(&b->dm_mu);
+  json_decref(ch);
+}
+
+static bool dm_replaces(const dm_job *later, const dm_job *j) {
+  return j->body && j->gen < later->gen &&
+         strcmp(j->latest, later->latest) == 0;
+}
+
+/* Drops the DMs waiting behind first (and first's own text: first itself
+ * stays, its channel is being opened) that later makes pointless. */
+static void dm_drop_superseded(bot_discord *b, dm_job *first,
+                               const dm_job *later) {
+  if (dm_replaces(later, first)) {
+    free(first->body);
+    first->body = NULL;
+    __atomic_add_fetch(&b->stats.dm_superseded, 1, __ATOMIC_RELAXED);
+  }
+  for (dm_job **p = &first->waiters; *p;) {
+    dm_job *w = *p;
+    if (dm_replaces(later, w)) {
+      *p = w->next;
+      dm_free(w);
+      __atomic_add_fetch(&b->stats.dm_superseded, 1, __ATOMIC_RELAXED);
+    } else {
+      p = &w->next;
+    }
+  }
+}
+
+void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
+  dm_job *j = calloc(1, sizeof *j);
+  if (!j)
+    return;
+  j->b = b;
+  snprintf(j->user, sizeof j->user, "%s", m->user);
+  snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
+  j->game = m->game;
+  memcpy(j->latest, m->latest, sizeof j->latest);
+  j->gen = m->gen;
+  json_t *body = bot_dc_message_body(m, false);
+  j->body = json_dumps(body, JSON_COMPACT);
+  json_decref(body);
+  if (!j->body) {
+    free(j);
+    return;
+  }
+  char ch[32] = "", scope[48], stored[32] = "";
+  pthread_mutex_lock(&b->dm_mu);
+  bool known = dm_cached(b, j->user, ch);
+  pthread_mutex_unlock(&b->dm_mu);
+  if (!known) { /* opened before a restart, or beyond the cache */
+    snprintf(scope, sizeof scope, "user:%s", j->user);
+    if (sto_setting_get(b->db, scope, "dm_channel", stored, sizeof stored) ==
+            STO_OK &&
+        bot_dc_snowflake_ok(stored))
+      memcpy(ch, stored, sizeof ch);
+  }
+  dm_job *first = NULL;
+  pthread_mutex_lock(&b->dm_mu);
+  if (!known && ch[0])
+    dm_remember(b, j->user, ch, true);
+  else if (!known) /* it may have opened meanwhile */
+    dm_cached(b, j->user, ch);
+  for (dm_job *o = b->opening; o && !ch[0] && !first; o = o->next_open)
+    if (strcmp(o->user, j->user) == 0)
+      first = o;
+  if (first) {        /* its channel is being opened: wait behind it */
+    if (j->latest[0]) /* what j makes pointless need not wait */
+      dm_drop_superseded(b, first, j);
+    dm_job **p = &first->waiters;
+    while (*p)
+      p = &(*p)->next;
+    *p = j;
+  } else if (ch[0]) {
+    dm_post(j, ch); /* under dm_mu: after any DM that waited */
+  } else {
+    j->next_open = b->opening;
+    b->opening = j;
+  }
+  pthread_mutex_unlock(&b->dm_mu);
+  if (first || ch[0])
+    return;
+  json_t *o = json_pack("{ss}", "recipient_id", m->user);
+  if (!bot_dc_send_json(b, "POST", "/users/@me/channels", o, 0, dm_opened, j)) {
+    bot_rest_result failed = {.status = 0, .error = "not queued"};
+    dm_opened(j, &failed);
+  }
+  json_decref(o);
+}
+
+/* ---- collecting a command's messages ----------------------------------- */
+
+void bot_dc_collect(void *ctx, const cmd_msg *m) {
+  bot_discord *b = ctx;
+  if (b->n_msgs == MAX_MSGS)
+    return;
+  out_msg *o = &b->msgs[b->n_msgs];
+  memset(o, 0, sizeof *o);
+  o->to = m->to;
+  snprintf(o->user, sizeof o->user, "%s", m->user ? m->user : "");
+  snprintf(o->channel, sizeof o->channel, "%s", m->channel ? m->channel : "");
+  o->text = strdup(m->text);
+  o->game = m->game;
+  o->version = m->version;
+  snprintf(o->mention, sizeof o->mention, "%s", m->mention ? m->mention : "");
+  if (m->piece == 0)
+    b->gen++;
+  o->gen = b->gen;
+  if (m->slot && m->game)
+    snprintf(o->latest, sizeof o->latest, "%s:%" PRId64, m->slot, m->game);
+  if (m->file_name && m->file_data) {
+    o->file_name = strdup(m->file_name);
+    o->file_data = malloc(m->file_len + 1);
+    if (o->file_data)
+      memcpy(o->file_data, m->file_data, m->file_len);
+    o->file_len = m->file_len;
+    if (!o->file_name || !o->file_data) {
+      free(o->file_name);
+      free(o->file_data);
+      o->file_name = o->file_data = NULL;
+    }
+  }
+  if (m->n_options > 0) {
+    o->options = malloc((size_t)m->n_options * sizeof *o->options);
+    if (o->options) {
+      memcpy(o->options, m->options, (size_t)m->n_options * sizeof *o->options);
+      o->n_options = m->n_options;
+    }
+  }
+  if (o->text)
+    b->n_msgs++;
+}
+
+void bot_dc_clear_msgs(bot_discord *b) {
+  for (int i = 0; i < b->n_msgs; i++) {
+    free(b->msgs[i].text);
+    free(b->msgs[i].options);
+    free(b->msgs[i].file_name);
+    free(b->msgs[i].file_data);
+  }
+  b->n_msgs = 0;
+}
