@@ -3,7 +3,7 @@
 transport under a sustained load, against the fake Discord on loopback.
 
     /usr/bin/python3 bench/bench_discord.py [--lair build/release/lair]
-        [--openapi ../shared/discord/openapi.json] [--games 1000]
+        [--openapi tests/discord/spec/openapi.json] [--games 1000]
         [--rates 100,500] [--seconds 20] [--users 200]
 
 First it opens GAMES two-player Supervillain games, one per channel of the
@@ -322,7 +322,7 @@ def main():
     ap.add_argument("--lair", default=os.path.join(ROOT, "build", "release",
                                                    "lair"))
     ap.add_argument("--openapi", default=os.path.join(
-        ROOT, "..", "shared", "discord", "openapi.json"))
+        ROOT, "tests", "discord", "spec", "openapi.json"))
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--users", type=int, default=200)
     ap.add_argument("--rates", default="100,500")

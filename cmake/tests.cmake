@@ -131,13 +131,14 @@ endif()
 
 # The fake Discord's self-test (tests/fake_discord/, Debian's /usr/bin/python3
 # with python3-websockets and python3-jsonschema): it checks every request
-# against Discord's openapi.json, which CI keeps in shared/ beside the
-# repository. A missing file fails the test with a message; it never skips.
+# against Discord's openapi.json, committed in tests/discord/spec/ with its
+# licence. A missing file fails the test with a message; it never skips.
 set(LAIR_DEBIAN_PYTHON /usr/bin/python3)
+set(LAIR_OPENAPI ${PROJECT_SOURCE_DIR}/tests/discord/spec/openapi.json)
 add_test(NAME fake_discord_selftest
          COMMAND ${LAIR_DEBIAN_PYTHON} -B
                  ${PROJECT_SOURCE_DIR}/tests/fake_discord/test_fake.py
-                 --openapi ${PROJECT_SOURCE_DIR}/../shared/discord/openapi.json)
+                 --openapi ${LAIR_OPENAPI})
 set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 
 # The Discord transport against the fake Discord (tests/discord/, Debian's
@@ -147,14 +148,13 @@ set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 # reminders and deadlines fired by the bot's own timers, an exported
 # record as a file, DM channels kept across a restart: about 35 s of real
 # time, as the bot's timers tick every 5 s; 150 s leaves room for a failing
-# run's waits). Like the self-test they read shared/discord/openapi.json
-# beside the repository and fail without it.
+# run's waits). Like the self-test they check every request against the
+# committed openapi.json and fail without it.
 foreach(case IN ITEMS game faults async)
   add_test(NAME discord_${case}
            COMMAND ${LAIR_DEBIAN_PYTHON} -B
                    ${PROJECT_SOURCE_DIR}/tests/discord/test_${case}.py
-                   ${PROJECT_SOURCE_DIR}/../shared/discord/openapi.json
-                   $<TARGET_FILE:lair>)
+                   ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
   set_tests_properties(discord_${case} PROPERTIES
                        ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 150)
 endforeach()

@@ -74,8 +74,8 @@ class Fake:
     def __init__(self, openapi, tmp, *extra, name="fake"):
         LIVE.append(self)
         check(os.path.isfile(openapi),
-              "%s: no such file (Discord's openapi.json is required; CI "
-              "keeps it in shared/discord/ beside the repository)" % openapi)
+              "%s: no such file (Discord's openapi.json is required; it is "
+              "committed as tests/discord/spec/openapi.json)" % openapi)
         self.portfile = os.path.join(tmp, name + ".ports")
         self.log_path = os.path.join(tmp, name + ".log")
         self.log = open(self.log_path, "wb")
@@ -515,8 +515,8 @@ def main(name, fn):
         sys.argv[2])
     if not os.path.isfile(openapi):
         print("%s: FAIL: %s: no such file (Discord's openapi.json is "
-              "required; CI keeps it in shared/discord/ beside the "
-              "repository)" % (name, openapi))
+              "required; it is committed as tests/discord/spec/openapi.json)"
+              % (name, openapi))
         return 1
     with tempfile.TemporaryDirectory(prefix="lair-%s-" % name) as tmp:
         t0 = time.monotonic()

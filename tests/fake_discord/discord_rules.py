@@ -4,7 +4,7 @@ loosely than Discord enforces for bots). Each check returns
 "Invalid Form Body" (50035) rendering.
 
 Sources: Discord's developer docs (messages, embeds, components,
-application commands); /work/shared/discord/protocol.md.
+application commands, rate limits).
 """
 
 import re

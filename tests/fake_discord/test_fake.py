@@ -27,7 +27,7 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "fake_discord.py")
 DEFAULT_OPENAPI = os.path.normpath(os.path.join(
-    HERE, "..", "..", "..", "shared", "discord", "openapi.json"))
+    HERE, "..", "discord", "spec", "openapi.json"))
 TOKEN = "selftest-token"
 UA = "DiscordBot (https://example.invalid/lair, 0.1.0)"
 APP = "1187000000000000001"
@@ -1209,7 +1209,7 @@ def main():
     if not os.path.isfile(OPENAPI):
         print(f"test_fake: FAIL: Discord's OpenAPI description {OPENAPI} is "
               "missing. The fake Discord validates every request against it; "
-              "CI expects shared/discord/openapi.json beside the repository "
+              "it is committed as tests/discord/spec/openapi.json "
               "(pass --openapi PATH or set LAIR_DISCORD_OPENAPI).",
               file=sys.stderr)
         return 1
