@@ -1,6 +1,8 @@
 /*
  * rest.c: Lair's Discord HTTP client (bot/rest.h) on libcurl's multi
- * interface.
+ * interface: requests, sending, the client's loop and the public API. The
+ * routes, buckets and the invalid-request window are rest_route.c's
+ * (rest_int.h).
  *
  * Callers on any thread append requests to an inbox under a mutex and
  * wake the client's one thread with curl_multi_wakeup. That thread owns
@@ -22,7 +24,7 @@
  * only interaction callbacks are sent. Log lines never show the token,
  * paths or routes (webhook and interaction tokens live in paths).
  */
-#include "rest.h"
+#include "rest_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,131 +40,13 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
-#define BODY_CAP ((size_t)8 << 20) /* a larger answer is an error */
-#define MAX_429_RETRIES 3          /* then the 429 is the outcome */
-#define GLOBAL_PER_SEC 50          /* Discord's global limit */
-#define INVALID_WINDOW_MS (10 * 60 * 1000)
-#define INVALID_BUDGET_MAX 9000 /* well below the ban at 10,000 */
-#define BACKOFF_BASE_MS 250     /* 5xx: 250, 500, 1000 ms ... */
-#define BACKOFF_MAX_MS 8000
-#define RETRY_AFTER_MIN_MS 50 /* a 429 is never retried at once */
-#define RETRY_AFTER_DEFAULT_MS 1000
-#define RETRY_AFTER_MAX_MS (3600 * 1000)
-#define POLL_MAX_MS 1000
-#define SWEEP_MS 60000            /* how often idle routes are freed */
-#define ROUTE_IDLE_MS (5 * 60000) /* idle this long: forgotten */
-#define TABLE_SLOTS 512
-#define DEFAULT_UA "DiscordBot (https://github.com/lair, 0.1.0)"
-
-/* ---- data ------------------------------------------------------------- */
-
-typedef struct rbuf {
-  char *p;
-  size_t len, cap;
-  bool toobig;
-} rbuf;
-
-/* What one answer's headers said about rate limits. */
-typedef struct rl_hdrs {
-  bool any; /* some X-RateLimit-* header came */
-  bool has_bucket, has_remaining, has_reset_after, has_retry_after;
-  bool global;
-  char bucket[80];
-  char scope[16];
-  long remaining;
-  double reset_after, retry_after; /* seconds */
-} rl_hdrs;
-
-typedef struct bucket {
-  struct bucket *next; /* hash chain */
-  char *key;           /* "?route" (provisional) or "hash major" */
-  int refs;            /* routes pointing here */
-  bool busy;           /* a request of this bucket is in flight */
-  bool known;          /* remaining and reset_at describe the window */
-  long remaining;
-  int64_t reset_at;
-} bucket;
-
-typedef struct route route;
-
-typedef struct req {
-  struct req *next, *prev; /* a queue, or the in-flight list (prev) */
-  char *method, *url, *body, *key, *major;
-  char *file_name, *file_data; /* a file sent with the JSON (multipart) */
-  char *latest;                /* bot_rest_send_latest's key, or NULL */
-  uint64_t gen;
-  size_t file_len;
-  curl_mime *mime; /* the current attempt's multipart body */
-  bool interaction;
-  bot_rest_done done;
-  void *ctx;
-  int attempts, n429, n5xx;
-  double started, sent_at; /* CLOCK_MONOTONIC s: the attempt began, and
-                              its request went out */
-  int64_t not_before;      /* a retry waits until then */
-  route *route;            /* NULL in the interaction lane */
-  CURL *easy;
-  rbuf resp;
-  rl_hdrs hdr;
-  char error[64];
-} req;
-
-struct route {
-  route *next;                /* hash chain */
-  route *act_next, *act_prev; /* the list of routes with queued requests */
-  bool active;
-  char *key, *major;
-  bucket *bucket;
-  req *head, *tail;
-  int inflight;
-  int64_t last_used;
-};
-
-struct bot_rest {
-  /* Shared with callers, under lock. */
-  pthread_mutex_t lock;
-  req *in_head, *in_tail;
-  bool stopping;
-  bot_rest_stats stats;
-  int64_t *inv; /* ring of invalid answers' times */
-  int inv_cap, inv_head, inv_n;
-
-  /* Fixed after bot_rest_new. */
-  pthread_t thread;
-  CURLM *multi;
-  char *api_base, *user_agent;
-  struct curl_slist *hdr_json, *hdr_plain, *hdr_mime;
-  int max_5xx, timeout_ms, budget;
-
-  /* The client's thread only. */
-  req *ilane_head, *ilane_tail; /* interaction callbacks waiting */
-  req *inflight;
-  route *active, *active_tail; /* routes with queued requests, FIFO */
-  route *routes[TABLE_SLOTS];
-  bucket *buckets[TABLE_SLOTS];
-  double tokens; /* the global token bucket */
-  int64_t tokens_at;
-  int64_t global_until, cf_until;
-  bool budget_logged;
-  uint64_t rng;
-};
-
 /* ---- small helpers ---------------------------------------------------- */
-
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
-
-static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 static uint64_t next_rand(bot_rest *r) {
   /* xorshift64: jitter only, no need for quality. */
@@ -172,13 +56,6 @@ static uint64_t next_rand(bot_rest *r) {
   x ^= x << 17;
   r->rng = x;
   return x;
-}
-
-static uint32_t fnv1a(const char *s) {
-  uint32_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
 }
 
 /* Wipes a secret before freeing it; volatile so it is not optimised out. */
@@ -218,12 +95,6 @@ static bool parse_long(const char *s, long *out) {
   return true;
 }
 
-/* Rounds a non-negative, bounded x up (no libm needed). */
-static int64_t ceil64(double x) {
-  int64_t i = (int64_t)x;
-  return (double)i < x ? i + 1 : i;
-}
-
 /* Seconds (as Discord sends them) to a wait in ms, clamped. */
 static int64_t wait_ms(double seconds) {
   double ms = seconds * 1000.0;
@@ -232,130 +103,6 @@ static int64_t wait_ms(double seconds) {
   if (ms > RETRY_AFTER_MAX_MS)
     return RETRY_AFTER_MAX_MS;
   return ceil64(ms);
-}
-
-/* ---- route keys ------------------------------------------------------- */
-
-static bool all_digits(const char *s, size_t n) {
-  if (n == 0)
-    return false;
-  for (size_t i = 0; i < n; i++)
-    if (!isdigit((unsigned char)s[i]))
-      return false;
-  return true;
-}
-
-static bool seg_is(const char *s, size_t n, const char *word) {
-  return strlen(word) == n && memcmp(s, word, n) == 0;
-}
-
-/* Appends n bytes, truncating at cap - 1; *len counts what would have
- * been written. */
-static void put(char *out, size_t cap, size_t *len, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++, (*len)++)
-    if (*len + 1 < cap)
-      out[*len] = s[i];
-  if (cap)
-    out[*len < cap ? *len : cap - 1] = '\0';
-}
-
-/* Writes the route key of method path into out and returns its full
- * length (like snprintf). The major parameter is out[*mbeg, *mend): the
- * top-level resource and its id (channels, guilds), a webhook's id and
- * token, an interaction's id and token. */
-static size_t route_key(const char *method, const char *path, char *out,
-                        size_t cap, size_t *mbeg, size_t *mend) {
-  size_t len = 0;
-  if (cap)
-    out[0] = '\0';
-  put(out, cap, &len, method, strlen(method));
-  put(out, cap, &len, " ", 1);
-  *mbeg = *mend = len;
-  size_t plen = strcspn(path, "?#");
-  const char *seg0 = NULL, *prev = NULL;
-  size_t seg0n = 0, prevn = 0;
-  int idx = -1; /* index of the segment after the leading '/' */
-  const char *p = path;
-  while (p < path + plen) {
-    if (*p == '/') {
-      put(out, cap, &len, "/", 1);
-      p++;
-      idx++;
-      continue;
-    }
-    size_t n = strcspn(p, "/?#");
-    if (p + n > path + plen)
-      n = (size_t)(path + plen - p);
-    bool top_id =
-        idx == 1 && seg0 &&
-        (seg_is(seg0, seg0n, "channels") || seg_is(seg0, seg0n, "guilds") ||
-         seg_is(seg0, seg0n, "webhooks") ||
-         seg_is(seg0, seg0n, "interactions"));
-    bool top_token = idx == 2 && seg0 &&
-                     (seg_is(seg0, seg0n, "webhooks") ||
-                      seg_is(seg0, seg0n, "interactions"));
-    if (idx == 0) {
-      seg0 = p;
-      seg0n = n;
-      *mbeg = len;
-    }
-    if (top_id || top_token) {
-      put(out, cap, &len, p, n);
-      *mend = len;
-    } else if (prev && seg_is(prev, prevn, "reactions")) {
-      put(out, cap, &len, "{emoji}", 7);
-    } else if (all_digits(p, n)) {
-      put(out, cap, &len, "{id}", 4);
-    } else {
-      put(out, cap, &len, p, n);
-    }
-    prev = p;
-    prevn = n;
-    p += n;
-  }
-  if (*mend == *mbeg || *mend < *mbeg)
-    *mbeg = *mend = len;
-  return len;
-}
-
-void bot_rest_route(const char *method, const char *path, char *out,
-                    size_t cap) {
-  size_t b, e;
-  if (!method || !path || !out || cap == 0) {
-    if (out && cap)
-      out[0] = '\0';
-    return;
-  }
-  route_key(method, path, out, cap, &b, &e);
-}
-
-/* ---- invalid-request window (under lock) ------------------------------ */
-
-static void inv_expire(bot_rest *r, int64_t now) {
-  while (r->inv_n > 0 && r->inv[r->inv_head] <= now - INVALID_WINDOW_MS) {
-    r->inv_head = (r->inv_head + 1) % r->inv_cap;
-    r->inv_n--;
-  }
-}
-
-static void inv_push(bot_rest *r, int64_t now) {
-  pthread_mutex_lock(&r->lock);
-  inv_expire(r, now);
-  int slot = (r->inv_head + r->inv_n) % r->inv_cap;
-  r->inv[slot] = now;
-  if (r->inv_n < r->inv_cap)
-    r->inv_n++;
-  else /* full: the oldest falls out, the count stays at the budget */
-    r->inv_head = (r->inv_head + 1) % r->inv_cap;
-  pthread_mutex_unlock(&r->lock);
-}
-
-static int inv_count(bot_rest *r, int64_t now) {
-  pthread_mutex_lock(&r->lock);
-  inv_expire(r, now);
-  int n = r->inv_n;
-  pthread_mutex_unlock(&r->lock);
-  return n;
 }
 
 #define STAT_ADD(r, field, n)                                                  \
@@ -513,182 +260,6 @@ static size_t on_header(char *data, size_t size, size_t nitems, void *ud) {
   return n;
 }
 
-/* ---- routes and buckets (the client's thread) ------------------------- */
-
-static bucket *bucket_get(bot_rest *r, const char *key) {
-  uint32_t slot = fnv1a(key) % TABLE_SLOTS;
-  for (bucket *b = r->buckets[slot]; b; b = b->next)
-    if (strcmp(b->key, key) == 0)
-      return b;
-  bucket *b = calloc(1, sizeof *b);
-  if (!b)
-    return NULL;
-  b->key = strdup(key);
-  if (!b->key) {
-    free(b);
-    return NULL;
-  }
-  b->next = r->buckets[slot];
-  r->buckets[slot] = b;
-  return b;
-}
-
-static void bucket_unref(bot_rest *r, bucket *b) {
-  if (--b->refs > 0 || b->busy)
-    return;
-  bucket **pp = &r->buckets[fnv1a(b->key) % TABLE_SLOTS];
-  while (*pp != b)
-    pp = &(*pp)->next;
-  *pp = b->next;
-  free(b->key);
-  free(b);
-}
-
-static route *route_get(bot_rest *r, const char *key, const char *major) {
-  uint32_t slot = fnv1a(key) % TABLE_SLOTS;
-  for (route *rt = r->routes[slot]; rt; rt = rt->next)
-    if (strcmp(rt->key, key) == 0)
-      return rt;
-  route *rt = calloc(1, sizeof *rt);
-  if (!rt)
-    return NULL;
-  rt->key = strdup(key);
-  rt->major = strdup(major);
-  size_t plen = strlen(key) + 2;
-  char *pkey = malloc(plen);
-  if (pkey)
-    snprintf(pkey, plen, "?%s", key);
-  rt->bucket = rt->key && rt->major && pkey ? bucket_get(r, pkey) : NULL;
-  free(pkey);
-  if (!rt->bucket) {
-    free(rt->key);
-    free(rt->major);
-    free(rt);
-    return NULL;
-  }
-  rt->bucket->refs++;
-  rt->next = r->routes[slot];
-  r->routes[slot] = rt;
-  return rt;
-}
-
-static void route_activate(bot_rest *r, route *rt) {
-  if (rt->active)
-    return;
-  rt->active = true;
-  rt->act_next = NULL;
-  rt->act_prev = r->active_tail;
-  if (r->active_tail)
-    r->active_tail->act_next = rt;
-  else
-    r->active = rt;
-  r->active_tail = rt;
-}
-
-static void route_deactivate(bot_rest *r, route *rt) {
-  if (!rt->active)
-    return;
-  rt->active = false;
-  if (rt->act_prev)
-    rt->act_prev->act_next = rt->act_next;
-  else
-    r->active = rt->act_next;
-  if (rt->act_next)
-    rt->act_next->act_prev = rt->act_prev;
-  else
-    r->active_tail = rt->act_prev;
-  rt->act_next = rt->act_prev = NULL;
-}
-
-static void route_push_back(bot_rest *r, route *rt, req *q) {
-  q->next = NULL;
-  if (rt->tail)
-    rt->tail->next = q;
-  else
-    rt->head = q;
-  rt->tail = q;
-  route_activate(r, rt);
-}
-
-static void route_push_front(bot_rest *r, route *rt, req *q) {
-  q->next = rt->head;
-  rt->head = q;
-  if (!rt->tail)
-    rt->tail = q;
-  route_activate(r, rt);
-}
-
-static req *route_pop(bot_rest *r, route *rt) {
-  req *q = rt->head;
-  rt->head = q->next;
-  if (!rt->head) {
-    rt->tail = NULL;
-    route_deactivate(r, rt);
-  }
-  q->next = NULL;
-  return q;
-}
-
-static void ilane_push(bot_rest *r, req *q) {
-  q->next = NULL;
-  if (r->ilane_tail)
-    r->ilane_tail->next = q;
-  else
-    r->ilane_head = q;
-  r->ilane_tail = q;
-}
-
-/* Learns the bucket of rt from an answer's headers. */
-static void learn(bot_rest *r, route *rt, const rl_hdrs *h, int64_t now) {
-  if (h->has_bucket) {
-    size_t n = strlen(h->bucket) + strlen(rt->major) + 2;
-    char *key = malloc(n);
-    if (key) {
-      snprintf(key, n, "%s %s", h->bucket, rt->major);
-      if (strcmp(key, rt->bucket->key) != 0) {
-        bucket *nb = bucket_get(r, key);
-        if (nb) {
-          nb->refs++;
-          bucket_unref(r, rt->bucket);
-          rt->bucket = nb;
-        }
-      }
-      free(key);
-    }
-  }
-  if (h->has_remaining && h->has_reset_after) {
-    bucket *b = rt->bucket;
-    b->known = true;
-    b->remaining = h->remaining;
-    double ms = h->reset_after * 1000.0;
-    b->reset_at =
-        now + (ms < RETRY_AFTER_MAX_MS ? ceil64(ms) : RETRY_AFTER_MAX_MS);
-  }
-}
-
-/* Frees routes that have been idle a while and whose bucket holds no
- * pending wait, so a long-running bot does not keep every channel. */
-static void sweep(bot_rest *r, int64_t now) {
-  for (int i = 0; i < TABLE_SLOTS; i++) {
-    route **pp = &r->routes[i];
-    while (*pp) {
-      route *rt = *pp;
-      bucket *b = rt->bucket;
-      bool waiting = b->known && b->reset_at > now;
-      if (!rt->head && rt->inflight == 0 && !waiting &&
-          now - rt->last_used > ROUTE_IDLE_MS) {
-        *pp = rt->next;
-        bucket_unref(r, b);
-        free(rt->key);
-        free(rt->major);
-        free(rt);
-      } else {
-        pp = &rt->next;
-      }
-    }
-  }
-}
-
 /* ---- sending ---------------------------------------------------------- */
 
 static void inflight_add(bot_rest *r, req *q) {
@@ -790,9 +361,9 @@ static void start(bot_rest *r, req *q) {
 /* Puts q back for another attempt at q->not_before. */
 static void requeue(bot_rest *r, req *q) {
   if (q->route)
-    route_push_front(r, q->route, q);
+    bot_rest_route_push_front(r, q->route, q);
   else
-    ilane_push(r, q);
+    bot_rest_ilane_push(r, q);
 }
 
 static void retry_later(bot_rest *r, req *q, int64_t now, int status,
@@ -834,7 +405,7 @@ static void on_429(bot_rest *r, req *q, int64_t now) {
     ra = h->reset_after;
   int64_t wait = ra >= 0 ? wait_ms(ra) : RETRY_AFTER_DEFAULT_MS;
   if (strcmp(h->scope, "shared") != 0)
-    inv_push(r, now);
+    bot_rest_inv_push(r, now);
   if (cloudflare) {
     if (now + wait > r->cf_until)
       fprintf(stderr,
@@ -882,7 +453,7 @@ static void complete(bot_rest *r, req *q, CURLcode cc) {
     q->route->inflight--;
     q->route->last_used = now;
     if (cc == CURLE_OK)
-      learn(r, q->route, &q->hdr, now);
+      bot_rest_learn(r, q->route, &q->hdr, now);
   }
   if (q->resp.toobig) {
     finish(r, q, 0, "response too large");
@@ -902,7 +473,7 @@ static void complete(bot_rest *r, req *q, CURLcode cc) {
     return;
   }
   if (status == 401 || status == 403)
-    inv_push(r, now);
+    bot_rest_inv_push(r, now);
   finish(r, q, (int)status, NULL);
 }
 
@@ -943,10 +514,10 @@ static bool intake(bot_rest *r) {
     list = q->next;
     q->next = NULL;
     if (q->interaction) {
-      ilane_push(r, q);
+      bot_rest_ilane_push(r, q);
       continue;
     }
-    route *rt = route_get(r, q->key, q->major);
+    route *rt = bot_rest_route_get(r, q->key, q->major);
     if (!rt) {
       finish(r, q, 0, "out of memory");
       continue;
@@ -955,7 +526,7 @@ static bool intake(bot_rest *r) {
     rt->last_used = now_ms();
     if (q->latest)
       drop_superseded(r, rt, q);
-    route_push_back(r, rt, q);
+    bot_rest_route_push_back(r, rt, q);
   }
   return stop;
 }
@@ -971,7 +542,7 @@ static void drop_over_budget(bot_rest *r, int count) {
   while (r->active) {
     route *rt = r->active;
     while (rt->head && rt->active) {
-      req *q = route_pop(r, rt);
+      req *q = bot_rest_route_pop(r, rt);
       STAT_ADD(r, dropped_budget, 1);
       finish(r, q, 0, "invalid request budget exhausted");
     }
@@ -1001,7 +572,7 @@ static int64_t pump(bot_rest *r, int64_t now) {
   }
   r->ilane_tail = last;
 
-  int invalid = inv_count(r, now);
+  int invalid = bot_rest_inv_count(r, now);
   if (invalid >= r->budget) {
     drop_over_budget(r, invalid);
     return next;
@@ -1032,11 +603,11 @@ static int64_t pump(bot_rest *r, int64_t now) {
       if (b->known && b->reset_at <= now)
         b->known = false; /* a new window: remaining is unknown again */
       r->tokens -= 1.0;
-      start(r, route_pop(r, rt));
+      start(r, bot_rest_route_pop(r, rt));
       if (rt->active && rt->act_next) {
         /* Round robin: a busy route goes behind the others. */
-        route_deactivate(r, rt);
-        route_activate(r, rt);
+        bot_rest_route_deactivate(r, rt);
+        bot_rest_route_activate(r, rt);
       }
     }
     rt = nx;
@@ -1079,7 +650,7 @@ static void fail_all(bot_rest *r) {
   while (r->active) {
     route *rt = r->active;
     while (rt->active)
-      finish(r, route_pop(r, rt), 0, "shutting down");
+      finish(r, bot_rest_route_pop(r, rt), 0, "shutting down");
   }
 }
 
@@ -1095,7 +666,7 @@ static void *loop_main(void *arg) {
     int64_t now = now_ms();
     int64_t wake = pump(r, now);
     if (now >= next_sweep) {
-      sweep(r, now);
+      bot_rest_sweep(r, now);
       next_sweep = now + SWEEP_MS;
     }
     int64_t t = wake == INT64_MAX ? POLL_MAX_MS : wake - now;
@@ -1344,7 +915,7 @@ static int enqueue(bot_rest *r, const char *method, const char *path,
   size_t kcap = strlen(method) + 4 * strlen(path) + 16, mb, me;
   q->key = malloc(kcap);
   if (q->key) {
-    route_key(method, path, q->key, kcap, &mb, &me);
+    bot_rest_route_key(method, path, q->key, kcap, &mb, &me);
     q->major = malloc(me - mb + 1);
     if (q->major) {
       memcpy(q->major, q->key + mb, me - mb);
@@ -1435,7 +1006,7 @@ void bot_rest_get_stats(bot_rest *r, bot_rest_stats *out) {
   int64_t now = now_ms();
   pthread_mutex_lock(&r->lock);
   *out = r->stats;
-  inv_expire(r, now);
+  bot_rest_inv_expire(r, now);
   out->invalid_10min = (uint64_t)r->inv_n;
   pthread_mutex_unlock(&r->lock);
 }

@@ -1,0 +1,175 @@
+/*
+ * rest_int.h: inside the Discord HTTP client, shared by rest.c (requests,
+ * sending, the client's loop and the public API) and rest_route.c (route
+ * keys, rate-limit buckets and the invalid-request window). Not for other
+ * layers.
+ */
+#ifndef LAIR_REST_INT_H
+#define LAIR_REST_INT_H
+
+#include "rest.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+
+#define BODY_CAP ((size_t)8 << 20) /* a larger answer is an error */
+#define MAX_429_RETRIES 3          /* then the 429 is the outcome */
+#define GLOBAL_PER_SEC 50          /* Discord's global limit */
+#define INVALID_WINDOW_MS (10 * 60 * 1000)
+#define INVALID_BUDGET_MAX 9000 /* well below the ban at 10,000 */
+#define BACKOFF_BASE_MS 250     /* 5xx: 250, 500, 1000 ms ... */
+#define BACKOFF_MAX_MS 8000
+#define RETRY_AFTER_MIN_MS 50 /* a 429 is never retried at once */
+#define RETRY_AFTER_DEFAULT_MS 1000
+#define RETRY_AFTER_MAX_MS (3600 * 1000)
+#define POLL_MAX_MS 1000
+#define SWEEP_MS 60000            /* how often idle routes are freed */
+#define ROUTE_IDLE_MS (5 * 60000) /* idle this long: forgotten */
+#define TABLE_SLOTS 512
+#define DEFAULT_UA "DiscordBot (https://github.com/lair, 0.1.0)"
+
+/* ---- data ------------------------------------------------------------- */
+
+typedef struct rbuf {
+  char *p;
+  size_t len, cap;
+  bool toobig;
+} rbuf;
+
+/* What one answer's headers said about rate limits. */
+typedef struct rl_hdrs {
+  bool any; /* some X-RateLimit-* header came */
+  bool has_bucket, has_remaining, has_reset_after, has_retry_after;
+  bool global;
+  char bucket[80];
+  char scope[16];
+  long remaining;
+  double reset_after, retry_after; /* seconds */
+} rl_hdrs;
+
+typedef struct bucket {
+  struct bucket *next; /* hash chain */
+  char *key;           /* "?route" (provisional) or "hash major" */
+  int refs;            /* routes pointing here */
+  bool busy;           /* a request of this bucket is in flight */
+  bool known;          /* remaining and reset_at describe the window */
+  long remaining;
+  int64_t reset_at;
+} bucket;
+
+typedef struct route route;
+
+typedef struct req {
+  struct req *next, *prev; /* a queue, or the in-flight list (prev) */
+  char *method, *url, *body, *key, *major;
+  char *file_name, *file_data; /* a file sent with the JSON (multipart) */
+  char *latest;                /* bot_rest_send_latest's key, or NULL */
+  uint64_t gen;
+  size_t file_len;
+  curl_mime *mime; /* the current attempt's multipart body */
+  bool interaction;
+  bot_rest_done done;
+  void *ctx;
+  int attempts, n429, n5xx;
+  double started, sent_at; /* CLOCK_MONOTONIC s: the attempt began, and
+                              its request went out */
+  int64_t not_before;      /* a retry waits until then */
+  route *route;            /* NULL in the interaction lane */
+  CURL *easy;
+  rbuf resp;
+  rl_hdrs hdr;
+  char error[64];
+} req;
+
+struct route {
+  route *next;                /* hash chain */
+  route *act_next, *act_prev; /* the list of routes with queued requests */
+  bool active;
+  char *key, *major;
+  bucket *bucket;
+  req *head, *tail;
+  int inflight;
+  int64_t last_used;
+};
+
+struct bot_rest {
+  /* Shared with callers, under lock. */
+  pthread_mutex_t lock;
+  req *in_head, *in_tail;
+  bool stopping;
+  bot_rest_stats stats;
+  int64_t *inv; /* ring of invalid answers' times */
+  int inv_cap, inv_head, inv_n;
+
+  /* Fixed after bot_rest_new. */
+  pthread_t thread;
+  CURLM *multi;
+  char *api_base, *user_agent;
+  struct curl_slist *hdr_json, *hdr_plain, *hdr_mime;
+  int max_5xx, timeout_ms, budget;
+
+  /* The client's thread only. */
+  req *ilane_head, *ilane_tail; /* interaction callbacks waiting */
+  req *inflight;
+  route *active, *active_tail; /* routes with queued requests, FIFO */
+  route *routes[TABLE_SLOTS];
+  bucket *buckets[TABLE_SLOTS];
+  double tokens; /* the global token bucket */
+  int64_t tokens_at;
+  int64_t global_until, cf_until;
+  bool budget_logged;
+  uint64_t rng;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static inline int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+/* Rounds a non-negative, bounded x up (no libm needed). */
+static inline int64_t ceil64(double x) {
+  int64_t i = (int64_t)x;
+  return (double)i < x ? i + 1 : i;
+}
+
+/* ---- rest_route.c ---- */
+/* Invalid answers (401, 403, most 429s) in the sliding window, under the
+ * client's lock: forgets the old ones, counts one, counts them. */
+void bot_rest_inv_expire(bot_rest *r, int64_t now);
+void bot_rest_inv_push(bot_rest *r, int64_t now);
+int bot_rest_inv_count(bot_rest *r, int64_t now);
+/* The route of key (created with its provisional bucket); NULL when out
+ * of memory. */
+route *bot_rest_route_get(bot_rest *r, const char *key, const char *major);
+/* Drops a route's reference to bucket b, freeing it with the last. */
+void bot_rest_bucket_unref(bot_rest *r, bucket *b);
+/* The list of routes with queued requests: joining and leaving it. */
+void bot_rest_route_activate(bot_rest *r, route *rt);
+void bot_rest_route_deactivate(bot_rest *r, route *rt);
+/* A route's queue: in order, a retry at the head, the next to send. */
+void bot_rest_route_push_back(bot_rest *r, route *rt, req *q);
+void bot_rest_route_push_front(bot_rest *r, route *rt, req *q);
+req *bot_rest_route_pop(bot_rest *r, route *rt);
+/* Queues an interaction callback in its own lane. */
+void bot_rest_ilane_push(bot_rest *r, req *q);
+/* Learns a route's bucket and window from an answer's headers. */
+void bot_rest_learn(bot_rest *r, route *rt, const rl_hdrs *h, int64_t now);
+/* Frees routes idle for ROUTE_IDLE_MS. */
+void bot_rest_sweep(bot_rest *r, int64_t now);
+/* Writes the rate-limit key of method and path into out (cap bytes) and
+ * where its major parameter lies ([*mbeg, *mend) of out); returns the
+ * key's length. */
+size_t bot_rest_route_key(const char *method, const char *path, char *out,
+                          size_t cap, size_t *mbeg, size_t *mend);
+
+#endif
