@@ -509,7 +509,10 @@ int bot_cmd_local(int argc, char **argv) {
     return BOT_EXIT_FAIL;
   }
   if (!k.json) {
-    fprintf(k.out, "%s\n(database: %s)\n", intro, k.db_path);
+    fprintf(k.out, "%s\n(database: %s)\n%s", intro, k.db_path,
+            sto_created(k.db) ? "A new database was made there: no file was "
+                                "at that path.\n"
+                              : "");
     fflush(k.out);
   }
   char line[LINE_MAX_BYTES];

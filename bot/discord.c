@@ -397,6 +397,9 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
             err[0] ? err : sto_strerror(src));
     goto out;
   }
+  if (sto_created(b->db))
+    bot_dc_log(b, LOG_INFO, "made a new database at %s (no file was there)",
+               db_path);
   /* Healthy only once this process hears from Discord. */
   if (bot_health_path(db_path, b->health, sizeof b->health) &&
       unlink(b->health) != 0 && errno != ENOENT)

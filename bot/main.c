@@ -35,6 +35,7 @@ static void usage(FILE *f) {
   bot_usage_cards(f);
   bot_usage_replay(f);
   bot_usage_health(f);
+  bot_usage_check(f);
   fputs("  lair --help    Show this help.\n"
         "  lair --version Show the version.\n"
         "\n"
@@ -119,6 +120,8 @@ int main(int argc, char **argv) {
     return bot_cmd_replay(argc - optind, argv + optind);
   if (strcmp(cmd, "health") == 0)
     return bot_cmd_health(argc - optind, argv + optind);
+  if (strcmp(cmd, "check") == 0)
+    return bot_cmd_check(argc - optind, argv + optind);
   if (strcmp(cmd, "help") == 0) {
     usage(stdout);
     return BOT_EXIT_OK;

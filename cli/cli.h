@@ -36,6 +36,9 @@ int bot_cmd_health(int argc, char **argv);
  * followed by "-alive". False when it does not fit in cap. */
 bool bot_health_path(const char *db, char *out, size_t cap);
 
+/* `lair check [--db PATH]`: the full check of a database (exit 0/1). */
+int bot_cmd_check(int argc, char **argv);
+
 /* A subcommand's --help: "Usage:" and its usage text on stdout; returns
  * BOT_EXIT_OK. */
 int bot_print_usage(void (*usage)(FILE *f));
@@ -45,6 +48,7 @@ void bot_usage_simulate(FILE *f);
 void bot_usage_cards(FILE *f);
 void bot_usage_replay(FILE *f);
 void bot_usage_health(FILE *f);
+void bot_usage_check(FILE *f);
 /* Writes the registered games, one per line, to f. */
 void bot_list_games(FILE *f);
 

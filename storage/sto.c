@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* PRAGMA application_id marks a file as Lair's ("LAIR"), so a database of
  * another program that happens to use user_version is not mistaken for
@@ -343,7 +344,7 @@ static sto_rc sqlite_fail(sqlite3 *h, int rc, const char *path,
 /* The identity checks shared by the read-only inspection and the
  * migration transaction: whose file it is and whether this build can
  * read its schema. */
-static sto_rc check_identity(sqlite3 *h, const char *path, char *err,
+static sto_rc check_identity(sqlite3 *h, const char *path, int fresh, char *err,
                              size_t cap) {
   int64_t app, version, objects;
   int rc;
@@ -372,9 +373,59 @@ static sto_rc check_identity(sqlite3 *h, const char *path, char *err,
             path);
     return STO_CORRUPT;
   }
+  if (version == 0 && fresh == 0) {
+    /* Lair makes a new database under another name and renames it into
+     * place once its schema is in: a file without one was made by
+     * something else, and is not taken over. */
+    set_err(err, cap,
+            "%s: an SQLite database without Lair's schema (not made by "
+            "Lair); move it away to start a new database there",
+            path);
+    return STO_CORRUPT;
+  }
   if (version > 0 && app != LAIR_APPLICATION_ID) {
     set_err(err, cap, "%s: not a Lair database (no Lair application_id)", path);
     return STO_CORRUPT;
+  }
+  return STO_OK;
+}
+
+/* The tables each schema version has (the migrations above create them). */
+static const struct {
+  int since;
+  const char *name;
+} tables[] = {{1, "games"},    {1, "seats"},  {1, "moves"}, {1, "snapshots"},
+              {1, "settings"}, {3, "timers"}, {3, "audit"}, {4, "requests"}};
+
+/* Whether every table of the file's schema version is in its schema (a
+ * read of the schema pages only). */
+static sto_rc check_tables(sqlite3 *h, const char *path, char *err,
+                           size_t cap) {
+  int64_t version = 0;
+  int rc = query_int(h, "PRAGMA user_version", &version);
+  if (rc != SQLITE_OK)
+    return sqlite_fail(h, rc, path, "cannot read the schema version", err, cap);
+  for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+    if (tables[i].since > version)
+      continue;
+    sqlite3_stmt *q = NULL;
+    rc = sqlite3_prepare_v2(h,
+                            "SELECT count(*) FROM sqlite_schema WHERE "
+                            "type = 'table' AND name = ?1",
+                            -1, &q, NULL);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_bind_text(q, 1, tables[i].name, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_step(q);
+    bool there = rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW)
+      return sqlite_fail(h, rc, path, "cannot read the schema", err, cap);
+    if (!there) {
+      set_err(err, cap, "%s: damaged: the table '%s' is missing", path,
+              tables[i].name);
+      return STO_CORRUPT;
+    }
   }
   return STO_OK;
 }
@@ -386,7 +437,6 @@ static sto_rc check_identity(sqlite3 *h, const char *path, char *err,
  * may be mapping them by the time the inspection ends. */
 static sto_rc inspect(const char *path, char *err, size_t cap) {
   sqlite3 *h = NULL;
-  sqlite3_stmt *s = NULL;
   sto_rc r;
   int rc;
 
@@ -401,40 +451,17 @@ static sto_rc inspect(const char *path, char *err, size_t cap) {
 
   /* The first read parses the header: a file that is not a database
    * fails here with SQLITE_NOTADB. */
-  r = check_identity(h, path, err, cap);
+  r = check_identity(h, path, 0, err, cap);
   if (r)
     goto done;
 
-  rc = sqlite3_prepare_v2(h, "PRAGMA quick_check", -1, &s, NULL);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_step(s);
-  if (rc != SQLITE_ROW) {
-    r = sqlite_fail(h, rc, path, "integrity check failed", err, cap);
-    if (!r)
-      r = STO_CORRUPT;
-    goto done;
-  }
-  {
-    /* A report starts with the schema's name ("*** in database main ***")
-     * on a line of its own; the explanation is one line down. */
-    const char *line = (const char *)sqlite3_column_text(s, 0);
-    const char *nl;
-
-    if (!line || strcmp(line, "ok") != 0) {
-      if (!line)
-        line = "no verdict";
-      else if (strncmp(line, "***", 3) == 0 && (nl = strchr(line, '\n')))
-        line = nl + 1;
-      set_err(err, cap, "%s: damaged: %s", path, line);
-      for (char *c = err; err && cap && *c; c++)
-        if (*c == '\n')
-          *c = ' ';
-      r = STO_CORRUPT;
-    }
-  }
+  /* Cheap checks only, so that start-up does not grow with the file:
+   * the header was read above; every table of the schema version must be
+   * there. The whole file is checked by `lair check` (sto_check), and a
+   * running game's rows when it is loaded. */
+  r = check_tables(h, path, err, cap);
 
 done:
-  sqlite3_finalize(s);
   sqlite3_close(h);
   return r;
 }
@@ -456,7 +483,7 @@ static sto_rc migrate(sqlite3 *h, const char *path, char *err, size_t cap) {
     rc = exec_sql(h, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK)
       return sqlite_fail(h, rc, path, "cannot start the migration", err, cap);
-    r = check_identity(h, path, err, cap);
+    r = check_identity(h, path, 1, err, cap);
     if (!r) {
       rc = query_int(h, "PRAGMA user_version", &version);
       if (rc != SQLITE_OK)
@@ -558,11 +585,62 @@ static void arm_faults(sto *db) {
 }
 #endif
 
+/* Makes a new database at path, which does not exist: built under the
+ * name path.new (left over from an interrupted start, it is made again)
+ * and renamed into place once its schema is in, so that no half-made
+ * file is ever found at path. *made tells whether this call made it
+ * (another process may have been first). */
+static sto_rc create_new(const char *path, bool *made, char *err, size_t cap) {
+  char tmp[4096], side[4200];
+  sqlite3 *h = NULL;
+  sto_rc r;
+  int rc;
+
+  *made = false;
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s.new", path) >= sizeof tmp) {
+    set_err(err, cap, "%s: the path is too long", path);
+    return STO_INVALID;
+  }
+  static const char *const ends[] = {"", "-wal", "-shm", "-journal"};
+  for (size_t i = 0; i < 4; i++) {
+    snprintf(side, sizeof side, "%s%s", tmp, ends[i]);
+    if (unlink(side) != 0 && errno != ENOENT) {
+      set_err(err, cap, "%s: %s", side, strerror(errno));
+      return STO_IO;
+    }
+  }
+  rc = sqlite3_open_v2(tmp, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                       NULL);
+  if (rc != SQLITE_OK)
+    r = sqlite_fail(h, rc, path, "cannot create", err, cap);
+  else if (!(r = configure(h, path, err, cap)))
+    r = migrate(h, path, err, cap);
+  /* Closing the last connection checkpoints the WAL into the file. */
+  rc = sqlite3_close(h);
+  if (!r && rc != SQLITE_OK) {
+    set_err(err, cap, "%s: cannot close the new database", tmp);
+    r = STO_IO;
+  }
+  if (!r) {
+    /* link, not rename: a file another process put at path meanwhile
+     * is kept, and then used. */
+    if (link(tmp, path) == 0)
+      *made = true;
+    else if (errno != EEXIST) {
+      set_err(err, cap, "%s: cannot create: %s", path, strerror(errno));
+      r = STO_IO;
+    }
+  }
+  unlink(tmp);
+  return r;
+}
+
 sto_rc sto_open(const char *path, sto **out, char *err, size_t cap) {
   struct stat st;
   sto *db;
   sto_rc r;
   int rc;
+  bool made = false;
 
   if (err && cap)
     err[0] = '\0';
@@ -573,22 +651,33 @@ sto_rc sto_open(const char *path, sto **out, char *err, size_t cap) {
     set_err(err, cap, "no database path");
     return STO_INVALID;
   }
-  if (stat(path, &st) == 0) {
-    r = inspect(path, err, cap);
-    if (r)
+  if (stat(path, &st) != 0) {
+    if (errno != ENOENT) {
+      set_err(err, cap, "%s: %s", path, strerror(errno));
+      return STO_IO;
+    }
+    if ((r = create_new(path, &made, err, cap)))
       return r;
-  } else if (errno != ENOENT) {
-    set_err(err, cap, "%s: %s", path, strerror(errno));
-    return STO_IO;
+  } else if (!S_ISREG(st.st_mode)) {
+    set_err(err, cap, "%s: not a regular file", path);
+    return STO_INVALID;
+  } else if (st.st_size == 0) {
+    set_err(err, cap,
+            "%s: an empty file (0 bytes), not a Lair database; remove it "
+            "and Lair makes a new database there",
+            path);
+    return STO_CORRUPT;
   }
+  if ((r = inspect(path, err, cap)))
+    return r;
 
   db = calloc(1, sizeof *db);
   if (!db) {
     set_err(err, cap, "%s: out of memory", path);
     return STO_NOMEM;
   }
-  rc = sqlite3_open_v2(path, &db->db,
-                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  db->created = made;
+  rc = sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READWRITE, NULL);
   if (rc != SQLITE_OK) {
     r = sqlite_fail(db->db, rc, path, "cannot open", err, cap);
     goto fail;
@@ -612,6 +701,129 @@ sto_rc sto_open(const char *path, sto **out, char *err, size_t cap) {
 
 fail:
   sto_close(db);
+  return r;
+}
+
+bool sto_created(const sto *db) { return db && db->created; }
+
+/* ---- the full check --------------------------------------------------- */
+
+/* Lair's own rules on its rows, each a query whose rows are problems
+ * (one text column). */
+static const char *const consistency[] = {
+    "SELECT 'game ' || id || ': status ' || status || ' is not one Lair "
+    "writes' FROM games WHERE status NOT IN (0, 1, 2, 3)",
+    "SELECT 'game ' || g.id || ': ' || g.moves || ' moves counted, ' || "
+    "count(m.seq) || ' stored, numbered up to ' || coalesce(max(m.seq), -1) "
+    "FROM games g LEFT JOIN moves m ON m.game = g.id GROUP BY g.id "
+    "HAVING count(m.seq) != g.moves OR coalesce(max(m.seq), -1) != "
+    "g.moves - 1 OR coalesce(min(m.seq), 0) != 0",
+    "SELECT 'game ' || game || ': seats are not numbered 0..' || "
+    "(count(*) - 1) FROM seats GROUP BY game HAVING min(seat) != 0 OR "
+    "max(seat) != count(*) - 1",
+    "SELECT 'game ' || id || ': started but nobody sits in it' FROM games "
+    "WHERE status IN (1, 2) AND id NOT IN (SELECT game FROM seats)",
+    "SELECT 'game ' || s.game || ': a snapshot after ' || s.seq || ' of ' "
+    "|| g.moves || ' moves' FROM snapshots s JOIN games g ON g.id = s.game "
+    "WHERE s.seq < 0 OR s.seq > g.moves",
+};
+
+#define CHECK_REPORT_MAX 100 /* lines per check; the rest are counted */
+
+/* Runs sql and reports each row's first column as a problem (skip_ok:
+ * but not a row that says "ok"). Returns SQLITE_OK when it ran through. */
+static int check_rows(sqlite3 *h, const char *sql,
+                      void (*report)(void *ctx, const char *problem), void *ctx,
+                      long *problems, bool skip_ok) {
+  sqlite3_stmt *q = NULL;
+  long n = 0;
+  int rc = sqlite3_prepare_v2(h, sql, -1, &q, NULL);
+  if (rc == SQLITE_OK) {
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+      const char *t = (const char *)sqlite3_column_text(q, 0);
+      if (skip_ok && t && strcmp(t, "ok") == 0)
+        continue;
+      if (n++ >= CHECK_REPORT_MAX)
+        continue;
+      /* One line each: SQLite's report starts with the schema's name
+       * ("*** in database main ***") on a line of its own. */
+      char line[512];
+      if (t && strncmp(t, "***", 3) == 0 && strchr(t, '\n'))
+        t = strchr(t, '\n') + 1;
+      snprintf(line, sizeof line, "%s", t ? t : "(no text)");
+      for (char *c = line; *c; c++)
+        if (*c == '\n')
+          *c = ' ';
+      report(ctx, line);
+    }
+  }
+  if (n > CHECK_REPORT_MAX)
+    report(ctx, "(more problems of this kind not shown)");
+  *problems += n;
+  sqlite3_finalize(q);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+sto_rc sto_check(const char *path,
+                 void (*report)(void *ctx, const char *problem), void *ctx,
+                 long *problems, char *err, size_t cap) {
+  struct stat st;
+  sqlite3 *h = NULL;
+  sto_rc r;
+  int rc;
+
+  *problems = 0;
+  if (err && cap)
+    err[0] = '\0';
+  if (stat(path, &st) != 0) {
+    set_err(err, cap, "%s: %s", path, strerror(errno));
+    return errno == ENOENT ? STO_NOT_FOUND : STO_IO;
+  }
+  if (st.st_size == 0) {
+    set_err(err, cap, "%s: an empty file (0 bytes), not a Lair database", path);
+    return STO_CORRUPT;
+  }
+  /* What start-up would refuse is a problem too; the file may still be
+   * readable enough to say more. */
+  if ((r = inspect(path, err, cap))) {
+    if (r != STO_CORRUPT)
+      return r;
+    report(ctx, err);
+    ++*problems;
+  }
+  rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
+  if (rc != SQLITE_OK) {
+    r = sqlite_fail(h, rc, path, "cannot open", err, cap);
+    sqlite3_close(h);
+    return r;
+  }
+  sqlite3_busy_timeout(h, BUSY_TIMEOUT_MS);
+  rc = check_rows(h, "PRAGMA integrity_check(1000)", report, ctx, problems,
+                  true);
+  if (rc == SQLITE_OK)
+    rc = check_rows(h,
+                    "SELECT 'row ' || rowid || ' of ' || \"table\" || "
+                    "' points at a missing ' || parent FROM "
+                    "pragma_foreign_key_check",
+                    report, ctx, problems, false);
+  /* Lair's rules, once SQLite found the file sound (on a damaged one
+   * they would only repeat the damage). */
+  long damage = *problems;
+  for (size_t i = 0; rc == SQLITE_OK && damage == 0 &&
+                     i < sizeof consistency / sizeof consistency[0];
+       i++)
+    rc = check_rows(h, consistency[i], report, ctx, problems, false);
+  if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) {
+    /* Too damaged to read on: that is the finding. */
+    char what[300];
+    snprintf(what, sizeof what, "damaged: %s", sqlite3_errmsg(h));
+    report(ctx, what);
+    ++*problems;
+    rc = SQLITE_OK;
+  }
+  r = rc == SQLITE_OK ? STO_OK
+                      : sqlite_fail(h, rc, path, "the check stopped", err, cap);
+  sqlite3_close(h);
   return r;
 }
 

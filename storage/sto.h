@@ -43,13 +43,29 @@ const char *sto_strerror(sto_rc rc);
 
 typedef struct sto sto;
 
-/* Opens (creating if absent) the database at path, in WAL mode, and
- * migrates its schema forward (PRAGMA user_version). A file that is not a
- * database, fails `PRAGMA quick_check`, or has a newer user_version is
- * refused (STO_CORRUPT / STO_TOO_NEW) WITHOUT being modified. On error
- * *out is NULL and err (if not NULL) holds a one-line explanation.
- * A handle is used by one thread at a time; open one per thread. */
+/* Opens the database at path, in WAL mode, and migrates its schema
+ * forward (PRAGMA user_version). Only where no file exists is a new
+ * database made (under another name, renamed into place once its schema
+ * is in; sto_created tells). An existing file that is empty, not a
+ * database, not Lair's, missing a table of its schema version, or of a
+ * newer version is refused (STO_CORRUPT / STO_TOO_NEW) WITHOUT being
+ * modified. Start-up cost does not grow with the file: the full check is
+ * sto_check. On error *out is NULL and err (if not NULL) holds a one-line
+ * explanation. A handle is used by one thread at a time; open one per
+ * thread. */
 sto_rc sto_open(const char *path, sto **out, char *err, size_t cap);
+/* Whether sto_open made a new database (no file was at its path). */
+bool sto_created(const sto *db);
+/* Checks the whole file at path, read-only: SQLite's integrity check,
+ * foreign keys, then Lair's rules on its rows (moves numbered 0..n-1 and
+ * counted, seats dense, snapshots within the moves, known statuses),
+ * calling report for each problem found (*problems counts them; a kind
+ * with more than 100 is cut short). Returns STO_OK when the check ran,
+ * problems or not, else why it could not (err says so). Reads the whole
+ * file: for `lair check`, not for start-up. */
+sto_rc sto_check(const char *path,
+                 void (*report)(void *ctx, const char *problem), void *ctx,
+                 long *problems, char *err, size_t cap);
 /* Closes db; NULL is fine. */
 void sto_close(sto *db);
 /* The schema version this build writes. */

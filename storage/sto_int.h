@@ -121,6 +121,7 @@ typedef enum {
 struct sto {
   sqlite3 *db;
   sqlite3_stmt *st[ST_COUNT];
+  bool created;   /* sto_open made the file (none was there) */
   int depth;      /* sto_tx_begin calls not yet ended */
   sto_rc spoiled; /* the first failed write of the open transaction */
 #ifdef LAIR_FAULTS

@@ -45,7 +45,7 @@ help)
   expect_rc 0; expect_no_err
   for word in "lair simulate GAME" "--games N" "--players P" "--seed S" \
               "--mode M" "--ai SPEC" "--no-check" "lair cards GAME" \
-              "--markdown" "lair replay FILE" "lair health" \
+              "--markdown" "lair replay FILE" "lair health" "lair check" \
               "--version" \
               "DISCORD_TOKEN"; do
     expect_out "$word"
@@ -253,6 +253,51 @@ health)
   run health extra
   expect_rc 2; expect_no_out; expect_one_err_line
   expect_err "unexpected argument 'extra'"
+  ;;
+check)
+  # lair check: the full check start-up leaves out (test_storage checks
+  # the findings); here the contract: sound 0, problems or unreadable 1,
+  # usage 2.
+  printf 'alice> /game new game:supervillain\n' |
+    "$lair" local --json --db "$tmp/lair.db" >/dev/null 2>&1
+  run check --db "$tmp/lair.db"
+  expect_rc 0; expect_no_err; expect_out "lair check: $tmp/lair.db: sound"
+  LAIR_DB="$tmp/lair.db" run check
+  expect_rc 0; expect_out "sound"
+  run check --db "$tmp/absent.db"
+  expect_rc 1; expect_no_err; expect_out "absent.db: No such file"
+  : >"$tmp/empty.db"
+  run check --db "$tmp/empty.db"
+  expect_rc 1; expect_out "an empty file (0 bytes)"
+  run check --frobnicate
+  expect_rc 2; expect_no_out; expect_one_err_line; expect_err "--frobnicate"
+  run check --db "$tmp/lair.db" extra
+  expect_rc 2; expect_no_out; expect_one_err_line
+  expect_err "unexpected argument 'extra'"
+  run check --help
+  expect_rc 0; expect_no_err; expect_out "lair check [--db PATH]"
+  ;;
+bad_database)
+  # A database is made only where no file is; an empty or foreign file
+  # is refused with what was found, and left as it was.
+  : >"$tmp/empty.db"
+  run local --db "$tmp/empty.db" </dev/null
+  expect_rc 1; expect_no_out; expect_one_err_line
+  expect_err "an empty file (0 bytes), not a Lair database"
+  [ ! -s "$tmp/empty.db" ] || fail "the empty file was written to"
+  printf 'this is a text file, not a database, and it is long enough\n' \
+    >"$tmp/text.db"
+  cp "$tmp/text.db" "$tmp/text.orig"
+  run local --db "$tmp/text.db" </dev/null
+  expect_rc 1; expect_no_out; expect_one_err_line
+  expect_err "cannot use the database"
+  cmp -s "$tmp/text.db" "$tmp/text.orig" || fail "the text file changed"
+  run local --db "$tmp/new.db" </dev/null
+  expect_rc 0; expect_no_err
+  expect_out "A new database was made there: no file was at that path."
+  run local --db "$tmp/new.db" </dev/null
+  expect_rc 0; expect_no_err
+  ! grep -q "A new database" "$tmp/out" || fail "said new the second time"
   ;;
 *)
   echo "cli.sh: unknown case '$case_name'" >&2

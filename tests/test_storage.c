@@ -861,27 +861,60 @@ static void test_reopen(void **state) {
   }
 }
 
-static void test_migrate_empty_file(void **state) {
+/* A new database is made only where no file is: an empty file is refused
+ * (bytes unchanged); a missing one is made, with the whole schema, and
+ * says so once; nothing of its making is left beside it. */
+static void test_new_and_empty_file(void **state) {
   fixture *f = *state;
   sto *db;
+  char side[160];
 
   spit(f->path, "", 0);
-  assert_int_equal(raw_int(f->path, "PRAGMA user_version"), 0);
+  expect_refused(f->path, STO_CORRUPT);
+  assert_int_equal(unlink(f->path), 0);
+
   db = open_ok(f->path);
+  assert_true(sto_created(db));
   make_game(db, "c", STO_LOBBY, 1);
   sto_close(db);
+  snprintf(side, sizeof side, "%s.new", f->path);
+  assert_int_equal(access(side, F_OK), -1);
   assert_true(sto_schema_version() >= 1);
   assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
                    sto_schema_version());
   assert_int_equal(raw_int(f->path, "PRAGMA application_id"), 0x4c414952);
   assert_int_equal(raw_int(f->path, "SELECT count(*) FROM sqlite_schema "
                                     "WHERE name IN ('games', 'seats', "
-                                    "'moves', 'snapshots', 'settings')"),
-                   5);
+                                    "'moves', 'snapshots', 'settings', "
+                                    "'timers', 'audit', 'requests')"),
+                   8);
   /* Opening a current file again migrates nothing and keeps the data. */
   db = open_ok(f->path);
+  assert_false(sto_created(db));
   sto_close(db);
   assert_int_equal(raw_int(f->path, "SELECT count(*) FROM games"), 1);
+
+  /* A leftover of an interrupted making is made again, not used. */
+  spit(side, "leftover", 8);
+  assert_int_equal(unlink(f->path), 0);
+  db = open_ok(f->path);
+  assert_true(sto_created(db));
+  sto_close(db);
+  assert_int_equal(access(side, F_OK), -1);
+}
+
+/* An SQLite file without Lair's schema (user_version 0, no tables) was
+ * not made by Lair: refused, not taken over. */
+static void test_foreign_empty_sqlite(void **state) {
+  fixture *f = *state;
+  sqlite3 *h;
+
+  assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
+  assert_int_equal(
+      sqlite3_exec(h, "PRAGMA page_size = 4096; VACUUM;", NULL, NULL, NULL),
+      SQLITE_OK);
+  sqlite3_close(h);
+  expect_refused(f->path, STO_CORRUPT);
 }
 
 static void test_missing_directory(void **state) {
@@ -969,20 +1002,86 @@ static void make_big_lair_file(const char *path) {
   sto_close(db);
 }
 
+static void count_problem(void *ctx, const char *problem) {
+  (*(int *)ctx)++;
+  fprintf(stderr, "problem: %s\n", problem);
+}
+
+/* A zeroed page in the middle: start-up does not read the whole file
+ * (so it stays fast), the full check (sto_check, `lair check`) finds the
+ * damage, and neither changes a byte. */
 static void test_damaged_page(void **state) {
   fixture *f = *state;
-  unsigned char *bytes;
-  size_t len;
+  unsigned char *bytes, *after;
+  size_t len, n_after;
   int64_t page;
+  long problems = 0;
+  int reported = 0;
+  char err[256];
 
   make_big_lair_file(f->path);
+  sto *db = open_ok(f->path);
+  sto_seat s = {.seat = 0};
+  copy(s.user, sizeof s.user, "u");
+  copy(s.name, sizeof s.name, "u");
+  assert_int_equal(sto_seat_set(db, 1, &s), STO_OK);
+  sto_close(db);
+  problems = -1;
+  assert_int_equal(
+      sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
+      STO_OK);
+  assert_int_equal(problems, 0);
   page = raw_int(f->path, "PRAGMA page_size");
   bytes = slurp(f->path, &len);
   assert_true(len / (size_t)page >= 20);
   memset(bytes + (len / (size_t)page / 2) * (size_t)page, 0, (size_t)page);
   spit(f->path, bytes, len);
+  assert_int_equal(
+      sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
+      STO_OK);
+  assert_true(problems > 0);
+  assert_true(reported > 0);
+  after = slurp(f->path, &n_after);
+  assert_int_equal(len, n_after);
+  assert_memory_equal(bytes, after, len);
   free(bytes);
-  expect_refused(f->path, STO_CORRUPT);
+  free(after);
+}
+
+/* Lair's own rules: a move missing from the middle of a game, a snapshot
+ * past the moves and seats with a gap are each reported. */
+static void test_check_rules(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t g = make_game(db, "c", STO_RUNNING, 1);
+  long problems = 0;
+  int reported = 0;
+  char err[256];
+  sqlite3 *h;
+
+  append_n(db, g, 0, 5);
+  sto_seat s = {.seat = 0};
+  copy(s.user, sizeof s.user, "u");
+  copy(s.name, sizeof s.name, "u");
+  assert_int_equal(sto_seat_set(db, g, &s), STO_OK);
+  assert_int_equal(sto_snapshot_put(db, g, 4, "{}"), STO_OK);
+  sto_close(db);
+  assert_int_equal(
+      sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
+      STO_OK);
+  assert_int_equal(problems, 0);
+  assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h,
+                                "DELETE FROM moves WHERE seq = 2;"
+                                "UPDATE snapshots SET seq = 9;"
+                                "UPDATE seats SET seat = 3;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  assert_int_equal(
+      sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
+      STO_OK);
+  assert_int_equal(problems, 3);
 }
 
 static void test_truncated_file(void **state) {
@@ -1132,7 +1231,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_stored_values_checked, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_reopen, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_migrate_empty_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_new_and_empty_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_foreign_empty_sqlite, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_check_rules, setup, teardown),
       cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),
       cmocka_unit_test_setup_teardown(test_garbage_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_too_new, setup, teardown),
