@@ -112,10 +112,14 @@ static void done(console *k) {
 
 /* A message from the table itself (not from a command). */
 static void say(console *k, const char *user, const char *text) {
+  /* An echo of the input may have been cut mid-character. */
+  char clean[CMD_TEXT_MAX + 1];
+  snprintf(clean, sizeof clean, "%s", text);
+  cmd_utf8_repair(clean);
   cmd_msg m = {.to = user ? CMD_TO_EPHEMERAL : CMD_TO_CHANNEL,
                .user = user,
                .user_name = user,
-               .text = text,
+               .text = clean,
                .status = -1};
   deliver(k, &m);
 }
@@ -515,14 +519,25 @@ int bot_cmd_local(int argc, char **argv) {
                               : "");
     fflush(k.out);
   }
-  char line[LINE_MAX_BYTES];
+  char *line = NULL;
+  size_t line_cap = 0;
+  ssize_t got;
   int status = BOT_EXIT_OK;
-  while (fgets(line, sizeof line, in)) {
-    if (!strchr(line, '\n') && !feof(in)) {
-      int ch;
-      while ((ch = fgetc(in)) != EOF && ch != '\n')
-        ;
-      say(&k, "table", "That line is too long; it was ignored.");
+  /* getline, not fgets: a NUL byte inside a line must not hide its end
+   * (and with it swallow the next line). */
+  while ((got = getline(&line, &line_cap, in)) >= 0) {
+    size_t len = (size_t)got;
+    if (len > 0 && line[len - 1] == '\n')
+      line[--len] = '\0';
+    const char *bad = len >= LINE_MAX_BYTES     ? "That line is too long"
+                      : memchr(line, '\0', len) ? "That line holds a NUL byte"
+                      : !cmd_utf8_valid(line, len)
+                          ? "That line is not valid UTF-8 text"
+                          : NULL;
+    if (bad) {
+      char msg[120];
+      snprintf(msg, sizeof msg, "%s; it was ignored and nothing changed.", bad);
+      say(&k, "table", msg);
       done(&k);
       continue;
     }
@@ -532,6 +547,7 @@ int bot_cmd_local(int argc, char **argv) {
     }
     done(&k);
   }
+  free(line);
   if (in != stdin)
     fclose(in);
   close_db(&k);

@@ -86,7 +86,7 @@ endforeach()
 # checks, bad input and the quick start. Each prints a one-line summary.
 find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
-                     limits damaged recover
+                     limits damaged recover text
                      history)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B

@@ -61,6 +61,20 @@ static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
     return false;
   }
   for (int i = 0; i < r->n_args; i++) {
+    const char *v = r->args[i].value;
+    bool text_ok = cmd_utf8_valid(v, strlen(v));
+    for (const char *q = v; text_ok && *q; q++)
+      text_ok = (unsigned char)*q >= 0x20 && *q != 0x7F;
+    if (!text_ok) {
+      cmd_reply(c, r, NULL,
+                "Option '%.40s' is not valid text: it must be UTF-8 "
+                "without control characters. Nothing changed; type it "
+                "again.",
+                r->args[i].name);
+      return false;
+    }
+  }
+  for (int i = 0; i < r->n_args; i++) {
     const cmd_option_def *o = NULL;
     for (int k = 0; k < d->n_options; k++)
       if (strcmp(d->options[k].name, r->args[i].name) == 0)

@@ -202,6 +202,14 @@ bool cmd_record_checksum(const json_t *rec, char hex[17]);
  * game is over, else JSON null; new reference, NULL when out of memory. */
 json_t *cmd_result_json(const eng_game *g);
 
+/* Whether the n bytes at s are valid UTF-8 (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF). */
+bool cmd_utf8_valid(const char *s, size_t n);
+/* Drops, in place, every byte of s that is not part of a valid UTF-8
+ * character (a character cut short at the end included); returns the new
+ * length. */
+size_t cmd_utf8_repair(char *s);
+
 /* Fills out with up to max autocomplete choices for option `option` of
  * request r (whose other args are as typed so far), matching `partial`
  * case-insensitively. Returns the number of choices. */

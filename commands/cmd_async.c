@@ -226,15 +226,23 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
               tz);
     return;
   }
+  char quiet_v[8] = "";
   if (quiet) {
-    long a, b;
-    char buf[16];
-    snprintf(buf, sizeof buf, "%s", quiet);
-    char *dash = strchr(buf, '-');
-    if (dash)
-      *dash = '\0';
-    if (!dash || !cmd_parse_int(buf, 0, 23, &a) ||
-        !cmd_parse_int(dash + 1, 0, 23, &b) || a == b) {
+    /* The whole value: two hours and one dash, nothing around them. */
+    long a = -1, b = -1;
+    char buf[8];
+    const char *dash = strchr(quiet, '-');
+    size_t n = dash ? (size_t)(dash - quiet) : 0;
+    bool ok =
+        dash && n > 0 && n < 3 && strlen(dash + 1) > 0 && strlen(dash + 1) < 3;
+    if (ok) {
+      memcpy(buf, quiet, n);
+      buf[n] = '\0';
+      ok = cmd_parse_int(buf, 0, 23, &a) && cmd_parse_int(dash + 1, 0, 23, &b);
+    }
+    if (ok)
+      snprintf(quiet_v, sizeof quiet_v, "%ld-%ld", a, b);
+    if (!ok || a == b) {
       cmd_reply(c, r, NULL,
                 "quiet takes two different hours from 0 to 23, "
                 "e.g. quiet:22-7 (no reminders from 22:00 to "
@@ -244,7 +252,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   }
   if ((rem && sto_setting_set(c->cfg.db, scope, "reminders", rem)) ||
       (tz && sto_setting_set(c->cfg.db, scope, "tz", tz)) ||
-      (quiet && sto_setting_set(c->cfg.db, scope, "quiet", quiet))) {
+      (quiet && sto_setting_set(c->cfg.db, scope, "quiet", quiet_v))) {
     cmd_fail(c, "Your preferences could not be saved.");
     return;
   }

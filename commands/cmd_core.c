@@ -50,6 +50,65 @@ const char *cmd_status_name(int status) {
                                  : "finished";
 }
 
+/* ---- text ------------------------------------------------------------------
+ */
+
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  size_t len;
+  unsigned min;
+  if (c < 0x80)
+    return 1;
+  if (c >= 0xC2 && c <= 0xDF)
+    len = 2, min = 0x80;
+  else if (c >= 0xE0 && c <= 0xEF)
+    len = 3, min = 0x800;
+  else if (c >= 0xF0 && c <= 0xF4)
+    len = 4, min = 0x10000;
+  else
+    return 0;
+  if (n < len)
+    return 0;
+  unsigned cp = c & (0x7Fu >> len);
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
+    cp = cp << 6 | (s[i] & 0x3Fu);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return len;
+}
+
+bool cmd_utf8_valid(const char *s, size_t n) {
+  const unsigned char *p = (const unsigned char *)s;
+  for (size_t i = 0; i < n;) {
+    size_t k = utf8_seq(p + i, n - i);
+    if (!k)
+      return false;
+    i += k;
+  }
+  return true;
+}
+
+size_t cmd_utf8_repair(char *s) {
+  unsigned char *p = (unsigned char *)s;
+  size_t n = strlen(s), o = 0;
+  for (size_t i = 0; i < n;) {
+    size_t k = utf8_seq(p + i, n - i);
+    if (!k) {
+      i++; /* not part of a character: dropped */
+      continue;
+    }
+    memmove(p + o, p + i, k);
+    o += k;
+    i += k;
+  }
+  p[o] = '\0';
+  return o;
+}
+
 /* ---- held messages ---------------------------------------------------------
  * While a command's transaction is open, messages are copied here and
  * delivered only after it commits: nobody hears of a change that a crash
@@ -239,6 +298,10 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
     }
     memcpy(piece, p, n);
     piece[n] = '\0';
+    /* Whatever was put in it (an echo cut mid-character), what reaches a
+     * user is UTF-8: Discord refuses anything else, and the message
+     * would be lost. */
+    cmd_utf8_repair(piece);
     p += n;
     while (p < text + len && *p == '\n')
       p++;
