@@ -366,6 +366,7 @@ void bot_discord_get_stats(bot_discord *b, bot_discord_stats *out) {
   out->callbacks = __atomic_load_n(&b->stats.callbacks, __ATOMIC_RELAXED);
   out->duplicates = __atomic_load_n(&b->stats.duplicates, __ATOMIC_RELAXED);
   out->dm_refused = __atomic_load_n(&b->stats.dm_refused, __ATOMIC_RELAXED);
+  out->dm_skipped = __atomic_load_n(&b->stats.dm_skipped, __ATOMIC_RELAXED);
   out->dm_superseded =
       __atomic_load_n(&b->stats.dm_superseded, __ATOMIC_RELAXED);
 }

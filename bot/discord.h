@@ -22,6 +22,7 @@ typedef struct bot_discord bot_discord;
 
 typedef struct bot_discord_stats {
   uint64_t interactions, callbacks, duplicates, dm_refused, dm_superseded;
+  uint64_t dm_skipped; /* DMs not tried: the member's DMs were closed */
 } bot_discord_stats;
 
 /* Reads the configuration from the environment. Returns false with a

@@ -45,6 +45,12 @@ typedef struct dm_entry {
   char user[32];
   char channel[32];
   bool saved;
+  /* When Discord refused a DM because the user's DMs are closed (50007),
+   * 0 while they are open: no DM is tried until the user sends a command
+   * again. Kept in the database too (setting "dm_closed"), like the
+   * channel; closed_saved is false until the worker wrote it there. */
+  int64_t closed;
+  bool closed_saved;
 } dm_entry;
 
 /* A message produced by the command being handled, kept until the
@@ -118,6 +124,9 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral);
 void bot_dc_send_dm(bot_discord *b, const out_msg *m);
 /* Saves the DM channels opened since the last save (worker only). */
 void bot_dc_dm_save(bot_discord *b);
+/* An interaction from user came in: if Discord had refused their DMs,
+ * they are tried again (worker only). */
+void bot_dc_dm_heard_from(bot_discord *b, const char *user);
 /* The command context's sink: keeps a copy of m in b->msgs. */
 void bot_dc_collect(void *ctx, const cmd_msg *m);
 /* Frees the collected messages. */

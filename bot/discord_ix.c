@@ -609,6 +609,8 @@ void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
     bot_dc_log(b, LOG_DEBUG, "interaction %s delivered again; ignored", x.id);
     return;
   }
+  if (x.type == 2 || x.type == 3)
+    bot_dc_dm_heard_from(b, x.user); /* closed DMs are tried again */
   x.in_dm = !member;
   x.guild = x.guild ? x.guild : "";
   x.is_mod = member && member_is_mod(b, member, x.guild);

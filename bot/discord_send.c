@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* DMs: the channel is created once per user, then cached. While it is
  * being opened, later DMs to that user wait behind the first (in order,
@@ -28,6 +29,9 @@ typedef struct dm_job {
   struct dm_job *waiters;   /* the same user's later DMs, in order */
   struct dm_job *next;      /* among those */
 } dm_job;
+
+static dm_entry *dm_entry_of(bot_discord *b, const char *user);
+static void mark_closed(bot_discord *b, const char *user, int64_t when);
 
 /* ---- sending --------------------------------------------------------- */
 
@@ -145,6 +149,7 @@ static void dm_sent(void *ctx, const bot_rest_result *r) {
     /* DMs closed: a channel notice that reveals nothing, and a button
      * that shows the hand to that player alone. */
     __atomic_add_fetch(&b->stats.dm_refused, 1, __ATOMIC_RELAXED);
+    mark_closed(b, j->user, (int64_t)time(NULL));
     char text[300], id[64], path[80];
     snprintf(text, sizeof text,
              "<@%s>, I cannot send you direct messages, so your hand and "
@@ -188,48 +193,122 @@ static bool dm_cached(bot_discord *b, const char *user, char ch[32]) {
 }
 
 /* Remembers user's DM channel (under dm_mu). */
+
 static void dm_remember(bot_discord *b, const char *user, const char *channel,
                         bool saved) {
+  dm_entry *e = dm_entry_of(b, user);
+  snprintf(e->channel, sizeof e->channel, "%s", channel);
+  e->saved = saved;
+}
+/* Writes the DM channels learnt since the last call to the database, in
+ * one transaction (worker only: the database is the worker's). An entry
+ * that could not be written stays unsaved for the next tick. */
+/* The cache entry of user, made if need be (under dm_mu). */
+static dm_entry *dm_entry_of(bot_discord *b, const char *user) {
+  for (int i = 0; i < DM_CACHE; i++)
+    if (strcmp(b->dm[i].user, user) == 0)
+      return &b->dm[i];
+  dm_entry *e = &b->dm[b->dm_pos++ % DM_CACHE];
+  memset(e, 0, sizeof *e);
+  e->saved = true; /* no channel to save */
+  e->closed_saved = true;
+  snprintf(e->user, sizeof e->user, "%s", user);
+  return e;
+}
+
+/* Notes that user's DMs are closed (since `when`) or open again (0); the
+ * worker's next dm_save writes it down. */
+static void mark_closed(bot_discord *b, const char *user, int64_t when) {
+  pthread_mutex_lock(&b->dm_mu);
+  dm_entry *e = dm_entry_of(b, user);
+  if ((e->closed != 0) != (when != 0)) {
+    e->closed = when;
+    e->closed_saved = false;
+  }
+  pthread_mutex_unlock(&b->dm_mu);
+}
+
+/* Whether user's DMs are known closed: the cache, else the database (the
+ * worker's; then cached). */
+static bool dm_closed(bot_discord *b, const char *user) {
+  pthread_mutex_lock(&b->dm_mu);
   dm_entry *e = NULL;
   for (int i = 0; i < DM_CACHE && !e; i++)
     if (strcmp(b->dm[i].user, user) == 0)
       e = &b->dm[i];
-  if (!e)
-    e = &b->dm[b->dm_pos++ % DM_CACHE];
-  snprintf(e->user, sizeof e->user, "%s", user);
-  snprintf(e->channel, sizeof e->channel, "%s", channel);
-  e->saved = saved;
+  bool known = e != NULL, closed = e && e->closed != 0;
+  pthread_mutex_unlock(&b->dm_mu);
+  if (known)
+    return closed;
+  char scope[48], v[24] = "";
+  long long when = 0;
+  snprintf(scope, sizeof scope, "user:%s", user);
+  if (sto_setting_get(b->db, scope, "dm_closed", v, sizeof v) != STO_OK ||
+      !v[0])
+    return false;
+  char *end;
+  when = strtoll(v, &end, 10);
+  if (*end || when <= 0)
+    return false;
+  pthread_mutex_lock(&b->dm_mu);
+  dm_entry *n = dm_entry_of(b, user);
+  n->closed = when;
+  n->closed_saved = true;
+  pthread_mutex_unlock(&b->dm_mu);
+  return true;
 }
 
-/* Writes the DM channels learnt since the last call to the database, in
- * one transaction (worker only: the database is the worker's). An entry
- * that could not be written stays unsaved for the next tick. */
+void bot_dc_dm_heard_from(bot_discord *b, const char *user) {
+  if (dm_closed(b, user)) {
+    mark_closed(b, user, 0);
+    bot_dc_log(b, LOG_DEBUG,
+               "a member whose DMs were closed sent a "
+               "command: DMs are tried again");
+  }
+}
+
 void bot_dc_dm_save(bot_discord *b) {
   bool begun = false, ok = true;
   bool written[DM_CACHE] = {false};
   char wrote[DM_CACHE][32]; /* what was written, valid where written[] */
+  bool closed_written[DM_CACHE] = {false};
+  int64_t closed_wrote[DM_CACHE];
   for (int i = 0; i < DM_CACHE && ok; i++) {
     char user[32], channel[32], scope[48];
     pthread_mutex_lock(&b->dm_mu);
     bool todo = b->dm[i].user[0] && !b->dm[i].saved;
+    bool closed_todo = b->dm[i].user[0] && !b->dm[i].closed_saved;
+    int64_t closed = b->dm[i].closed;
     memcpy(user, b->dm[i].user, sizeof user);
     memcpy(channel, b->dm[i].channel, sizeof channel);
     pthread_mutex_unlock(&b->dm_mu);
-    if (!todo)
+    if (!todo && !closed_todo)
       continue;
     if (!begun && sto_tx_begin(b->db) != STO_OK)
       break;
     begun = true;
     snprintf(scope, sizeof scope, "user:%s", user);
-    ok = sto_setting_set(b->db, scope, "dm_channel", channel) == STO_OK;
-    written[i] = ok;
-    memcpy(wrote[i], channel, sizeof channel);
+    if (todo) {
+      ok = sto_setting_set(b->db, scope, "dm_channel", channel) == STO_OK;
+      written[i] = ok;
+      memcpy(wrote[i], channel, sizeof channel);
+    }
+    if (closed_todo && ok) {
+      char v[24];
+      snprintf(v, sizeof v, "%lld", (long long)closed);
+      ok = sto_setting_set(b->db, scope, "dm_closed", v) == STO_OK;
+      closed_written[i] = ok;
+      closed_wrote[i] = closed;
+    }
   }
   if (begun && sto_tx_end(b->db, ok) == STO_OK && ok) {
     pthread_mutex_lock(&b->dm_mu);
-    for (int i = 0; i < DM_CACHE; i++) /* unless it changed meanwhile */
+    for (int i = 0; i < DM_CACHE; i++) { /* unless it changed meanwhile */
       if (written[i] && strcmp(b->dm[i].channel, wrote[i]) == 0)
         b->dm[i].saved = true;
+      if (closed_written[i] && b->dm[i].closed == closed_wrote[i])
+        b->dm[i].closed_saved = true;
+    }
     pthread_mutex_unlock(&b->dm_mu);
   } else if (begun) {
     bot_dc_log(b, LOG_WARN,
@@ -316,6 +395,12 @@ static void dm_drop_superseded(bot_discord *b, dm_job *first,
 }
 
 void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
+  if (dm_closed(b, m->user)) {
+    /* Discord refused them already: not tried on every turn, until the
+     * member sends a command again (bot_dc_dm_heard_from). */
+    __atomic_add_fetch(&b->stats.dm_skipped, 1, __ATOMIC_RELAXED);
+    return;
+  }
   dm_job *j = calloc(1, sizeof *j);
   if (!j)
     return;
