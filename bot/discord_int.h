@@ -133,6 +133,30 @@ void bot_dc_collect(void *ctx, const cmd_msg *m);
 void bot_dc_clear_msgs(bot_discord *b);
 
 /* ---- discord_ix.c ---- */
+struct ack_gate;
+typedef struct ix {
+  const char *id, *token, *channel, *guild;
+  const char *user, *name;
+  bool is_mod, in_dm;
+  int type;
+  json_t *data;
+  double received;
+  struct ack_gate *gate; /* NULL when out of memory: follow-ups go at once */
+  bool dms_here;         /* the requester's DMs come as ephemeral follow-ups */
+} ix;
+/* Reads an INTERACTION_CREATE's fields into x (pointers into d, which
+ * must outlive x); false when one it needs is missing or malformed. */
+bool bot_dc_read_interaction(json_t *d, ix *x);
+/* The request of a slash command or autocomplete x: its subcommand and
+ * options (vals holds integer options as text; *focused, if focused is
+ * not NULL, the option being typed). Pointers into x->data and vals. */
+cmd_request bot_dc_command_request(const ix *x, char vals[][24],
+                                   const char **focused);
+/* Parses a button's or menu's custom_id "K:GAME[:VERSION[:REST]]" (K one
+ * letter; only 'h' goes without a version); false when it is not one of
+ * Lair's. */
+bool bot_dc_parse_custom(const char *id, char *kind, int64_t *game,
+                         int64_t *version, const char **rest);
 /* Handles one INTERACTION_CREATE (d), received at `received` (worker). */
 void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received);
 /* Sends the messages no interaction asked for (timers, restart). */

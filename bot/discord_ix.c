@@ -40,17 +40,6 @@ typedef struct ack_gate {
   double received, queued; /* the event's arrival, the callback's queueing */
 } ack_gate;
 
-typedef struct ix {
-  const char *id, *token, *channel, *guild;
-  const char *user, *name;
-  bool is_mod, in_dm;
-  int type;
-  json_t *data;
-  double received;
-  ack_gate *gate; /* NULL when out of memory: follow-ups go at once */
-  bool dms_here;  /* the requester's DMs come as ephemeral follow-ups */
-} ix;
-
 static void gated_free(gated *q) {
   while (q) {
     gated *next = q->next;
@@ -407,13 +396,9 @@ static cmd_request request_of(const ix *x) {
 }
 
 static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
-  json_t *sub = json_array_get(json_object_get(x->data, "options"), 0);
-  const char *name = json_string_value(json_object_get(sub, "name"));
-  cmd_request r = request_of(x);
-  r.command = name ? name : "";
   char vals[CMD_MAX_ARGS][24];
   const char *focused = NULL;
-  fill_args(&r, json_object_get(sub, "options"), vals, &focused);
+  cmd_request r = bot_dc_command_request(x, vals, &focused);
   if (autocomplete) {
     cmd_choice choices[25];
     const char *partial = "";
@@ -457,7 +442,7 @@ static void reply_ephemeral(bot_discord *b, const ix *x, const char *text) {
 }
 
 /* Parses "k:<game>:<version>:<rest>" custom_ids. */
-static bool parse_custom(const char *id, char *kind, int64_t *game,
+bool bot_dc_parse_custom(const char *id, char *kind, int64_t *game,
                          int64_t *version, const char **rest) {
   if (!id || !id[0] || id[1] != ':')
     return false;
@@ -490,7 +475,7 @@ static void handle_component(bot_discord *b, const ix *x) {
   char kind;
   int64_t game, version;
   const char *rest;
-  if (!parse_custom(cid, &kind, &game, &version, &rest)) {
+  if (!bot_dc_parse_custom(cid, &kind, &game, &version, &rest)) {
     reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
     return;
   }
@@ -581,26 +566,45 @@ static bool member_is_mod(bot_discord *b, json_t *member, const char *guild) {
   return false;
 }
 
-void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
-  ix x = {.received = received};
-  x.id = json_string_value(json_object_get(d, "id"));
-  x.token = json_string_value(json_object_get(d, "token"));
-  x.type = (int)json_integer_value(json_object_get(d, "type"));
-  x.channel = json_string_value(json_object_get(d, "channel_id"));
-  x.guild = json_string_value(json_object_get(d, "guild_id"));
-  x.data = json_object_get(d, "data");
+bool bot_dc_read_interaction(json_t *d, ix *x) {
+  x->id = json_string_value(json_object_get(d, "id"));
+  x->token = json_string_value(json_object_get(d, "token"));
+  x->type = (int)json_integer_value(json_object_get(d, "type"));
+  x->channel = json_string_value(json_object_get(d, "channel_id"));
+  x->guild = json_string_value(json_object_get(d, "guild_id"));
+  x->data = json_object_get(d, "data");
   json_t *member = json_object_get(d, "member");
   json_t *user =
       member ? json_object_get(member, "user") : json_object_get(d, "user");
-  x.user = json_string_value(json_object_get(user, "id"));
-  x.name = json_string_value(json_object_get(member, "nick"));
-  if (!x.name)
-    x.name = json_string_value(json_object_get(user, "global_name"));
-  if (!x.name)
-    x.name = json_string_value(json_object_get(user, "username"));
-  if (!x.id || !x.token || !x.channel || !x.user || !x.name ||
-      !bot_dc_snowflake_ok(x.id) || !bot_dc_snowflake_ok(x.user) ||
-      strlen(x.token) > 600) {
+  x->user = json_string_value(json_object_get(user, "id"));
+  x->name = json_string_value(json_object_get(member, "nick"));
+  if (!x->name)
+    x->name = json_string_value(json_object_get(user, "global_name"));
+  if (!x->name)
+    x->name = json_string_value(json_object_get(user, "username"));
+  x->in_dm = !member;
+  if (!x->id || !x->token || !x->channel || !x->user || !x->name ||
+      !bot_dc_snowflake_ok(x->id) || !bot_dc_snowflake_ok(x->user) ||
+      strlen(x->token) > 600)
+    return false;
+  x->guild = x->guild ? x->guild : "";
+  return true;
+}
+
+cmd_request bot_dc_command_request(const ix *x, char vals[][24],
+                                   const char **focused) {
+  json_t *sub = json_array_get(json_object_get(x->data, "options"), 0);
+  const char *name = json_string_value(json_object_get(sub, "name"));
+  cmd_request r = request_of(x);
+  r.command = name ? name : "";
+  fill_args(&r, json_object_get(sub, "options"), vals, focused);
+  return r;
+}
+
+void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
+  ix x = {.received = received};
+  json_t *member = json_object_get(d, "member");
+  if (!bot_dc_read_interaction(d, &x)) {
     bot_dc_log(b, LOG_WARN, "ignored a malformed interaction");
     return;
   }
@@ -611,8 +615,6 @@ void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
   }
   if (x.type == 2 || x.type == 3)
     bot_dc_dm_heard_from(b, x.user); /* closed DMs are tried again */
-  x.in_dm = !member;
-  x.guild = x.guild ? x.guild : "";
   x.is_mod = member && member_is_mod(b, member, x.guild);
   x.gate = calloc(1, sizeof *x.gate);
   if (x.gate) {

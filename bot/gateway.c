@@ -530,7 +530,7 @@ static void on_dispatch(bot_gw *g, json_t *msg, json_t *d) {
     g->on_event(g->ctx, type, d ? d : json_null());
 }
 
-static void on_message(bot_gw *g, const char *text, size_t len) {
+void bot_gw_on_message(bot_gw *g, const char *text, size_t len) {
   json_error_t err;
   json_t *msg = json_loadb(text, len, 0, &err);
   json_t *op = json_object_get(msg, "op");
@@ -619,7 +619,7 @@ static void on_receive(bot_gw *g, struct lws *wsi, const void *in, size_t len) {
     return;
   size_t n = g->rx_len;
   g->rx_len = 0;
-  on_message(g, g->rx, n);
+  bot_gw_on_message(g, g->rx, n);
   if (g->rx_cap > 65536) { /* READY can be large; do not keep it */
     free(g->rx);
     g->rx = NULL;

@@ -1,7 +1,8 @@
 /*
  * gateway_internal.h: the parts of gateway.c that its tests reach
- * directly (tests/test_gateway.c): the send budget, the URL parser, the
- * backoff delay and a raw send. Not for the rest of the bot.
+ * directly (tests/test_gateway.c, tests/fuzz/): the send budget, the URL
+ * parser, the backoff delay, a raw send and the handling of one received
+ * message. Not for the rest of the bot.
  */
 #ifndef LAIR_BOT_GATEWAY_INTERNAL_H
 #define LAIR_BOT_GATEWAY_INTERNAL_H
@@ -66,5 +67,10 @@ typedef enum bot_gw_send_result {
  * Gateway thread only (e.g. from on_event). Refusals are logged once and
  * counted in stats.dropped_by_budget (size and window alike). */
 bot_gw_send_result bot_gw_send(bot_gw *g, json_t *payload);
+
+/* Handles one complete message received from the gateway (len bytes of
+ * text, not NUL-terminated): any bytes at all, as Discord or anything
+ * between may send them. Gateway thread only. */
+void bot_gw_on_message(bot_gw *g, const char *text, size_t len);
 
 #endif

@@ -11,14 +11,19 @@ LAIR_DEBS+=(python3) # tests/local/: the console-table tests (stdlib only)
 # (checks requests against Discord's openapi.json) packages.
 LAIR_DEBS+=(python3-websockets python3-jsonschema)
 
+# tools/test.sh also needs clang and its runtimes for the fuzz targets
+# (tests/fuzz/): lair_install_deps takes extra packages as arguments.
+LAIR_TEST_DEBS=(clang libclang-rt-14-dev)
+
 lair_install_deps() {
+  local want=("${LAIR_DEBS[@]}" "$@")
   if ! command -v dpkg >/dev/null 2>&1; then
     echo "tools: not a Debian system; install these yourself:" \
-         "${LAIR_DEBS[*]}" >&2
+         "${want[*]}" >&2
     return 0
   fi
   local missing=() p status
-  for p in "${LAIR_DEBS[@]}"; do
+  for p in "${want[@]}"; do
     # Captured, not piped into grep -q: with pipefail an early-exiting grep
     # would make dpkg die of SIGPIPE and the package look missing.
     status=$(dpkg -s "$p" 2>/dev/null) || status=
