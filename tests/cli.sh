@@ -254,6 +254,23 @@ health)
   expect_rc 2; expect_no_out; expect_one_err_line
   expect_err "unexpected argument 'extra'"
   ;;
+simulate_golden)
+  # The same seed plays the same games: four playouts whose statistics
+  # were recorded before the engine was made faster (bench/README.md)
+  # must come out the same, move for move, so no speed-up may change
+  # what a stored game replays to.
+  data=$(dirname "$0")/data/simulate/golden.txt
+  run simulate supervillain --games 300 --players 2 --seed 11
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >"$tmp/got"
+  run simulate supervillain --games 300 --players 3 --seed 11 --mode blitz
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >>"$tmp/got"
+  run simulate supervillain --games 300 --players 4 --seed 11
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >>"$tmp/got"
+  run simulate supervillain --games 200 --players 4 --seed 3 \
+    --ai heuristic,random,heuristic,random
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >>"$tmp/got"
+  diff "$data" "$tmp/got" >&2 || fail "the playouts differ from $data"
+  ;;
 check)
   # lair check: the full check start-up leaves out (test_storage checks
   # the findings); here the contract: sound 0, problems or unreadable 1,

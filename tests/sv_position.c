@@ -433,6 +433,7 @@ int sv_position_build(sv_state *s, const json_t *pos, char *err, size_t cap) {
     put(&b, c, SV_Z_LIMBO, current);
   }
 
+  sv_zbits_rebuild(s); /* the cards were placed by hand */
   char msg[200];
   if (sv_check(s, msg, sizeof msg))
     return bad(&b, "position fails sv_check: %s", msg);

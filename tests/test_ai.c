@@ -122,6 +122,7 @@ static void scramble_hidden(const sv_state *s, int me, uint64_t seed,
   }
   eng_pile_shuffle(&out->mdeck, &r);
   eng_pile_shuffle(&out->ddeck, &r);
+  sv_zbits_rebuild(out); /* cards moved by hand above */
 }
 
 /* Plays `games` seeded games with every seat heuristic. At every prompt

@@ -26,10 +26,46 @@ enum { PLACE_PLAY, PLACE_HAND, PLACE_DISCARD, PLACE_STEAL };
 
 #define C(i) sv_card_of(i)
 
+/* ---- zone sets ------------------------------------------------------
+ * A set of instances as two words; walking one gives its instances in
+ * ascending order, the order the rules always list cards in. */
+typedef struct zset {
+  uint64_t m[2];
+} zset;
+
+static inline zset zone(const sv_state *s, int z) {
+  zset r = {{s->zbits[z][0], s->zbits[z][1]}};
+  return r;
+}
+
+static inline zset zone2(const sv_state *s, int a, int b) {
+  zset r = {{s->zbits[a][0] | s->zbits[b][0], s->zbits[a][1] | s->zbits[b][1]}};
+  return r;
+}
+
+/* The next instance of x (removed from it), or -1 when x is empty. */
+static inline int next(zset *x) {
+  for (int h = 0; h < 2; h++)
+    if (x->m[h]) {
+      int i = __builtin_ctzll(x->m[h]);
+      x->m[h] &= x->m[h] - 1;
+      return h * 64 + i;
+    }
+  return -1;
+}
+
+void sv_zbits_rebuild(sv_state *s) {
+  memset(s->zbits, 0, sizeof s->zbits);
+  for (int i = 0; i < SV_N; i++)
+    if (s->w[i].zone < SV_Z_COUNT)
+      s->zbits[s->w[i].zone][i / 64] |= (uint64_t)1 << (i % 64);
+}
+
 static int hand_size(const sv_state *s, int p) {
   int n = 0;
-  for (int i = MIN_LO; i < DOM_LO; i++)
-    n += s->w[i].zone == SV_Z_HAND && s->w[i].owner == p;
+  zset h = zone(s, SV_Z_HAND);
+  for (int i; (i = next(&h)) >= 0;)
+    n += s->w[i].owner == p;
   return n;
 }
 
@@ -72,15 +108,17 @@ bool sv_win_blocked(const sv_state *s, int seat) {
 
 /* ---- moving cards -------------------------------------------------- */
 
-static void put(sv_state *s, int i, int zone, int owner) {
+static void put(sv_state *s, int i, int to, int owner) {
   /* Victory can only change when a Facility or an Asteroid comes or goes
    * (points, Bad Luck Emitter's block): only then is it checked again. */
   int old = s->w[i].zone;
-  if (old == SV_Z_FACILITY || old == SV_Z_ASTEROID || zone == SV_Z_FACILITY ||
-      zone == SV_Z_ASTEROID)
+  if (old == SV_Z_FACILITY || old == SV_Z_ASTEROID || to == SV_Z_FACILITY ||
+      to == SV_Z_ASTEROID)
     s->recheck = 1;
-  sv_where w = {.zone = (uint8_t)zone, .owner = (uint8_t)owner};
+  sv_where w = {.zone = (uint8_t)to, .owner = (uint8_t)owner};
   s->w[i] = w;
+  s->zbits[old][i / 64] &= ~((uint64_t)1 << (i % 64));
+  s->zbits[to][i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 static void to_mdisc(sv_state *s, int i) {
@@ -156,11 +194,11 @@ static void check_victory(sv_state *s) {
   s->recheck = 0;
   int pts[4] = {0, 0, 0, 0};
   bool any = false;
-  for (int i = DOM_LO; i < SV_N; i++)
-    if (s->w[i].zone == SV_Z_FACILITY) {
-      pts[s->w[i].owner] += C(i)->points;
-      any = true;
-    }
+  zset fac = zone(s, SV_Z_FACILITY);
+  for (int i; (i = next(&fac)) >= 0;) {
+    pts[s->w[i].owner] += C(i)->points;
+    any = true;
+  }
   if (!any)
     return;
   for (int k = 0; k < s->players; k++) {
@@ -221,7 +259,10 @@ static void push_discard(sv_state *s, int player, int n) {
 static void fire(sv_state *s, int t, int seat, int here, int controller) {
   uint8_t list[SV_TRIG_MAX], owner[SV_TRIG_MAX];
   int n = 0;
-  for (int i = DOM_LO; i < SV_N && n < SV_TRIG_MAX; i++) {
+  /* Only the cards that have such an ability, in instance order. */
+  const uint8_t *cand = sv_loaded.whenever[t];
+  for (int k = 0; k < sv_loaded.n_whenever[t] && n < SV_TRIG_MAX; k++) {
+    int i = cand[k];
     const sv_where *w = &s->w[i];
     if (w->owner != seat)
       continue;
@@ -254,7 +295,8 @@ static void destroy_mob(sv_state *s, int m, int controller) {
 }
 
 static void destroy_project(sv_state *s, int p, int controller) {
-  for (int m = MIN_LO; m < DOM_LO; m++)
+  zset mobs = zone(s, SV_Z_MOB);
+  for (int m; (m = next(&mobs)) >= 0;)
     if (s->w[m].zone == SV_Z_MOB && s->w[m].host == p)
       destroy_mob(s, m, controller);
   to_ddisc(s, p);
@@ -275,8 +317,9 @@ static void destroy_facility(sv_state *s, int f, int controller) {
 
 static int mob_power(const sv_state *s, int p) {
   int sum = 0;
-  for (int m = MIN_LO; m < DOM_LO; m++)
-    if (s->w[m].zone == SV_Z_MOB && s->w[m].host == p)
+  zset mobs = zone(s, SV_Z_MOB);
+  for (int m; (m = next(&mobs)) >= 0;)
+    if (s->w[m].host == p)
       sum += C(m)->power;
   return sum;
 }
@@ -316,8 +359,9 @@ static void add(eng_prompt *p, uint32_t code) {
 /* Adds one option per distinct card in seat's hand. */
 static void add_hand(const sv_state *s, eng_prompt *p, int seat, int type) {
   uint8_t seen[SV_N] = {0};
-  for (int i = MIN_LO; i < DOM_LO; i++) {
-    if (s->w[i].zone != SV_Z_HAND || s->w[i].owner != seat)
+  zset h = zone(s, SV_Z_HAND);
+  for (int i; (i = next(&h)) >= 0;) {
+    if (s->w[i].owner != seat)
       continue;
     int card = sv_card_index(i);
     if (!seen[card]++)
@@ -333,11 +377,10 @@ static void add_pile(const eng_pile *pile, eng_prompt *p) {
       add(p, CODE(OPT_PICK, pile->c[k]));
 }
 
-static bool has(const sv_state *s, int zone, int owner) {
-  int lo = zone == SV_Z_MOB || zone == SV_Z_HAND ? MIN_LO : DOM_LO;
-  int hi = zone == SV_Z_MOB || zone == SV_Z_HAND ? DOM_LO : SV_N;
-  for (int i = lo; i < hi; i++)
-    if (s->w[i].zone == zone && s->w[i].owner == owner)
+static bool has(const sv_state *s, int z, int owner) {
+  zset in = zone(s, z);
+  for (int i; (i = next(&in)) >= 0;)
+    if (s->w[i].owner == owner)
       return true;
   return false;
 }
@@ -459,12 +502,14 @@ static void effect_options(const sv_state *s, const sv_frame *f,
 static void hit_options(const sv_state *s, int ast, eng_prompt *p) {
   int target = s->w[ast].target;
   bool charged = s->w[ast].charged;
-  for (int i = MIN_LO; i < DOM_LO; i++)
-    if (s->w[i].zone == SV_Z_MOB && s->w[i].owner == target)
+  zset mobs = zone(s, SV_Z_MOB);
+  for (int i; (i = next(&mobs)) >= 0;)
+    if (s->w[i].owner == target)
       add(p, CODE(OPT_PICK, i));
   if (!charged)
     return;
-  for (int i = DOM_LO; i < SV_N; i++)
+  zset table = zone2(s, SV_Z_PROJECT, SV_Z_FACILITY);
+  for (int i; (i = next(&table)) >= 0;)
     if (s->w[i].owner == target &&
         ((s->w[i].zone == SV_Z_PROJECT && mob_power(s, i) == 0) ||
          s->w[i].zone == SV_Z_FACILITY))
@@ -489,28 +534,36 @@ static bool usable(const sv_state *s, int i, int me, int hand) {
 
 static void day_options(const sv_state *s, eng_prompt *p) {
   int me = s->current;
-  int hand = hand_size(s, me);
+  int hand = 0; /* counted on the way: the Domination cards need it */
   bool projects = has(s, SV_Z_PROJECT, me);
   uint8_t seen[SV_N] = {0};
-  for (int i = MIN_LO; i < DOM_LO; i++) {
-    if (s->w[i].zone != SV_Z_HAND || s->w[i].owner != me ||
-        seen[sv_card_index(i)]++)
+  zset h = zone(s, SV_Z_HAND);
+  for (int i; (i = next(&h)) >= 0;) {
+    if (s->w[i].owner != me)
+      continue;
+    hand++;
+    if (seen[sv_card_index(i)]++)
       continue;
     if (projects && (s->mobs_left > 0 || C(i)->boosted))
       add(p, CODE(OPT_MOB, i));
     if (s->ops_left > 0 || C(i)->swift)
       add(p, CODE(OPT_OPS, i));
   }
-  for (int i = DOM_LO; i < SV_N; i++) {
+  zset table = zone2(s, SV_Z_ASTEROID, SV_Z_PROJECT);
+  zset fac = zone(s, SV_Z_FACILITY);
+  table.m[0] |= fac.m[0];
+  table.m[1] |= fac.m[1];
+  for (int i; (i = next(&table)) >= 0;) {
     const sv_where *w = &s->w[i];
-    if (w->zone == SV_Z_ASTEROID && w->target == me && w->owner != me &&
-        hand >= (w->charged ? 3 : 2))
-      add(p, CODE(OPT_SHOOT, i));
-    if (usable(s, i, me, hand))
-      add(p, CODE(OPT_USE, i));
-    if (s->annihilation && w->zone == SV_Z_ASTEROID && w->owner == me &&
-        !w->charged && hand >= 3)
-      add(p, CODE(OPT_CHARGE, i));
+    if (w->zone == SV_Z_ASTEROID) {
+      if (w->target == me && w->owner != me && hand >= (w->charged ? 3 : 2))
+        add(p, CODE(OPT_SHOOT, i));
+      if (s->annihilation && w->owner == me && !w->charged && hand >= 3)
+        add(p, CODE(OPT_CHARGE, i));
+    } else if (w->zone == SV_Z_PROJECT || w->zone == SV_Z_FACILITY) {
+      if (usable(s, i, me, hand))
+        add(p, CODE(OPT_USE, i));
+    }
   }
   add(p, CODE(OPT_END, 0));
 }

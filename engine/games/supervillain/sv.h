@@ -128,6 +128,11 @@ typedef struct sv_deck {
   int n_cards;
   sv_card cards[SV_N];
   uint8_t inst[SV_N]; /* instance -> index into cards */
+  /* For each trigger, the Domination instances with a "whenever" ability
+   * of it on either side, in instance order: the only cards a trigger
+   * needs to look at (sv.c, fire). */
+  uint8_t whenever[SV_TRIG_COUNT][SV_N_DOMINATION];
+  uint8_t n_whenever[SV_TRIG_COUNT];
 } sv_deck;
 
 /* Returns the validated card set, loading it on first use (thread-safe);
@@ -251,9 +256,16 @@ typedef struct sv_state {
   uint8_t recheck;  /* victory may have changed; 0 whenever run() rests */
   eng_pile mdeck, mdisc, ddeck, ddisc;
   sv_where w[SV_N];
+  /* The instances in each zone, one bit each (w[i].zone, kept by put()
+   * and rebuilt after a load): the rules look at a zone's few cards, not
+   * all 87. Derived, never saved. */
+  uint64_t zbits[SV_Z_COUNT][2];
   sv_frame stack[SV_STACK];
   char mode[64];
 } sv_state;
+
+/* Rebuilds s->zbits from s->w (after a load). */
+void sv_zbits_rebuild(sv_state *s);
 
 enum { SV_END_NONE, SV_END_POINTS, SV_END_EXHAUSTED };
 

@@ -337,6 +337,13 @@ int sv_cards_parse(const char *minion_json, const char *domination_json,
   if (d != SV_N_DOMINATION)
     err(&l, "domination.json holds %d cards; the rulebook's deck has %d", d,
         SV_N_DOMINATION);
+  for (int i = SV_N_MINION; i < inst && i < SV_N; i++) {
+    const sv_card *c = &out->cards[out->inst[i]];
+    for (int t = 0; t < SV_TRIG_COUNT; t++)
+      if ((c->project.kind == SV_KIND_WHENEVER && c->project.trigger == t) ||
+          (c->facility.kind == SV_KIND_WHENEVER && c->facility.trigger == t))
+        out->whenever[t][out->n_whenever[t]++] = (uint8_t)i;
+  }
   return l.errors;
 }
 

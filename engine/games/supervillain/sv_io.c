@@ -286,6 +286,7 @@ eng_rc sv_from_json(void *st, const json_t *j) {
                   (uint8_t)f[4], (uint8_t)f[5], (uint8_t)f[6], (uint8_t)f[7]};
     s->w[i] = x;
   }
+  sv_zbits_rebuild(s);
   json_t *stack = json_object_get(j, "stack");
   if (!json_is_array(stack) || json_array_size(stack) > SV_STACK)
     return ENG_BAD_STATE;
@@ -396,6 +397,10 @@ int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
 int sv_check(const void *st, char *msg, size_t cap) {
   const sv_state *s = st;
   int limbo = 0;
+  for (int i = 0; i < SV_N; i++)
+    for (int z = 0; z < SV_Z_COUNT; z++)
+      if (((s->zbits[z][i / 64] >> (i % 64)) & 1u) != (s->w[i].zone == z))
+        return fail(msg, cap, "the zone sets disagree with card", i);
   for (int i = 0; i < SV_N; i++) {
     const sv_where *w = &s->w[i];
     bool minion = i < SV_N_MINION;
