@@ -31,6 +31,13 @@ answer). It prints one JSON line per rate:
   autocomplete answered with an error text because the game moved on),
   fake_cpu and bot_cpu (share of one core during the run).
 
+With --ceiling the rate goes up from the last of --rates by --step
+(250) while the bot answers within 50 ms at p99 and the load side keeps
+up (the fake then skips checking request bodies against openapi.json,
+its heaviest work, which the other runs and every test do); the last line
+gives the highest such rate, the bot's CPU share there and what that
+makes per core.
+
 Nothing asserts on the figures (see bench/README.md).
 """
 
@@ -330,6 +337,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mix", default="40,20,40",
                     help="percent status, hand, autocomplete+move")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="step the rate up from the last of --rates by "
+                         "--step until the bot's p99 passes 50 ms or the "
+                         "load side falls behind; then print the ceiling")
+    ap.add_argument("--step", type=int, default=250)
     args = ap.parse_args()
     mix = [float(x) / 100 for x in args.mix.split(",")]
     rng = random.Random(args.seed)
@@ -337,8 +349,9 @@ def main():
         # Every request of the bot is checked; the fake's own answers are
         # left unchecked here (its self-test and the Discord tests check
         # them), as that work would only slow the fake down.
+        extra = ["--no-check-requests"] if args.ceiling else []
         fake = dl.Fake(os.path.abspath(args.openapi), tmp, "--quiet",
-                       "--no-check-responses")
+                       "--no-check-responses", *extra)
         db = os.path.join(tmp, "bench.db")
         bot = None
         try:
@@ -348,7 +361,10 @@ def main():
             print("  %d games open in %.1f s" % (len(games),
                                                  time.monotonic() - t),
                   file=sys.stderr, flush=True)
-            for rate in [int(x) for x in args.rates.split(",")]:
+            rates = [int(x) for x in args.rates.split(",")]
+            best = None
+            while rates:
+                rate = rates.pop(0)
                 bot.stop()
                 wait_buckets(fake)
                 bot.start()
@@ -356,6 +372,27 @@ def main():
                                mix)
                 res["games"] = len(games)
                 print(json.dumps(res), flush=True)
+                if not args.ceiling:
+                    continue
+                kept_up = res["achieved_rate"] >= 0.95 * rate
+                fast = res["bot_sent_p99_ms"] is not None and \
+                    res["bot_sent_p99_ms"] < 50 and res["errors"] == 0
+                if fast and kept_up:
+                    best = res
+                if fast and kept_up and not rates:
+                    rates.append(rate + args.step)
+            if args.ceiling and best:
+                # The bot's CPU share at the highest rate it served within
+                # 50 ms: what one core of it would serve.
+                per_core = best["achieved_rate"] / max(best["bot_cpu"], 0.01)
+                print(json.dumps({
+                    "ceiling_rate": best["achieved_rate"],
+                    "bot_sent_p99_ms": best["bot_sent_p99_ms"],
+                    "bot_cpu": best["bot_cpu"],
+                    "fake_cpu": best["fake_cpu"],
+                    "interactions_per_core": round(per_core),
+                    "limited_by": "load side" if best["fake_cpu"] > 0.85
+                    else "bot"}), flush=True)
             bot.stop()
             bot = None
         finally:

@@ -13,6 +13,8 @@
  * Buttons and select menus carry the game id and state version in their
  * custom_id, so a stale or foreign click gets a clear ephemeral error.
  */
+/* madvise (Linux, BSD): not in POSIX. */
+#define _DEFAULT_SOURCE
 #include "discord_int.h"
 
 #include <errno.h>
@@ -24,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -181,6 +184,48 @@ static void note_health(bot_discord *b) {
     close(fd);
 }
 
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21 /* Linux 5.4 */
+#endif
+
+/* Lets the kernel take back the pages of the shared libraries and the
+ * binary that this process has not used lately. curl alone brings in some
+ * thirty libraries (GnuTLS through its LDAP support, Kerberos, ssh...),
+ * which run their initialisation and relocation once at start and are
+ * never used again by Lair, yet their pages stay counted in its memory
+ * (about 12 MB: 4 MB of them OpenSSL's). Only clean, read-only file
+ * pages go: they stay in the page cache, and the few Lair runs fault back
+ * in within microseconds. Returns the bytes advised. */
+static size_t release_file_pages(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f)
+    return 0;
+  char line[600];
+  size_t total = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    char perms[8] = "", path[512] = "";
+    char *p = line, *end;
+    lo = strtoul(p, &end, 16);
+    if (*end != '-')
+      continue;
+    hi = strtoul(end + 1, &end, 16);
+    while (*end == ' ')
+      end++;
+    memcpy(perms, end, 4);
+    /* The path is the sixth field, if any. */
+    char *slash = strchr(end, '/');
+    if (slash)
+      snprintf(path, sizeof path, "%s", slash);
+    if (!slash || perms[1] == 'w' || perms[0] != 'r' || hi <= lo)
+      continue;
+    if (madvise((void *)lo, hi - lo, MADV_PAGEOUT) == 0)
+      total += hi - lo;
+  }
+  fclose(f);
+  return total;
+}
+
 static void tick(bot_discord *b) {
   double t0 = bot_dc_now();
   note_health(b);
@@ -190,8 +235,11 @@ static void tick(bot_discord *b) {
   bot_dc_deliver_unprompted(b);
   double t1 = bot_dc_now();
   malloc_trim(0);
-  bot_dc_log(b, LOG_DEBUG, "tick: timers %.2f ms, trim %.2f ms",
-             (t1 - t0) * 1e3, (bot_dc_now() - t1) * 1e3);
+  size_t advised = release_file_pages();
+  bot_dc_log(b, LOG_DEBUG,
+             "tick: timers %.2f ms, trim %.2f ms (%zu KB of file pages "
+             "offered back)",
+             (t1 - t0) * 1e3, (bot_dc_now() - t1) * 1e3, advised >> 10);
 }
 
 static void *worker(void *arg) {

@@ -212,6 +212,17 @@ void cmd_handle(cmd_ctx *c, const cmd_request *r) {
 /* ---- the clock ------------------------------------------------------------
  */
 
+/* The request of what no user asked for (timers, a restart's catching up):
+ * nobody to answer, no request id to remember. */
+static cmd_request no_request(void) {
+  cmd_request r = {.request_id = "",
+                   .guild = "",
+                   .channel = "",
+                   .user = "",
+                   .user_name = "Lair"};
+  return r;
+}
+
 static void fire_one(cmd_ctx *c, const cmd_request *r, void *arg) {
   (void)r;
   const sto_timer *t = arg;
@@ -223,11 +234,7 @@ static void fire_one(cmd_ctx *c, const cmd_request *r, void *arg) {
 
 void cmd_tick(cmd_ctx *c) {
   sto_timer t;
-  cmd_request none = {.request_id = "",
-                      .guild = "",
-                      .channel = "",
-                      .user = "",
-                      .user_name = "Lair"};
+  cmd_request none = no_request();
   for (int guard = 0; guard < 1000; guard++) {
     if (sto_timer_next(c->cfg.db, c->now, &t) != STO_OK)
       break;
@@ -274,11 +281,7 @@ static void settle_one(cmd_ctx *c, const cmd_request *r, void *arg) {
 
 int cmd_recover(cmd_ctx *c) {
   id_vec v = {0};
-  cmd_request none = {.request_id = "",
-                      .guild = "",
-                      .channel = "",
-                      .user = "",
-                      .user_name = "Lair"};
+  cmd_request none = no_request();
   sto_rc rc = sto_game_list_ai_due(c->cfg.db, collect_due, &v);
   int done = 0;
   for (size_t i = 0; !rc && i < v.n; i++)

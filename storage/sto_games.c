@@ -19,6 +19,13 @@
 static sto_rc game_list(sto *db, st_id id, const char *key, unsigned statuses,
                         int (*fn)(void *ctx, const sto_game *g), void *ctx);
 
+/* Binds the status filter of the game queries: one parameter per status
+ * (?2..?5), an unwanted one bound to -1, which matches nothing. */
+static void bind_statuses(sqlite3_stmt *s, unsigned statuses) {
+  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
+    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
+}
+
 /* The seed as stored: decimal digits only (strtoull alone would accept
  * blanks, a sign, and wrap "-1" to the maximum). */
 static sto_rc parse_seed(const char *text, uint64_t *out) {
@@ -204,8 +211,7 @@ static sto_rc game_count(sto *db, st_id id, const char *key, unsigned statuses,
   if ((r = sto_stmt_get(db, id, &s)))
     return r;
   sto_bind_text(s, 1, key);
-  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
-    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
+  bind_statuses(s, statuses);
   int rc = sqlite3_step(s);
   r = rc == SQLITE_ROW ? sto_col_i64(s, 0, &v) : sto_map_rc(rc);
   sto_stmt_put(db, id, s);
@@ -237,8 +243,7 @@ sto_rc sto_game_pick(sto *db, const char *channel, const char *user,
     return r;
   if (channel)
     sto_bind_text(s, 1, channel);
-  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
-    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
+  bind_statuses(s, statuses);
   sto_bind_text(s, 6, user);
   while (*n < 2 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     if ((r = sto_col_i64(s, 0, &ids[*n])) ||
@@ -291,8 +296,7 @@ static sto_rc game_list(sto *db, st_id id, const char *channel,
     return r;
   if (channel)
     sto_bind_text(s, 1, channel);
-  for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
-    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
+  bind_statuses(s, statuses);
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     if ((r = read_game(s, &g)))
       break;
