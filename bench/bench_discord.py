@@ -363,6 +363,7 @@ def main():
                   file=sys.stderr, flush=True)
             rates = [int(x) for x in args.rates.split(",")]
             best = None
+            stopped_by = None
             while rates:
                 rate = rates.pop(0)
                 bot.stop()
@@ -381,6 +382,10 @@ def main():
                     best = res
                 if fast and kept_up and not rates:
                     rates.append(rate + args.step)
+                elif not rates:
+                    stopped_by = "bot (p99 past 50 ms)" if not fast else \
+                        "load side (sent %.0f of %d/s)" % (
+                            res["achieved_rate"], rate)
             if args.ceiling and best:
                 # The bot's CPU share at the highest rate it served within
                 # 50 ms: what one core of it would serve.
@@ -391,8 +396,7 @@ def main():
                     "bot_cpu": best["bot_cpu"],
                     "fake_cpu": best["fake_cpu"],
                     "interactions_per_core": round(per_core),
-                    "limited_by": "load side" if best["fake_cpu"] > 0.85
-                    else "bot"}), flush=True)
+                    "stopped_by": stopped_by}), flush=True)
             bot.stop()
             bot = None
         finally:
