@@ -26,7 +26,8 @@ answer). It prints one JSON line per rate:
   (curl's pre-transfer time), the bot's own latency; bot_ack_p99_ms to
   the callback's HTTP answer;
   rss_mb (VmRSS at the end), rss_peak_mb (VmHWM), rss_anon_mb (the
-  private part at the end), moves (committed), errors (unanswered, late
+  anonymous part at the end), uss_mb (the pages only the bot maps, RSS
+  less what it shares with other processes), moves (committed), errors (unanswered, late
   beyond 3 s, or answered with a Discord error), refused (a move or
   autocomplete answered with an error text because the game moved on),
   fake_cpu and bot_cpu (share of one core during the run).
@@ -264,6 +265,11 @@ def run_rate(fake, bot, games, rate, seconds, rng, mix):
     end = dl.proc_status(bot.pid)
     with open("/proc/%d/status" % bot.pid) as f:
         anon = [int(x.split()[1]) for x in f if x.startswith("RssAnon:")]
+    # The pages only the bot maps (its unique set): RSS less the library
+    # pages it shares with other processes, such as the fake here.
+    with open("/proc/%d/smaps_rollup" % bot.pid) as f:
+        uss = sum(int(x.split()[1]) for x in f
+                  if x.startswith(("Private_Clean:", "Private_Dirty:")))
     # The fake's records of this run.
     lat, errors, kinds = [], 0, collections.Counter()
     for iid, kind in sent:
@@ -307,6 +313,7 @@ def run_rate(fake, bot, games, rate, seconds, rng, mix):
         "rss_peak_mb": round(max(rss["VmHWM"], end.get("VmHWM", 0)) / 1024,
                              1),
         "rss_anon_mb": round(anon[0] / 1024, 1) if anon else None,
+        "uss_mb": round(uss / 1024, 1),
         "moves": moves, "errors": errors, "rest_out": dict(out),
         "refused": sum(refused.values()), "mix": dict(kinds),
         "fake_cpu": round((cpu1[0] - cpu0[0]) / elapsed, 2),
