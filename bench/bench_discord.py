@@ -133,7 +133,7 @@ def setup_games(fake, n_games, n_users):
     for n in range(n_games):
         a, b = users[(2 * n) % n_users], users[(2 * n + 1) % n_users]
         g = Game(n, [a, b])
-        for who, sub, opts in ((a, "new", [{"name": "game", "value":
+        for who, sub, opts in ((a, "new", [{"name": "kind", "value":
                                              "supervillain"}]),
                                (b, "join", None), (a, "start", None)):
             r = fake.interaction(payload(g, who, sub, opts))

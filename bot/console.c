@@ -214,15 +214,28 @@ static void trim_end(char *s) {
 static void handle_command(console *k, const char *request, const char *name,
                            char *text) {
   char msg[300];
-  if (strncmp(text, "/game", 5) != 0 || (text[5] != ' ' && text[5] != '\0')) {
+  /* "/GROUP SUB options...": GROUP one of cmd_groups (game, gamemod,
+   * prefs). */
+  char *p = text;
+  const cmd_group_def *g = NULL;
+  if (*p == '/') {
+    char *end = p + 1;
+    while (*end && *end != ' ')
+      end++;
+    char saved = *end;
+    *end = '\0';
+    g = cmd_find_group(p + 1);
+    *end = saved;
+    p = end;
+  }
+  if (!g) {
     snprintf(msg, sizeof msg,
-             "Unknown command '%.40s'. Lair's commands start with /game "
-             "(try /game new game:supervillain).",
+             "Unknown command '%.40s'. Lair's commands are /game (try /game "
+             "new kind:supervillain), /prefs and /gamemod.",
              text);
     say(k, name, msg);
     return;
   }
-  char *p = text + 5;
   while (*p == ' ')
     p++;
   char *sub = p;
@@ -230,13 +243,14 @@ static void handle_command(console *k, const char *request, const char *name,
     p++;
   if (*p)
     *p++ = '\0';
-  const cmd_def *d = cmd_find(sub);
+  const cmd_def *d = cmd_find(g->name, sub);
   cmd_request r = {.request_id = request,
                    .guild = "",
                    .channel = "local-table",
                    .user = name,
                    .user_name = name,
                    .is_mod = is_mod(k, name),
+                   .group = g->name,
                    .command = sub};
   /* Options: key:value, the value running to the next option. */
   while (*p) {
@@ -421,14 +435,15 @@ bool bot_default_db(char *out, size_t cap) {
 static const char *const intro =
     "Lair's console table: everyone here shares one channel.\n"
     "Type lines as NAME> /game COMMAND option:value, for example:\n"
-    "  alice> /game new game:supervillain\n"
+    "  alice> /game new kind:supervillain\n"
     "  bob> /game join\n"
     "  alice> /game start\n"
     "  alice> /game move choice:end      (an option id or its label;\n"
     "                                     choice:? lists your options)\n"
-    "Commands: new, join, leave, start, status, hand, move, undo, log, list,\n"
-    "card, export, rematch, and for moderators (--mod NAME) abort, kick,\n"
-    "settings, audit.\n"
+    "/game: new, join, leave, start, status, hand, move, undo, pile, log,\n"
+    "list, card, export, rematch, addai, deadline. /prefs: show, set, mute,\n"
+    "vacation. /gamemod (moderators, --mod NAME): list, abort, replace,\n"
+    "pause, resume, kick, settings, audit.\n"
     "[#table] is the channel, [DM name] a direct message, [eph name] a reply\n"
     "only name sees. !restart reloads from the database; Ctrl-D quits.";
 

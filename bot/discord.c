@@ -317,11 +317,14 @@ static void *signal_thread(void *arg) {
 
 /* ---- start-up ---------------------------------------------------------- */
 
-/* The /game command as Discord's JSON, from the one command table. */
-json_t *bot_discord_commands_json(void) {
+/* The subcommands of group as Discord's JSON, from the one command
+ * table. */
+static json_t *subcommands_json(const char *group) {
   json_t *subs = json_array();
   for (size_t i = 0; i < cmd_table_n; i++) {
     const cmd_def *d = &cmd_table[i];
+    if (strcmp(d->group, group) != 0)
+      continue;
     json_t *opts = json_array();
     for (int k = 0; k < d->n_options; k++) {
       const cmd_option_def *o = &d->options[k];
@@ -331,24 +334,43 @@ json_t *bot_discord_commands_json(void) {
       json_t *jo =
           json_pack("{sisssssb}", "type", type, "name", o->name, "description",
                     o->description, "required", o->required);
-      if (type == 3 && o->autocomplete)
+      if (type == 3 && o->choices) {
+        json_t *ch = json_array();
+        for (const char *const *c = o->choices; *c; c++)
+          json_array_append_new(ch, json_pack("{ssss}", "name", *c, "value", *c));
+        json_object_set_new(jo, "choices", ch);
+      } else if (type == 3 && o->autocomplete) {
         json_object_set_new(jo, "autocomplete", json_true());
+      }
       if (type == 4) {
         json_object_set_new(jo, "min_value", json_integer(o->min));
         json_object_set_new(jo, "max_value", json_integer(o->max));
       }
       json_array_append_new(opts, jo);
     }
-    json_array_append_new(subs,
-                          json_pack("{sisssssoso}", "type", 1, "name", d->name,
-                                    "description", d->description, "options",
-                                    opts, "required", json_false()));
-    json_object_del(json_array_get(subs, json_array_size(subs) - 1),
-                    "required");
+    json_array_append_new(subs, json_pack("{sissssso}", "type", 1, "name",
+                                          d->name, "description",
+                                          d->description, "options", opts));
   }
-  return json_pack("[{sisssss[ii]s[i]so}]", "type", 1, "name", "game",
-                   "description", "Play tabletop games with Lair", "contexts",
-                   0, 1, "integration_types", 0, "options", subs);
+  return subs;
+}
+
+/* Lair's slash commands as Discord's JSON: one command per group of the
+ * command table (/game, /gamemod, /prefs). */
+json_t *bot_discord_commands_json(void) {
+  json_t *all = json_array();
+  for (size_t g = 0; g < cmd_groups_n; g++) {
+    const cmd_group_def *gd = &cmd_groups[g];
+    json_t *c = json_pack("{sisssss[ii]s[i]so}", "type", 1, "name", gd->name,
+                          "description", gd->description, "contexts", 0, 1,
+                          "integration_types", 0, "options",
+                          subcommands_json(gd->name));
+    if (gd->default_permissions >= 0)
+      json_object_set_new(c, "default_member_permissions",
+                          json_integer(gd->default_permissions));
+    json_array_append_new(all, c);
+  }
+  return all;
 }
 
 /* FNV-1a of the command JSON, to register only when it changed. */

@@ -596,6 +596,7 @@ cmd_request bot_dc_command_request(const ix *x, char vals[][24],
   json_t *sub = json_array_get(json_object_get(x->data, "options"), 0);
   const char *name = json_string_value(json_object_get(sub, "name"));
   cmd_request r = request_of(x);
+  r.group = json_string_value(json_object_get(x->data, "name"));
   r.command = name ? name : "";
   fill_args(&r, json_object_get(sub, "options"), vals, focused);
   return r;
@@ -624,9 +625,11 @@ void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
   }
   if (x.type == 2 || x.type == 4) {
     const char *name = json_string_value(json_object_get(x.data, "name"));
-    if (!name || strcmp(name, "game") != 0) {
+    if (!name || !cmd_find_group(name)) {
       if (x.type == 2)
-        reply_ephemeral(b, &x, "Lair only knows /game.");
+        reply_ephemeral(b, &x,
+                        "Lair knows /game, /prefs and /gamemod; this "
+                        "command is not one of them.");
     } else {
       handle_command(b, &x, x.type == 4);
     }

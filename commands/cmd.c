@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* How long a request id is remembered: far beyond any retry. */
 #define REQUEST_KEEP_SECONDS (7 * 86400)
@@ -46,18 +47,28 @@ void cmd_free(cmd_ctx *c) {
 
 void cmd_set_now(cmd_ctx *c, int64_t now) { c->now = now; }
 
-/* Checks r against its table entry; replies and returns false if bad. */
-static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
-  const cmd_def *d = cmd_find(r->command ? r->command : "");
+/* Checks r against its table entry and gives fixed-value options their
+ * listed spelling (r's values may point at the table afterwards); replies
+ * and returns false if bad. */
+static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
+  const char *group = r->group ? r->group : "game";
+  const cmd_def *d = cmd_find(group, r->command ? r->command : "");
   if (!d) {
     char list[400] = "";
     size_t len = 0;
     for (size_t i = 0; i < cmd_table_n && len < sizeof list; i++)
-      len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-                              i ? ", " : "", cmd_table[i].name);
-    cmd_reply(c, r, NULL,
-              "Unknown command '/game %.40s'. The commands are: %s.",
-              r->command ? r->command : "", list);
+      if (strcmp(cmd_table[i].group, group) == 0)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                len ? ", " : "", cmd_table[i].name);
+    if (!cmd_find_group(group))
+      cmd_reply(c, r, NULL,
+                "Unknown command '/%.40s'. Lair's commands are /game (to "
+                "play), /prefs (your settings) and /gamemod (moderators).",
+                group);
+    else
+      cmd_reply(c, r, NULL,
+                "Unknown command '/%s %.40s'. The /%s commands are: %s.",
+                group, r->command ? r->command : "", group, list);
     return false;
   }
   for (int i = 0; i < r->n_args; i++) {
@@ -80,8 +91,8 @@ static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
       if (strcmp(d->options[k].name, r->args[i].name) == 0)
         o = &d->options[k];
     if (!o) {
-      cmd_reply(c, r, NULL, "/game %s has no option '%.40s'.", d->name,
-                r->args[i].name);
+      cmd_reply(c, r, NULL, "/%s %s has no option '%.40s'.", d->group,
+                d->name, r->args[i].name);
       return false;
     }
     for (int k = 0; k < i; k++)
@@ -89,6 +100,24 @@ static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
         cmd_reply(c, r, NULL, "Option '%s' was given twice.", o->name);
         return false;
       }
+    if (o->choices) {
+      const char *const *k = o->choices;
+      while (*k && strcasecmp(*k, r->args[i].value) != 0)
+        k++;
+      if (!*k) {
+        char list[200] = "";
+        size_t len = 0;
+        for (k = o->choices; *k && len < sizeof list; k++)
+          len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                  k == o->choices ? "" : " or ", *k);
+        cmd_reply(c, r, NULL,
+                  "Option '%s' of /%s %s takes %s, not '%.40s'. Nothing "
+                  "changed.",
+                  o->name, d->group, d->name, list, r->args[i].value);
+        return false;
+      }
+      r->args[i].value = *k;
+    }
     long v;
     if (o->type == CMD_ARG_INTEGER &&
         !cmd_parse_int(r->args[i].value, o->min, o->max, &v)) {
@@ -107,12 +136,15 @@ static bool validate(cmd_ctx *c, const cmd_request *r, const cmd_def **out) {
   }
   for (int k = 0; k < d->n_options; k++)
     if (d->options[k].required && !cmd_arg_get(r, d->options[k].name)) {
-      cmd_reply(c, r, NULL, "/game %s needs the option '%s' (%s).", d->name,
-                d->options[k].name, d->options[k].description);
+      cmd_reply(c, r, NULL, "/%s %s needs the option '%s' (%s).", d->group,
+                d->name, d->options[k].name, d->options[k].description);
       return false;
     }
   if (d->mod_only && !r->is_mod) {
-    cmd_reply(c, r, NULL, "Only moderators can use /game %s.", d->name);
+    cmd_reply(c, r, NULL,
+              "Only moderators can use /%s %s (members with Manage Server, "
+              "or the server's mod_role).",
+              d->group, d->name);
     return false;
   }
   *out = d;
@@ -201,12 +233,13 @@ static bool answered_before(cmd_ctx *c, const cmd_request *r) {
   return true;
 }
 
-void cmd_handle(cmd_ctx *c, const cmd_request *r) {
+void cmd_handle(cmd_ctx *c, const cmd_request *req) {
   const cmd_def *d;
+  cmd_request r = *req;
   cmd_trim_cache(c);
-  if (!validate(c, r, &d) || answered_before(c, r))
+  if (!validate(c, &r, &d) || answered_before(c, &r))
     return;
-  in_tx(c, r, run_handler, (void *)d, true);
+  in_tx(c, &r, run_handler, (void *)d, true);
 }
 
 /* ---- the clock ------------------------------------------------------------

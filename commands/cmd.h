@@ -72,14 +72,31 @@ typedef struct cmd_option_def {
   bool required;
   bool autocomplete;
   long min, max; /* CMD_ARG_INTEGER */
+  /* CMD_ARG_STRING with fixed values: the NULL-terminated list of them
+   * (Discord shows them as choices; Lair accepts them in any case and
+   * hands the handler the listed spelling). NULL: free text. */
+  const char *const *choices;
 } cmd_option_def;
 
 typedef struct cmd_request cmd_request;
 typedef struct cmd_ctx cmd_ctx;
 
+/* The top-level commands, one per audience: /game for players, /gamemod
+ * for moderators (Discord shows it only to members with Manage Server,
+ * default_permissions; Lair still checks every call), /prefs for a
+ * member's own settings. */
+typedef struct cmd_group_def {
+  const char *name;
+  const char *description;
+  long default_permissions; /* Discord's permission bits, or -1: everyone */
+} cmd_group_def;
+extern const cmd_group_def cmd_groups[];
+extern const size_t cmd_groups_n;
+
 #define CMD_MAX_OPTIONS 4
 typedef struct cmd_def {
-  const char *name; /* subcommand of /game */
+  const char *group; /* "game", "gamemod" or "prefs" */
+  const char *name;  /* its subcommand */
   const char *description;
   bool mod_only;
   void (*handler)(cmd_ctx *c, const cmd_request *r);
@@ -90,8 +107,11 @@ typedef struct cmd_def {
 /* The command table; cmd_table_n entries. */
 extern const cmd_def cmd_table[];
 extern const size_t cmd_table_n;
-/* Returns the command called name, or NULL. */
-const cmd_def *cmd_find(const char *name);
+/* Returns the command called name in group (NULL group: "game"), or
+ * NULL. */
+const cmd_def *cmd_find(const char *group, const char *name);
+/* Returns the group called name, or NULL. */
+const cmd_group_def *cmd_find_group(const char *name);
 
 typedef struct cmd_arg {
   const char *name;
@@ -107,6 +127,7 @@ struct cmd_request {
   bool is_mod;           /* the transport decided (permissions, role) */
   bool in_dm;            /* sent from a direct message: acts on the
                             games the user sits in, wherever they are */
+  const char *group;     /* top-level command; NULL means "game" */
   const char *command;   /* subcommand name, e.g. "move" */
   int n_args;
   cmd_arg args[CMD_MAX_ARGS];

@@ -115,13 +115,13 @@ static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
   if (route == 1) {
     snprintf(text, sizeof text,
              "Reminder: game #%" PRId64 " is waiting for your decision (%s). "
-             "/game mute silences this turn's reminders.",
+             "/prefs mute silences this turn's reminders.",
              L->row.id, q);
     cmd_send_to(c, &r, CMD_TO_DM, s->user, s->name, L, text, NULL, "reminder");
   } else if (route == 0) {
     snprintf(text, sizeof text,
              "<@%s>, game #%" PRId64 " is waiting for your decision. "
-             "(/game mute silences this turn's reminders; /game prefs "
+             "(/prefs mute silences this turn's reminders; /prefs set "
              "reminders:dm sends them by DM.)",
              s->user, L->row.id);
     cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user,

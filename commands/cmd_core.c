@@ -587,6 +587,99 @@ bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
   return false;
 }
 
+/* ---- where a game stands, and what to do next ---------------------------
+ * Every refusal that comes from a game's state names that state and the
+ * command that moves things on, so someone who looks in once a day knows
+ * what to type. */
+
+/* What the command called cmd can do next in a game in L's state. */
+static const char *next_step(const live *L, const char *cmd, bool paused) {
+  bool is = false;
+#define IS(name) (is = is || strcmp(cmd, name) == 0)
+  switch (L->row.status) {
+  case STO_LOBBY:
+    if (IS("addai"))
+      return "";
+    if (IS("join") || IS("start") || IS("leave"))
+      return "";
+    return "Nothing is played before it starts: join with /game join, add "
+           "AI players with /game addai, and its opener starts it with "
+           "/game start.";
+  case STO_RUNNING:
+    if (paused)
+      return "No moves count until a moderator lets it go on with /gamemod "
+             "resume; /game status shows the table meanwhile.";
+    if (IS("addai"))
+      return "/game addai only adds AI players to a lobby; a moderator can "
+             "hand a player's seat to the AI with /gamemod replace "
+             "user:<player>.";
+    if (IS("join") || IS("start"))
+      return "It has started, so its seats are no longer open; a moderator "
+             "can give you a player's seat with /gamemod replace, or watch "
+             "with /game status.";
+    if (IS("rematch") || IS("export"))
+      return "A rematch and the record come once it ends; /game log shows "
+             "it so far.";
+    return "Play with /game move (choice:? lists your options), see the "
+           "table with /game status.";
+  case STO_FINISHED:
+    return "Read how it went with /game log, keep its record with /game "
+           "export, or play again with /game rematch.";
+  default:
+    break;
+  }
+#undef IS
+  (void)is;
+  return "Open a new game with /game new kind:<game>.";
+}
+
+void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap) {
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  const char *name = rs ? rs->name : L->row.ruleset;
+  size_t o = (size_t)snprintf(out, cap, "Game #%" PRId64 " (%s) ", L->row.id,
+                              name);
+  if (o >= cap)
+    return;
+  switch (L->row.status) {
+  case STO_LOBBY: {
+    char who[300] = "";
+    size_t w = 0;
+    for (int i = 0; i < L->n_seats && w < sizeof who; i++)
+      w += (size_t)snprintf(who + w, sizeof who - w, "%s%s", i ? ", " : "",
+                            L->seats[i].name);
+    snprintf(out + o, cap - o, "is waiting for players (%s so far)",
+             L->n_seats ? who : "nobody");
+    break;
+  }
+  case STO_RUNNING:
+    if (cmd_paused(c, L))
+      snprintf(out + o, cap - o, "is paused by a moderator");
+    else if (L->g && L->g->prompt.player >= 0 &&
+             L->g->prompt.player < L->n_seats)
+      snprintf(out + o, cap - o, "is running: turn %d, waiting for %s",
+               L->g->prompt.turn, L->seats[L->g->prompt.player].name);
+    else
+      snprintf(out + o, cap - o, "is running");
+    break;
+  case STO_FINISHED:
+    snprintf(out + o, cap - o, "is over");
+    break;
+  default:
+    snprintf(out + o, cap - o, "was ended by a moderator");
+    break;
+  }
+}
+
+void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
+                     const char *lead) {
+  char state[500];
+  cmd_where(c, L, state, sizeof state);
+  const char *next =
+      next_step(L, r->command ? r->command : "", cmd_paused(c, L));
+  cmd_reply(c, r, L, "%s%s%s.%s%s", lead ? lead : "", lead ? " " : "", state,
+            next[0] ? " " : "", next);
+}
+
 live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
   char why[200];
   const char *explicit = cmd_arg_get(r, "game");
@@ -604,9 +697,7 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
       return NULL;
     }
     if (!(statuses & (1u << L->row.status))) {
-      cmd_reply(c, r, L, "Game #%ld is %s.", id,
-                L->row.status == STO_ABORTED ? "aborted"
-                                             : cmd_status_name(L->row.status));
+      cmd_reply_state(c, r, L, NULL);
       return NULL;
     }
     return L;
@@ -625,13 +716,26 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
     return NULL;
   }
   if (n == 0) {
+    /* Nothing this command acts on; if there is a game in another state,
+       say where it stands and what comes next. */
+    unsigned others = ~statuses & ((1u << STO_LOBBY) | (1u << STO_RUNNING) |
+                                   (1u << STO_FINISHED));
+    if (others && !sto_game_pick(c->cfg.db, r->in_dm ? NULL : r->channel,
+                                 r->user, others, ids, ranks, &n) &&
+        n > 0) {
+      live *A = cmd_load(c, ids[0], why, sizeof why);
+      if (A) {
+        cmd_reply_state(c, r, A, NULL);
+        return NULL;
+      }
+    }
     cmd_reply(c, r, NULL,
-              r->in_dm ? "You are not playing in any game right now."
-              : statuses & (1u << STO_LOBBY)
-                  ? "There is no open game in this channel. Start one with "
-                    "/game new."
-                  : "No game is running in this channel. Start one with "
-                    "/game new.");
+              r->in_dm ? "You are not playing in any game right now. Open "
+                         "one in a server's channel with /game new "
+                         "kind:<game>, or join one there with /game join."
+                       : "There is no game in this channel. Open one with "
+                         "/game new kind:<game> (/game new kind:? lists "
+                         "them).");
     return NULL;
   }
   if (n == 2 && ranks[0] == ranks[1]) {
@@ -646,7 +750,7 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
   if (!L)
     cmd_reply(c, r, NULL,
               "Game #%" PRId64 " cannot continue: %s. A moderator can end "
-              "it with /game abort game:%" PRId64 ".",
+              "it with /gamemod abort game:%" PRId64 ".",
               ids[0], why, ids[0]);
   return L;
 }

@@ -30,7 +30,7 @@
 #define ANY (ACTIVE | ENDED)
 #define PAGE 20       /* log and audit entries per page */
 #define LINE_CAP 420  /* one numbered log line */
-#define LIST_LINES 40 /* games shown by /game list all:yes */
+#define LIST_LINES 40 /* games shown by /gamemod list */
 
 /* ---- checksums and records ------------------------------------------- */
 
@@ -262,8 +262,7 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   if (!row_started(&L->row)) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " has not started; it has no moves.",
-              L->row.id);
+    cmd_reply_state(c, r, L, "It has no moves yet.");
     return;
   }
   int64_t total = L->row.moves;
@@ -456,10 +455,7 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
     return;
   int64_t old = L->row.id;
   if (L->row.status == STO_RUNNING || L->row.status == STO_LOBBY) {
-    cmd_reply(c, r, L,
-              "Game #%" PRId64 " has not ended yet; a rematch comes after "
-              "it.",
-              old);
+    cmd_reply_state(c, r, L, "A rematch comes after a game ends.");
     return;
   }
   if (strcmp(L->row.channel, r->channel) != 0) {
@@ -573,7 +569,7 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   cmd_h_start(c, &s);
 }
 
-/* ---- /game audit --------------------------------------------------------- */
+/* ---- /gamemod audit --------------------------------------------------------- */
 
 static void iso_time(int64_t t, char *buf, size_t cap) {
   time_t tt = (time_t)t;
@@ -637,7 +633,7 @@ void cmd_h_audit(cmd_ctx *c, const cmd_request *r) {
         p->total, p->total == 1 ? "y" : "ies", page, pages, p->text);
     if (page < pages && o < sizeof text)
       snprintf(text + o, sizeof text - o,
-               "\nOlder entries: /game audit "
+               "\nOlder entries: /gamemod audit "
                "page:%ld",
                page + 1);
     cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
@@ -646,7 +642,7 @@ void cmd_h_audit(cmd_ctx *c, const cmd_request *r) {
   free(p);
 }
 
-/* ---- /game list all:yes -------------------------------------------------- */
+/* ---- /gamemod list -------------------------------------------------- */
 
 static void span(int64_t secs, char *buf, size_t cap) {
   if (secs < 0)
@@ -695,28 +691,17 @@ static int list_row(void *ctx, const sto_game *g) {
   return 0;
 }
 
-bool cmd_list_all(cmd_ctx *c, const cmd_request *r) {
-  const char *all = cmd_arg_get(r, "all");
-  if (!all || strcmp(all, "no") == 0)
-    return false;
-  if (strcmp(all, "yes") != 0) {
-    cmd_reply(c, r, NULL, "Option 'all' takes yes or no, not '%.40s'.", all);
-    return true;
-  }
-  if (!r->is_mod) {
-    cmd_reply(c, r, NULL, "Only moderators can use /game list all:yes.");
-    return true;
-  }
+void cmd_h_list_server(cmd_ctx *c, const cmd_request *r) {
   if (r->in_dm) {
     cmd_reply(c, r, NULL,
-              "Use /game list all:yes in a channel of the "
-              "server.");
-    return true;
+              "Use /gamemod list in a channel of the server whose games "
+              "you mean.");
+    return;
   }
   server_list *l = calloc(1, sizeof *l);
   if (!l) {
     cmd_reply(c, r, NULL, "The games could not be read: out of memory.");
-    return true;
+    return;
   }
   l->c = c;
   l->discord = r->guild && *r->guild;
@@ -749,5 +734,4 @@ bool cmd_list_all(cmd_ctx *c, const cmd_request *r) {
     free(text);
   }
   free(l);
-  return true;
 }

@@ -106,6 +106,13 @@ int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
  * first, like cmd_channel_games. */
 int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
                    int64_t *ids, int max);
+/* Writes where L stands for people ("Game #4 (Supervillain) is running:
+ * turn 3, waiting for bob") into out. */
+void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap);
+/* Replies to r (ephemeral) with lead (may be NULL), L's state and the next
+ * step for r's command in that state. */
+void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
+                     const char *lead);
 /* The game a request means (its game option, or the one game of the
  * channel the user sits in, or the only one); replies and returns NULL
  * when there is none or it is ambiguous. */
@@ -136,7 +143,7 @@ bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
                 const char *option, int turn, bool revealed);
 eng_rc cmd_apply_stored(eng_game *g, const sto_move *m);
 
-/* ---- settings (cmd_conf.c; the /game settings handler: cmd_settings.c) ----
+/* ---- settings (cmd_conf.c; the /gamemod settings handler: cmd_settings.c) ----
  */
 typedef struct cmd_setting_def {
   const char *key;
@@ -230,9 +237,8 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r);
 void cmd_h_export(cmd_ctx *c, const cmd_request *r);
 void cmd_h_rematch(cmd_ctx *c, const cmd_request *r);
 void cmd_h_audit(cmd_ctx *c, const cmd_request *r);
-/* /game list's all option: answers r and returns true for all:yes (or a
- * bad value, or a non-moderator); false when /game list should list the
- * channel as usual (no option, or all:no). */
-bool cmd_list_all(cmd_ctx *c, const cmd_request *r);
+/* /gamemod list: every game of the server, open ones first, to the
+ * moderator alone. */
+void cmd_h_list_server(cmd_ctx *c, const cmd_request *r);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * cmd_settings.c: the moderators' /game settings command: shows a
+ * cmd_settings.c: the moderators' /gamemod settings command: shows a
  * server's settings (cmd_conf.c declares them) or changes one, with a line
  * in the audit log.
  */

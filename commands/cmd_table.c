@@ -30,191 +30,265 @@ static void h_list(cmd_ctx *c, const cmd_request *r);
 static void h_card(cmd_ctx *c, const cmd_request *r);
 static void h_abort(cmd_ctx *c, const cmd_request *r);
 static void h_kick(cmd_ctx *c, const cmd_request *r);
+static void h_pile(cmd_ctx *c, const cmd_request *r);
 
 #define GAME_OPT                                                               \
   {                                                                            \
     "game", "Which game, when several are open here (see /game list)",         \
-        CMD_ARG_INTEGER, false, false, 1, 1000000000                           \
+        CMD_ARG_INTEGER, false, false, 1, 1000000000, NULL                     \
   }
 
+static const char *const yes_only[] = {"yes", NULL};
+static const char *const yes_no[] = {"yes", "no", NULL};
+static const char *const ai_levels[] = {"heuristic", "random", NULL};
+static const char *const reminder_routes[] = {"channel", "dm", "off", NULL};
+
+const cmd_group_def cmd_groups[] = {
+    {"game", "Play tabletop games with Lair", -1},
+    /* Manage Server (1 << 5): Discord shows /gamemod to those members
+     * only; a server can widen it in its integration settings, and Lair
+     * checks every call itself (is_mod). */
+    {"gamemod", "Moderators: manage this server's Lair games", 1L << 5},
+    {"prefs", "Your own Lair settings: reminders, vacations", -1},
+};
+const size_t cmd_groups_n = sizeof cmd_groups / sizeof cmd_groups[0];
+
 const cmd_def cmd_table[] = {
-    {"new",
+    {"game",
+     "new",
      "Open a new game in this channel",
      false,
      h_new,
      4,
-     {{"game", "Which game to play", CMD_ARG_STRING, true, true, 0, 0},
+     {{"kind", "Which game to play", CMD_ARG_STRING, true, true, 0, 0, NULL},
       {"mode", "Rules variant, e.g. blitz or team+annihilation", CMD_ARG_STRING,
-       false, true, 0, 0},
+       false, true, 0, 0, NULL},
       {"seats", "Most players who may join", CMD_ARG_INTEGER, false, false, 2,
-       ENG_MAX_SEATS},
+       ENG_MAX_SEATS, NULL},
       {"ai", "How many AI players take seats at once", CMD_ARG_INTEGER, false,
-       false, 1, ENG_MAX_SEATS - 1}}},
-    {"join",
+       false, 1, ENG_MAX_SEATS - 1, NULL}}},
+    {"game",
+     "join",
      "Join the open game in this channel",
      false,
      h_join,
      1,
      {GAME_OPT}},
-    {"leave",
+    {"game",
+     "leave",
      "Leave a game (a running one only with confirm:yes)",
      false,
      h_leave,
      2,
      {GAME_OPT,
       {"confirm", "yes: leave a running game; the AI takes your seat",
-       CMD_ARG_STRING, false, false, 0, 0}}},
-    {"start",
+       CMD_ARG_STRING, false, false, 0, 0, yes_only}}},
+    {"game",
+     "start",
      "Start the game with the players who joined",
      false,
      cmd_h_start,
      1,
      {GAME_OPT}},
-    {"status", "Show the table", false, h_status, 1, {GAME_OPT}},
-    {"hand",
+    {"game",
+     "status",
+     "Show the table (only to you, unless public:yes)",
+     false,
+     h_status,
+     2,
+     {GAME_OPT,
+      {"public", "yes: post the table in the channel for everyone",
+       CMD_ARG_STRING, false, false, 0, 0, yes_no}}},
+    {"game",
+     "hand",
      "Show your private hand (only to you)",
      false,
      h_hand,
      1,
      {GAME_OPT}},
-    {"move",
+    {"game",
+     "move",
      "Answer your current decision",
      false,
      h_move,
      2,
-     {{"choice", "An option id or its exact label", CMD_ARG_STRING, true, true,
-       0, 0},
+     {{"choice", "An option id or its label (? lists them)", CMD_ARG_STRING,
+       true, true, 0, 0, NULL},
       GAME_OPT}},
-    {"undo",
+    {"game",
+     "undo",
      "Take back your last answer of this turn",
      false,
      h_undo,
      1,
      {GAME_OPT}},
-    {"log",
-     "The game's public history, 20 moves a page",
+    {"game",
+     "pile",
+     "List an open pile in full, e.g. a discard pile (only to you)",
+     false,
+     h_pile,
+     2,
+     {{"pile", "Which pile (without it: the list of open piles)",
+       CMD_ARG_STRING, false, true, 0, 0, NULL},
+      GAME_OPT}},
+    {"game",
+     "log",
+     "The game's public history, turn by turn",
      false,
      cmd_h_log,
      2,
      {GAME_OPT,
-      {"page", "Which page (1 = the first moves; default: the latest)",
-       CMD_ARG_INTEGER, false, false, 1, 1000000000}}},
-    {"list",
-     "The games of this channel",
-     false,
-     h_list,
-     1,
-     {{"all", "Moderators: yes lists every game of this server", CMD_ARG_STRING,
-       false, false, 0, 0}}},
-    {"card",
+      {"page", "Which page (1 = the first turns; default: the latest)",
+       CMD_ARG_INTEGER, false, false, 1, 1000000000, NULL}}},
+    {"game", "list", "The games of this channel", false, h_list, 0, {{0}}},
+    {"game",
+     "card",
      "A card's full text",
      false,
      h_card,
      1,
-     {{"name", "The card's name", CMD_ARG_STRING, true, true, 0, 0}}},
-    {"export",
-     "A finished game's record as a file (check it with lair replay)",
+     {{"name", "The card's name", CMD_ARG_STRING, true, true, 0, 0, NULL}}},
+    {"game",
+     "export",
+     "A game's record as a file (check it with lair replay)",
      false,
      cmd_h_export,
      1,
      {GAME_OPT}},
-    {"rematch",
-     "Play an ended game again: same game, mode and seats",
+    {"game",
+     "rematch",
+     "Play an ended game again: same game and mode, same players invited",
      false,
      cmd_h_rematch,
      1,
      {GAME_OPT}},
-    {"addai",
-     "Add an AI player to the open game",
+    {"game",
+     "addai",
+     "Add an AI player to the open game (lobby only)",
      false,
      cmd_h_addai,
      2,
-     {{"level", "random or heuristic (default)", CMD_ARG_STRING, false, false,
-       0, 0},
+     {{"level", "How the AI plays (default: heuristic)", CMD_ARG_STRING, false,
+       false, 0, 0, ai_levels},
       GAME_OPT}},
-    {"mute",
-     "No more reminders for this turn",
+    {"game",
+     "deadline",
+     "Set a game's time per turn (opener or moderator)",
+     false,
+     cmd_h_deadline,
+     2,
+     {{"hours", "Hours per turn; 0 turns the deadline off", CMD_ARG_INTEGER,
+       true, false, 0, 720, NULL},
+      GAME_OPT}},
+    {"prefs",
+     "show",
+     "Your reminder settings",
+     false,
+     cmd_h_prefs,
+     0,
+     {{0}}},
+    {"prefs",
+     "set",
+     "Change your reminders, time zone or quiet hours",
+     false,
+     cmd_h_prefs,
+     3,
+     {{"reminders", "Where your turn reminders go", CMD_ARG_STRING, false,
+       false, 0, 0, reminder_routes},
+      {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
+       0, 0, NULL},
+      {"quiet", "Hours without reminders, e.g. 22-7", CMD_ARG_STRING, false,
+       false, 0, 0, NULL}}},
+    {"prefs",
+     "mute",
+     "No more reminders for this turn of a game",
      false,
      cmd_h_mute,
      1,
      {GAME_OPT}},
     {"prefs",
-     "Your reminders: channel, dm or off; time zone; quiet hours",
-     false,
-     cmd_h_prefs,
-     3,
-     {{"reminders", "channel, dm or off", CMD_ARG_STRING, false, false, 0, 0},
-      {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
-       0, 0},
-      {"quiet", "Hours without reminders, e.g. 22-7", CMD_ARG_STRING, false,
-       false, 0, 0}}},
-    {"vacation",
+     "vacation",
      "Pause your clock in a game for some days",
      false,
      cmd_h_vacation,
      2,
-     {{"days", "How many days", CMD_ARG_INTEGER, true, false, 1, 60},
+     {{"days", "How many days", CMD_ARG_INTEGER, true, false, 1, 60, NULL},
       GAME_OPT}},
-    {"deadline",
-     "Set a game's time per decision (opener or moderator)",
-     false,
-     cmd_h_deadline,
-     2,
-     {{"hours", "Hours per decision; 0 turns the deadline off", CMD_ARG_INTEGER,
-       true, false, 0, 720},
-      GAME_OPT}},
-    {"abort", "Moderators: end a game at once", true, h_abort, 1, {GAME_OPT}},
-    {"replace",
-     "Moderators: give a player's seat to another member or the AI",
+    {"gamemod",
+     "list",
+     "Every game of this server, open ones first",
+     true,
+     cmd_h_list_server,
+     0,
+     {{0}}},
+    {"gamemod", "abort", "End a game at once", true, h_abort, 1, {GAME_OPT}},
+    {"gamemod",
+     "replace",
+     "Give a player's seat to another member or the AI",
      true,
      cmd_h_replace,
      3,
      {{"user", "The player whose seat changes hands", CMD_ARG_USER, true, false,
-       0, 0},
+       0, 0, NULL},
       {"with", "The member who takes it (without: the AI)", CMD_ARG_USER, false,
-       false, 0, 0},
+       false, 0, 0, NULL},
       GAME_OPT}},
-    {"pause",
-     "Moderators: stop a game's clock and moves",
+    {"gamemod",
+     "pause",
+     "Stop a game's clock and moves",
      true,
      cmd_h_pause,
      1,
      {GAME_OPT}},
-    {"resume",
-     "Moderators: let a paused game go on",
+    {"gamemod",
+     "resume",
+     "Let a paused game go on",
      true,
      cmd_h_resume,
      1,
      {GAME_OPT}},
-    {"kick",
-     "Moderators: remove a member from a game",
+    {"gamemod",
+     "kick",
+     "Remove a member from a game",
      true,
      h_kick,
      2,
-     {{"user", "The member to remove", CMD_ARG_USER, true, false, 0, 0},
+     {{"user", "The member to remove", CMD_ARG_USER, true, false, 0, 0, NULL},
       GAME_OPT}},
-    {"settings",
-     "Moderators: show or change this server's settings",
+    {"gamemod",
+     "settings",
+     "Show or change this server's settings",
      true,
      cmd_h_settings,
      2,
      {{"key", "A setting's name (without it: all of them)", CMD_ARG_STRING,
-       false, false, 0, 0},
-      {"value", "The new value", CMD_ARG_STRING, false, false, 0, 0}}},
-    {"audit",
-     "Moderators: this server's log of moderator actions",
+       false, true, 0, 0, NULL},
+      {"value", "The new value", CMD_ARG_STRING, false, false, 0, 0, NULL}}},
+    {"gamemod",
+     "audit",
+     "This server's log of moderator actions",
      true,
      cmd_h_audit,
      1,
      {{"page", "Which page (1 = the newest entries)", CMD_ARG_INTEGER, false,
-       false, 1, 1000000000}}},
+       false, 1, 1000000000, NULL}}},
 };
 const size_t cmd_table_n = sizeof cmd_table / sizeof cmd_table[0];
 
-const cmd_def *cmd_find(const char *name) {
+const cmd_def *cmd_find(const char *group, const char *name) {
+  if (!group)
+    group = "game";
   for (size_t i = 0; i < cmd_table_n; i++)
-    if (strcmp(cmd_table[i].name, name) == 0)
+    if (strcmp(cmd_table[i].group, group) == 0 &&
+        strcmp(cmd_table[i].name, name) == 0)
       return &cmd_table[i];
+  return NULL;
+}
+
+const cmd_group_def *cmd_find_group(const char *name) {
+  for (size_t i = 0; i < cmd_groups_n; i++)
+    if (strcmp(cmd_groups[i].name, name) == 0)
+      return &cmd_groups[i];
   return NULL;
 }
 
@@ -243,7 +317,7 @@ static void seat_list(const live *L, char *buf, size_t cap) {
 }
 
 static void h_new(cmd_ctx *c, const cmd_request *r) {
-  const char *id = cmd_arg_get(r, "game");
+  const char *id = cmd_arg_get(r, "kind");
   if (r->in_dm) {
     cmd_reply(c, r, NULL,
               "Games are opened in a server channel, where "
@@ -358,7 +432,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
 static live *lobby(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, ACTIVE);
   if (L && L->row.status != STO_LOBBY) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " has already started.", L->row.id);
+    cmd_reply_state(c, r, L, NULL);
     return NULL;
   }
   return L;
@@ -532,27 +606,122 @@ static live *running(cmd_ctx *c, const cmd_request *r, bool seated, int *seat) {
   return L;
 }
 
+/* /game status: to the asker alone (ephemeral; in a DM, there), or posted
+ * in the game's channel with public:yes. */
 static void h_status(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, ACTIVE | MASK(STO_FINISHED));
   if (!L)
     return;
-  if (!L->g) {
-    char list[400];
-    seat_list(L, list, sizeof list);
-    cmd_announce(c, r, L,
-                 "Game #%" PRId64 " (%s) is waiting for players: %s. Join "
-                 "with /game join.",
-                 L->row.id, game_name(L), list);
+  const char *pub = cmd_arg_get(r, "public");
+  bool post = pub && strcmp(pub, "yes") == 0;
+  if (post && r->in_dm) {
+    cmd_reply(c, r, L,
+              "public:yes posts the table in the game's channel; from a "
+              "DM, /game status shows it here only. Use it in the channel "
+              "to post it there.");
     return;
   }
   char t[CMD_TEXT_MAX * 2];
-  cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t);
-  if (L->g->prompt.player >= 0) {
-    size_t o = strlen(t);
-    snprintf(t + o, sizeof t - o, "Waiting for %s.",
-             L->seats[L->g->prompt.player].name);
+  if (!L->g) {
+    char list[400];
+    seat_list(L, list, sizeof list);
+    snprintf(t, sizeof t,
+             "Game #%" PRId64 " (%s) is waiting for players: %s. Join "
+             "with /game join; its opener starts it with /game start.",
+             L->row.id, game_name(L), list);
+  } else {
+    cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t);
+    if (L->g->prompt.player >= 0) {
+      size_t o = strlen(t);
+      snprintf(t + o, sizeof t - o, "Waiting for %s.",
+               L->seats[L->g->prompt.player].name);
+    }
   }
-  cmd_announce(c, r, L, "%s", t);
+  if (post)
+    cmd_announce(c, r, L, "%s", t);
+  else
+    cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, t, NULL, 0);
+}
+
+/* "minion_discard" -> "Minion discard": a pile's key in a view, for
+ * people. */
+static void pile_label(const char *key, char *out, size_t cap) {
+  snprintf(out, cap, "%s", key);
+  for (char *p = out; *p; p++)
+    if (*p == '_')
+      *p = ' ';
+  if (out[0])
+    out[0] = (char)toupper((unsigned char)out[0]);
+}
+
+/* Appends one open pile of public view v, top card last, to t. */
+static size_t pile_text(const json_t *v, const char *key, char *t, size_t cap,
+                        size_t o, bool whole) {
+  json_t *a = json_object_get(v, key);
+  char label[ENG_LABEL_MAX + 1];
+  pile_label(key, label, sizeof label);
+  size_t n = json_array_size(a);
+  if (o < cap)
+    o += (size_t)snprintf(t + o, cap - o, "%s**%s** (%zu card%s)%s", o ? "\n" : "",
+                          label, n, n == 1 ? "" : "s",
+                          whole && n ? ", from the bottom to the top: " : "");
+  for (size_t k = 0; whole && k < n && o < cap; k++) {
+    const char *name =
+        json_string_value(json_object_get(json_array_get(a, k), "name"));
+    o += (size_t)snprintf(t + o, cap - o, "%s%s", k ? ", " : "",
+                          name ? name : "?");
+  }
+  if (whole && o < cap)
+    o += (size_t)snprintf(t + o, cap - o, ".");
+  return o;
+}
+
+/* /game pile: an open pile (a discard pile...) in full, to the asker. */
+static void h_pile(cmd_ctx *c, const cmd_request *r) {
+  live *L = cmd_find_game(c, r, MASK(STO_RUNNING) | MASK(STO_FINISHED));
+  if (!L)
+    return;
+  const char *const *piles = L->g ? L->g->rs->open_piles : NULL;
+  if (!piles || !piles[0]) {
+    cmd_reply(c, r, L, "%s has no open piles to list.", game_name(L));
+    return;
+  }
+  const char *want = cmd_arg_get(r, "pile");
+  const char *key = NULL;
+  char names[300] = "";
+  size_t no = 0;
+  for (const char *const *p = piles; *p; p++) {
+    char label[ENG_LABEL_MAX + 1];
+    pile_label(*p, label, sizeof label);
+    if (want && (strcasecmp(want, *p) == 0 || strcasecmp(want, label) == 0))
+      key = *p;
+    if (no < sizeof names)
+      no += (size_t)snprintf(names + no, sizeof names - no, "%s%s",
+                             p == piles ? "" : ", ", *p);
+  }
+  if (want && !key) {
+    cmd_reply(c, r, L, "Game #%" PRId64 " has no open pile '%.40s'. Its open "
+              "piles are: %s.", L->row.id, want, names);
+    return;
+  }
+  json_t *v = L->g->rs->view(L->g->state, -1);
+  if (!v) {
+    cmd_reply(c, r, L, "The piles could not be read: out of memory.");
+    return;
+  }
+  char t[CMD_TEXT_MAX * 2];
+  size_t o = 0;
+  t[0] = '\0';
+  for (const char *const *p = piles; *p; p++)
+    if (!key || *p == key)
+      o = pile_text(v, *p, t, sizeof t, o, key != NULL);
+  json_decref(v);
+  if (!key && o < sizeof t)
+    snprintf(t + o, sizeof t - o, "\nList one in full with /game pile pile:%s.",
+             piles[0]);
+  char named[CMD_TEXT_MAX * 2];
+  cmd_names(L, t, named, sizeof named);
+  cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, named, NULL, 0);
 }
 
 static void h_hand(cmd_ctx *c, const cmd_request *r) {
@@ -567,18 +736,18 @@ static void h_hand(cmd_ctx *c, const cmd_request *r) {
     cmd_prompt(c, r, L, t);
 }
 
-/* Matches choice against the current options: id first, then the exact
- * label as shown. Returns the index, -1 for none, -2 for several. */
+/* Matches choice against the current options, in any case: an id first,
+ * then a label as shown. Returns the index, -1 for none, -2 for several. */
 static int match(const cmd_choice *opts, int n, const char *choice) {
   int found = -1, hits = 0;
-  for (int i = 0; i < n; i++) {
-    if (strcmp(opts[i].id, choice) == 0)
+  for (int i = 0; i < n; i++)
+    if (strcasecmp(opts[i].id, choice) == 0)
       return i;
-    if (strcmp(opts[i].label, choice) == 0) {
+  for (int i = 0; i < n; i++)
+    if (strcasecmp(opts[i].label, choice) == 0) {
       found = i;
       hits++;
     }
-  }
   return hits > 1 ? -2 : found;
 }
 
@@ -606,14 +775,9 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   live *L = acting(c, r, &seat);
   if (!L)
     return;
-  if (cmd_paused(c, L)) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " is paused by a moderator.",
-              L->row.id);
-    return;
-  }
   eng_game *g = L->g;
-  if (g->prompt.player < 0) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " is over.", L->row.id);
+  if (cmd_paused(c, L) || g->prompt.player < 0) {
+    cmd_reply_state(c, r, L, NULL);
     return;
   }
   if (g->prompt.player != seat) {
@@ -664,12 +828,15 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   live *L = acting(c, r, &seat);
   if (!L)
     return;
-  if (cmd_paused(c, L) || cmd_game_setting(c, L, "undo") == 1) {
+  if (cmd_paused(c, L) || L->g->prompt.player < 0) {
+    cmd_reply_state(c, r, L, NULL);
+    return;
+  }
+  if (cmd_game_setting(c, L, "undo") == 1) {
     cmd_reply(c, r, L,
-              cmd_paused(c, L)
-                  ? "Game #%" PRId64 " is paused by a moderator."
-                  : "Takeback is turned off on this server (game #%" PRId64
-                    ").",
+              "Takeback is turned off on this server (game #%" PRId64
+              "): answers are final. A moderator can allow it with "
+              "/gamemod settings key:undo value:turn.",
               L->row.id);
     return;
   }
@@ -698,8 +865,6 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
 /* ---- information -------------------------------------------------------- */
 
 static void h_list(cmd_ctx *c, const cmd_request *r) {
-  if (cmd_list_all(c, r))
-    return;
   int64_t ids[16];
   unsigned all = ACTIVE | MASK(STO_FINISHED) | MASK(STO_ABORTED);
   /* In a DM: the requester's own games, wherever they are played. */
@@ -896,26 +1061,103 @@ static bool has_prefix_ci(const char *s, const char *partial) {
   return !*partial;
 }
 
+/* The modes of game kind (any game when kind is unknown) completing
+ * partial; after a '+' the last part is completed and the rest kept, so
+ * "team+ann" offers "team+annihilation". */
+static int mode_choices(const char *kind, const char *partial, cmd_choice *out,
+                        int max) {
+  const char *plus = strrchr(partial, '+');
+  size_t keep = plus ? (size_t)(plus - partial) + 1 : 0;
+  const char *last = partial + keep;
+  size_t count;
+  const eng_ruleset *const *all = eng_rulesets(&count);
+  const eng_ruleset *only = kind ? eng_find(kind) : NULL;
+  int n = 0;
+  for (size_t k = 0; k < count; k++) {
+    if ((only && all[k] != only) || !all[k]->modes)
+      continue;
+    for (const char *const *m = all[k]->modes; *m && n < max; m++) {
+      if (!has_prefix_ci(*m, last) || keep + strlen(*m) > ENG_ID_MAX)
+        continue;
+      bool dup = false;
+      for (int i = 0; i < n && !dup; i++)
+        dup = strncmp(out[i].id + keep, *m, ENG_ID_MAX) == 0;
+      if (dup)
+        continue;
+      snprintf(out[n].id, sizeof out[n].id, "%.*s%s", (int)keep, partial, *m);
+      snprintf(out[n].label, sizeof out[n].label, "%s", out[n].id);
+      n++;
+    }
+  }
+  return n;
+}
+
+/* The open piles of the game r names that complete partial. */
+static int pile_choices(cmd_ctx *c, const cmd_request *r, const char *partial,
+                        cmd_choice *out, int max) {
+  live *L = cmd_find_game(c, r, MASK(STO_RUNNING) | MASK(STO_FINISHED));
+  if (!L || !L->g || !L->g->rs->open_piles)
+    return 0;
+  int n = 0;
+  for (const char *const *p = L->g->rs->open_piles; *p && n < max; p++) {
+    char label[ENG_LABEL_MAX + 1];
+    pile_label(*p, label, sizeof label);
+    if (has_prefix_ci(*p, partial) || has_prefix_ci(label, partial)) {
+      snprintf(out[n].id, sizeof out[n].id, "%s", *p);
+      snprintf(out[n].label, sizeof out[n].label, "%s", label);
+      n++;
+    }
+  }
+  return n;
+}
+
 int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
                      const char *partial, cmd_choice *out, int max) {
   int n = 0;
   if (strcmp(option, "choice") == 0) {
     int seat;
     live *L = cmd_find_game(c, r, MASK(STO_RUNNING));
-    if (!L || (seat = cmd_seat_of(L, r->user)) < 0 ||
-        L->g->prompt.player != seat)
+    if (!L || (seat = cmd_seat_of(L, r->user)) < 0 || !L->g)
       return 0;
+    int p = L->g->prompt.player;
+    if (p != seat) {
+      /* One entry that says why there is nothing to choose; picking it
+         gets the same words as an error. */
+      if (max < 1)
+        return 0;
+      snprintf(out[0].id, sizeof out[0].id, "-");
+      if (p >= 0 && p < L->n_seats)
+        snprintf(out[0].label, sizeof out[0].label,
+                 "Not your decision: game #%" PRId64 " waits for %.40s",
+                 L->row.id, L->seats[p].name);
+      else
+        snprintf(out[0].label, sizeof out[0].label,
+                 "Game #%" PRId64 " is over", L->row.id);
+      return 1;
+    }
     static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
     int k = cmd_options(L, opts, ENG_OPTIONS_MAX);
     for (int i = 0; i < k && n < max; i++)
       if (has_prefix_ci(opts[i].label, partial) ||
           has_prefix_ci(opts[i].id, partial))
         out[n++] = opts[i];
-  } else if (strcmp(option, "name") == 0 || strcmp(option, "game") == 0) {
+  } else if (strcmp(option, "mode") == 0) {
+    n = mode_choices(cmd_arg_get(r, "kind"), partial, out, max);
+  } else if (strcmp(option, "pile") == 0) {
+    n = pile_choices(c, r, partial, out, max);
+  } else if (strcmp(option, "key") == 0) {
+    for (size_t i = 0; cmd_setting_at(i) && n < max; i++)
+      if (has_prefix_ci(cmd_setting_at(i)->key, partial)) {
+        snprintf(out[n].id, sizeof out[n].id, "%s", cmd_setting_at(i)->key);
+        snprintf(out[n].label, sizeof out[n].label, "%s",
+                 cmd_setting_at(i)->key);
+        n++;
+      }
+  } else if (strcmp(option, "name") == 0 || strcmp(option, "kind") == 0) {
     size_t count;
     const eng_ruleset *const *all = eng_rulesets(&count);
     for (size_t k = 0; k < count; k++) {
-      if (strcmp(option, "game") == 0) {
+      if (strcmp(option, "kind") == 0) {
         if (n < max && has_prefix_ci(all[k]->name, partial)) {
           snprintf(out[n].id, sizeof out[n].id, "%s", all[k]->id);
           snprintf(out[n].label, sizeof out[n].label, "%s", all[k]->name);

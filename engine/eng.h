@@ -157,6 +157,13 @@ typedef struct eng_ruleset {
   int version;      /* rules version recorded in saves */
   int min_players, max_players;
   const char *modes_help; /* one line: the modes and how they combine */
+  /* The mode names, each of which may be given alone (NULL-terminated);
+   * modes_help says which combine with '+'. Commands offer them. */
+  const char *const *modes;
+  /* The open piles (NULL-terminated; NULL: none): keys of view(-1) whose
+   * value is an array of cards, bottom first, each an object with a
+   * "name". Every player may read them in full (/game pile). */
+  const char *const *open_piles;
   size_t state_size;
 
   /* Sets up a new game in st (state_size bytes, zeroed by the caller). */

@@ -275,7 +275,7 @@ check)
   # lair check: the full check start-up leaves out (test_storage checks
   # the findings); here the contract: sound 0, problems or unreadable 1,
   # usage 2.
-  printf 'alice> /game new game:supervillain\n' |
+  printf 'alice> /game new kind:supervillain\n' |
     "$lair" local --json --db "$tmp/lair.db" >/dev/null 2>&1
   run check --db "$tmp/lair.db"
   expect_rc 0; expect_no_err; expect_out "lair check: $tmp/lair.db: sound"

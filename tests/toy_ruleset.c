@@ -515,6 +515,8 @@ static int toy_check(const void *st, char *msg, size_t cap) {
   return 0;
 }
 
+static const char *const toy_modes[] = {"standard", "short", NULL};
+
 const eng_ruleset toy_ruleset = {
     .id = "toy",
     .name = "Toy",
@@ -522,6 +524,7 @@ const eng_ruleset toy_ruleset = {
     .min_players = 2,
     .max_players = TOY_SEATS,
     .modes_help = "standard (first to 5 points) or short (first to 3)",
+    .modes = toy_modes,
     .state_size = sizeof(toy_state),
     .setup = toy_setup,
     .prompt = toy_prompt,

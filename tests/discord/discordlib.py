@@ -351,10 +351,21 @@ def options(**kw):
     return [{"name": k, "value": v} for k, v in kw.items()]
 
 
+# The subcommands that live outside /game: the moderators' /gamemod and a
+# member's own /prefs ("prefs" itself is /prefs set).
+GROUP_OF = {"abort": "gamemod", "replace": "gamemod", "pause": "gamemod",
+            "resume": "gamemod", "kick": "gamemod", "settings": "gamemod",
+            "audit": "gamemod", "modlist": "gamemod", "prefs": "prefs",
+            "mute": "prefs", "vacation": "prefs"}
+SUB_NAME = {"prefs": "set", "modlist": "list"}
+
+
 def slash_payload(user, sub, opts=None, *, channel=CHANNEL, guild=GUILD,
                   dm=False, perms=PLAIN_PERMISSIONS, roles=()):
-    p = {"type": 2, "data": {"name": "game", "options": [
-        {"name": sub, "options": opts or []}]}}
+    """An INTERACTION_CREATE for /game SUB, or for /gamemod or /prefs when
+    SUB is one of theirs (GROUP_OF)."""
+    p = {"type": 2, "data": {"name": GROUP_OF.get(sub, "game"), "options": [
+        {"name": SUB_NAME.get(sub, sub), "options": opts or []}]}}
     if dm:
         p["user"] = {"id": USERS.get(user, user), "username": user,
                      "global_name": user}

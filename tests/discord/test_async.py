@@ -18,8 +18,8 @@ channel of its own, so that no part waits behind another's messages.
    makes the rows of the `timers` table due by writing to the database
    while the bot runs. A turn reminder comes as a channel message that
    mentions the awaited player, with allowed_mentions letting only that
-   user be pinged; after `/game prefs reminders:dm` it comes by DM (no
-   ping, no channel message). `/game mute` silences the turn: after a
+   user be pinged; after `/prefs set reminders:dm` it comes by DM (no
+   ping, no channel message). `/prefs mute` silences the turn: after a
    re-arm (the opener's `/game deadline`) the half-time warning fires but
    no reminder (a reminder of that tick would be posted before the
    warning: one route, first in first out). At the deadline (policy `ai`)
@@ -161,8 +161,8 @@ def seats(db, game):
 
 def waiting(fake, user, channel, **kw):
     """Who must decide in the channel's game (from /game status)."""
-    text = public(dl.slash(fake, user, "status", channel=channel, **kw),
-                  "/game status")
+    text = public(dl.slash(fake, user, "status", dl.options(public="yes"),
+                           channel=channel, **kw), "/game status public:yes")
     m = WAITING.search(text)
     check(m, "/game status shows nobody waiting: %r" % text)
     return m.group(1)
@@ -189,17 +189,18 @@ def part_threads(fake, db, stats):
     info = dl.slash(fake, "mallory", "settings",
                     dl.options(key="threads", value="on"),
                     guild=GUILD2, channel=CH_THREADS)
-    check(private(info, "a plain member's /game settings") ==
-          "Only moderators can use /game settings.",
-          "a plain member's /game settings: %r" % dl.answer_text(info))
+    check(private(info, "a plain member's /gamemod settings") ==
+          "Only moderators can use /gamemod settings (members with Manage "
+          "Server, or the server's mod_role).",
+          "a plain member's /gamemod settings: %r" % dl.answer_text(info))
     text = public(mod_slash(fake, "settings", dl.options(
         key="threads", value="on"), guild=GUILD2, channel=CH_THREADS),
-        "/game settings key:threads value:on")
+        "/gamemod settings key:threads value:on")
     check("set threads to on" in text, "settings said %r" % text)
 
     since = fake.last_request_n()
     info = dl.slash(fake, "alice", "new", dl.options(
-        game="supervillain", mode="blitz", seats=2), guild=GUILD2,
+        kind="supervillain", mode="blitz", seats=2), guild=GUILD2,
         channel=CH_THREADS)
     pointer = public(info, "/game new with threads on")
     game = game_no(pointer, "/game new")
@@ -237,7 +238,7 @@ def part_threads(fake, db, stats):
     answered_in_thread.append(info)
     info = dl.slash(fake, "carol", "join", guild=GUILD2,
                     channel=CH_THREADS)
-    check("no open game in this channel" in
+    check("There is no game in this channel" in
           private(info, "a join in the parent channel"),
           "a join in the parent found a game: %r" % dl.answer_text(info))
     info = dl.slash(fake, "alice", "start", guild=GUILD2, channel=thread)
@@ -258,7 +259,8 @@ def part_threads(fake, db, stats):
     check(len(rows) == len(before) + 1 and rows[-1][1] == info["id"] and
           rows[-1][3] == ac[0]["value"],
           "the move from the thread is not stored: %r" % rows[-2:])
-    info = dl.slash(fake, "alice", "status", guild=GUILD2, channel=thread)
+    info = dl.slash(fake, "alice", "status", dl.options(public="yes"),
+                    guild=GUILD2, channel=thread)
     check("Waiting for" in public(info, "status in the thread"),
           "status in the thread: %r" % dl.answer_text(info))
     answered_in_thread.append(info)
@@ -344,7 +346,7 @@ def part_timers(fake, db, stats):
         check("set %s to %s" % (key, value) in text, "settings said %r" %
               text)
     game = game_no(public(dl.slash(fake, "alice", "new", dl.options(
-        game="supervillain", mode="blitz", seats=2), channel=CH_TIMERS),
+        kind="supervillain", mode="blitz", seats=2), channel=CH_TIMERS),
         "/game new"), "/game new")
     public(dl.slash(fake, "bob", "join", channel=CH_TIMERS), "join")
     text = public(dl.slash(fake, "alice", "start", channel=CH_TIMERS),
@@ -379,14 +381,14 @@ def part_timers(fake, db, stats):
 
     # b. By DM once p prefers it; no ping, nothing in the channel.
     text = private(dl.slash(fake, p, "prefs", dl.options(reminders="dm"),
-                            channel=CH_TIMERS), "/game prefs")
+                            channel=CH_TIMERS), "/prefs set")
     check("reminders dm" in text, "prefs said %r" % text)
     mark = last_message_id(fake, CH_TIMERS)
     since = fake.last_request_n()
     due_now(db, game, ["remind"], seat, want=1)
     m = dl.wait_until(lambda: reminder_dms(fake, p, game, dm_mark),
                       TIMER_WAIT, "the DM reminder for %s" % p)[0]
-    check("/game mute" in dl.message_text(m),
+    check("/prefs mute" in dl.message_text(m),
           "the DM reminder does not say how to mute: %r" %
           dl.message_text(m))
     reqs = sent_request(fake, "POST", "/channels/%s/messages" %
@@ -397,12 +399,12 @@ def part_timers(fake, db, stats):
           "the channel got a reminder though %s prefers DMs" % p)
     stats["reminders"] += 1
 
-    # c. Muted: back to channel reminders, then /game mute; the opener's
+    # c. Muted: back to channel reminders, then /prefs mute; the opener's
     # /game deadline re-arms the timers; the warning fires, no reminder.
     private(dl.slash(fake, p, "prefs", dl.options(reminders="channel"),
-                     channel=CH_TIMERS), "/game prefs")
+                     channel=CH_TIMERS), "/prefs set")
     text = private(dl.slash(fake, p, "mute", channel=CH_TIMERS),
-                   "/game mute")
+                   "/prefs mute")
     check(text == "No more reminders for this turn of game #%d." % game,
           "mute said %r" % text)
     text = public(dl.slash(fake, "alice", "deadline", dl.options(hours=10),
@@ -480,7 +482,7 @@ def part_timers(fake, db, stats):
 def part_export_game(fake, db, rng, stats):
     """Plays a blitz game against one AI seat to its end; its number."""
     text = public(dl.slash(fake, "alice", "new", dl.options(
-        game="supervillain", mode="blitz", seats=2, ai=1),
+        kind="supervillain", mode="blitz", seats=2, ai=1),
         channel=CH_EXPORT), "/game new with an AI seat")
     check("AI players seated" in text, "/game new ai:1 said %r" % text)
     game = game_no(text, "/game new")

@@ -29,7 +29,7 @@ two) and one bot on a game of three members serve most tests:
   after a restart;
 - commands: registered once, not PUT again by a restart with the same
   commands; LAIR_GUILD_ID registers to that guild; moderators (Manage
-  Server, or LAIR_MOD_ROLE) can /game abort, a plain member cannot;
+  Server, or LAIR_MOD_ROLE) can /gamemod abort, a plain member cannot;
 - fatal closes 4004 and 4010-4014 and a refused token: the process exits
   non-zero with a log line naming the code.
 
@@ -141,12 +141,17 @@ def setup(c):
     c.start_bot()
     st = c.fake.get("/commands")
     check(st["puts"] == {"global": 1} and
-          [x["name"] for x in st["commands"]["global"]] == ["game"],
+          [x["name"] for x in st["commands"]["global"]] ==
+          ["game", "gamemod", "prefs"] and
+          [x.get("default_member_permissions") for x in
+           st["commands"]["global"]] == [None, "32", None],
           "commands after the first start: %r" % st["puts"])
     subs = {o["name"] for o in st["commands"]["global"][0]["options"]}
-    check({"new", "join", "start", "move", "hand", "status", "abort"} <= subs,
+    mod = {o["name"] for o in st["commands"]["global"][1]["options"]}
+    check({"new", "join", "start", "move", "hand", "status"} <= subs and
+          {"abort", "kick", "settings"} <= mod and "abort" not in subs,
           "the /game subcommands: %r" % sorted(subs))
-    dl.slash(c.fake, "alice", "new", dl.options(game="supervillain"))
+    dl.slash(c.fake, "alice", "new", dl.options(kind="supervillain"))
     for p in PLAYERS[1:]:
         dl.slash(c.fake, p, "join")
     info = dl.slash(c.fake, "alice", "start")
@@ -517,7 +522,7 @@ def t_dm_closed_remembered(c):
     next games' deals, until the member uses a command again: then DMs are
     tried once more (and refused, as the DMs are still closed)."""
     ch4 = "1187000000000000204"
-    dl.slash(c.fake, "carol", "new", dl.options(game="supervillain"),
+    dl.slash(c.fake, "carol", "new", dl.options(kind="supervillain"),
              channel=ch4)
     dl.slash(c.fake, "dave", "join", channel=ch4)
     c.fake.post("/dm_closed", {"user_id": dl.USERS["dave"]})
@@ -617,7 +622,7 @@ def t_many_games(c):
     # games_per_member (10) open games.
     for i in range(300):
         info = dl.slash(c.fake, str(1187000000400000000 + i), "new",
-                        dl.options(game="supervillain"),
+                        dl.options(kind="supervillain"),
                         channel=str(1187000000300000000 + i))
         check(not dl.is_ephemeral(info), "lobby %d: %s" % (i, dl.answer_text(
             info)))
@@ -640,8 +645,8 @@ def t_many_games(c):
 
 
 def t_moderators(c):
-    """/game abort: a member with Manage Server may, a plain member not."""
-    dl.slash(c.fake, "dave", "new", dl.options(game="supervillain"),
+    """/gamemod abort: a member with Manage Server may, a plain member not."""
+    dl.slash(c.fake, "dave", "new", dl.options(kind="supervillain"),
              channel=CHANNEL3)
     info = dl.slash(c.fake, "mallory", "abort", channel=CHANNEL3)
     check(dl.is_ephemeral(info) and "Only moderators" in
@@ -721,14 +726,14 @@ def t_guild_and_role(c):
     try:
         st = c.fake.get("/commands")
         check(st["puts"].get(dl.GUILD) == 1 and
-              [x["name"] for x in st["commands"][dl.GUILD]] == ["game"],
+              [x["name"] for x in st["commands"][dl.GUILD]] == ["game", "gamemod", "prefs"],
               "guild commands: %r" % st["puts"])
         check("this server only" in bot.stderr_text(), "no log line")
         reqs = [r for r in c.fake.requests() if r["method"] == "PUT"]
         check(reqs[-1]["path"] == "/applications/%s/guilds/%s/commands" %
               (dl.APP_ID, dl.GUILD), "PUT %s" % reqs[-1]["path"])
         ch = "1187000000000000204"
-        dl.slash(c.fake, "dave", "new", dl.options(game="supervillain"),
+        dl.slash(c.fake, "dave", "new", dl.options(kind="supervillain"),
                  channel=ch)
         info = dl.slash(c.fake, "mallory", "abort", channel=ch)
         check(dl.is_ephemeral(info), "a plain member aborted")

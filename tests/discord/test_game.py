@@ -184,8 +184,11 @@ class Table:
         other = [p for p in PLAYERS if p != self.decider]
         if self.stats["moves"] % 50 == 0:
             for p in other:
-                check(dl.autocomplete(self.fake, p, "move", "choice", "")
-                      == [], "autocomplete offered %s choices out of turn"
+                got = dl.autocomplete(self.fake, p, "move", "choice", "")
+                check(len(got) == 1 and got[0]["value"] == "-" and
+                      got[0]["name"].startswith("Not your decision: game #")
+                      and self.decider in got[0]["name"],
+                      "autocomplete offered %s choices out of turn"
                       % p)
         self.stats["autocomplete"] += 1
         return ch
@@ -279,7 +282,7 @@ def component_options(comps):
 def play_fixture_start(fake):
     """Opens game 1 in CHANNEL2 and answers its first prompt with project:
     the decider is then in the Day with a Project."""
-    dl.slash(fake, "alice", "new", dl.options(game="supervillain"),
+    dl.slash(fake, "alice", "new", dl.options(kind="supervillain"),
              channel=CHANNEL2)
     for p in PLAYERS[1:]:
         dl.slash(fake, p, "join", channel=CHANNEL2)
@@ -434,7 +437,7 @@ def run(binary, openapi, tmp):
 
         # Game 2: the lobby, status and hands.
         info = dl.slash(fake, "alice", "new", dl.options(
-            game="supervillain", mode="blitz"))
+            kind="supervillain", mode="blitz"))
         check("game #2" in dl.answer_text(info), "not game #2: %s" %
               dl.answer_text(info))
         t.examine_channel(info["original"], "/game new")

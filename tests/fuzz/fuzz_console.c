@@ -32,7 +32,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   FILE *f = fopen(script, "w");
   if (!f)
     abort();
-  fputs("alice> /game new game:supervillain\nbob> /game join\n"
+  fputs("alice> /game new kind:supervillain\nbob> /game join\n"
         "alice> /game start\n",
         f);
   fclose(f);

@@ -180,7 +180,7 @@ def choice_text(rng, options, opt):
 
 
 def setup_lines(players):
-    lines = ["alice> /game new game:supervillain"]
+    lines = ["alice> /game new kind:supervillain"]
     lines += ["%s> /game join" % n for n in NAMES[1:players]]
     lines.append("alice> /game start")
     return lines

@@ -66,7 +66,7 @@ def test_reminders(binary, tmp, stats):
              "not 1" % len(burst))
     stats["reminders"] += 6
     # Muted for this turn: silence.
-    out = lair.send("%s> /game mute" % p)
+    out = lair.send("%s> /prefs mute" % p)
     ll.check(out and out[0]["to"] == "ephemeral" and
              "No more reminders for this turn" in out[0]["text"],
              "mute said %r" % out)
@@ -77,7 +77,7 @@ def test_reminders(binary, tmp, stats):
     lair.send("%s> /game move choice:end" % p)
     q = waiting_user(lair)
     ll.check(q != p, "%s still decides after ending the day" % p)
-    lair.send("%s> /game prefs reminders:dm" % q)
+    lair.send("%s> /prefs set reminders:dm" % q)
     r = reminders(lair.send("!advance 5h"), q)
     ll.check(len(r) == 1 and r[0]["to"] == "dm" and r[0]["user"] == q,
              "no DM reminder for %s: %r" % (q, r))
@@ -96,11 +96,11 @@ def test_quiet_hours(binary, tmp, stats):
         h = (time.gmtime().tm_hour + offset) % 24
         # Quiet from 3 to 6 hours from now (local): the 4h reminder is
         # held until quiet hours end.
-        out = lair.send("%s> /game prefs tz:%s quiet:%d-%d" %
+        out = lair.send("%s> /prefs set tz:%s quiet:%d-%d" %
                         (p, tz, (h + 3) % 24, (h + 6) % 24))
         ll.check("quiet hours %d-%d" % ((h + 3) % 24, (h + 6) % 24) in
                  out[0]["text"], "prefs said %r" % out)
-        bad = lair.send("%s> /game prefs tz:Mars/Olympus" % p)
+        bad = lair.send("%s> /prefs set tz:Mars/Olympus" % p)
         ll.check(bad[0]["to"] == "ephemeral" and "not a time zone" in
                  bad[0]["text"], "a bad time zone was taken: %r" % bad)
         ll.check(reminders(lair.send("!advance 4h"), p) == [],
@@ -115,11 +115,12 @@ def test_quiet_hours(binary, tmp, stats):
 def test_deadlines(binary, tmp, stats):
     db = os.path.join(tmp, "deadline.db")
     lair = ll.Lair(binary, db, seed=13, mods=["mod"])
-    out = lair.send("alice> /game settings key:deadline_hours value:10")
-    ll.check(out[0]["text"] == "Only moderators can use /game settings.",
+    out = lair.send("alice> /gamemod settings key:deadline_hours value:10")
+    ll.check(out[0]["text"] == "Only moderators can use /gamemod settings (members "
+             "with Manage Server, or the server's mod_role).",
              "a player changed settings: %r" % out)
-    lair.send("mod> /game settings key:deadline_hours value:10")
-    lair.send("mod> /game settings key:reminder_hours value:100")
+    lair.send("mod> /gamemod settings key:deadline_hours value:10")
+    lair.send("mod> /gamemod settings key:reminder_hours value:100")
     ll.open_game(lair, 2)
     p = waiting_user(lair)
     before = moves(db)
@@ -135,7 +136,7 @@ def test_deadlines(binary, tmp, stats):
              "(%d moves, were %d)" % (p, moves(db), before))
     stats["deadlines"] += 1
     # Forfeit: the seat goes to the AI for good.
-    lair.send("mod> /game settings key:deadline_policy value:forfeit")
+    lair.send("mod> /gamemod settings key:deadline_policy value:forfeit")
     q = waiting_user(lair)
     lair.send("!advance 6h")
     out = lair.send("!advance 5h")
@@ -154,23 +155,23 @@ def test_vacation_and_lobby(binary, tmp, stats):
     lair = ll.Lair(binary, db, seed=14)
     ll.open_game(lair, 2)
     p = waiting_user(lair)
-    out = lair.send("%s> /game vacation days:2" % p)
+    out = lair.send("%s> /prefs vacation days:2" % p)
     ll.check(any("on vacation for 2 days" in m["text"] for m in out),
              "vacation said %r" % out)
     ll.check(reminders(lair.send("!advance 50h"), p) == [],
              "a reminder came during a vacation")
     ll.check(len(reminders(lair.send("!advance 3h"), p)) == 1,
              "no reminder 4h after the vacation ended")
-    out = lair.send("%s> /game vacation days:6" % p)
+    out = lair.send("%s> /prefs vacation days:6" % p)
     ll.check(out[0]["to"] == "ephemeral" and "vacation days left" in
              out[0]["text"], "a vacation beyond the allowance: %r" % out)
     # An unstarted lobby closes after lobby_hours (72).
-    lair.send("erin> /game new game:supervillain")  # refused: channel full
-    lair.send("mod> /game abort")  # refused: erin is no moderator here
+    lair.send("erin> /game new kind:supervillain")  # refused: channel full
+    lair.send("mod> /gamemod abort")  # refused: erin is no moderator here
     lair.close()
     db2 = os.path.join(tmp, "lobby.db")
     lair = ll.Lair(binary, db2, seed=15)
-    lair.send("alice> /game new game:supervillain")
+    lair.send("alice> /game new kind:supervillain")
     ll.check(not any("closed" in m["text"] for m in lair.send("!advance 71h")),
              "the lobby closed early")
     lair.restart()
@@ -184,7 +185,7 @@ def test_vacation_and_lobby(binary, tmp, stats):
 def test_ai_seats(binary, tmp, stats):
     db = os.path.join(tmp, "ai.db")
     lair = ll.Lair(binary, db, seed=16)
-    lair.send("alice> /game new game:supervillain ai:3")
+    lair.send("alice> /game new kind:supervillain ai:3")
     out = lair.send("alice> /game start")
     rng = random.Random(5)
     answers = 0
@@ -206,26 +207,30 @@ def test_moderation(binary, tmp, stats):
     lair = ll.Lair(binary, db, seed=17, mods=["mod"])
     ll.open_game(lair, 3)
     state = lair.dump()
-    for line, name in (("bob> /game pause", "pause"),
-                       ("bob> /game resume", "resume"),
-                       ("bob> /game replace user:carol", "replace"),
-                       ("bob> /game abort", "abort"),
-                       ("bob> /game kick user:carol", "kick")):
+    for line, name in (("bob> /gamemod pause", "pause"),
+                       ("bob> /gamemod resume", "resume"),
+                       ("bob> /gamemod replace user:carol", "replace"),
+                       ("bob> /gamemod abort", "abort"),
+                       ("bob> /gamemod kick user:carol", "kick")):
         out = lair.send(line)
         ll.check(len(out) == 1 and out[0]["to"] == "ephemeral" and
-                 out[0]["text"] == "Only moderators can use /game %s." % name,
+                 out[0]["text"] == "Only moderators can use /gamemod %s (members "
+                 "with Manage Server, or the server's mod_role)." % name,
                  "%r said %r" % (line, out))
     ll.check(lair.dump() == state, "a refused command changed the game")
     p = waiting_user(lair)
-    lair.send("mod> /game pause")
+    lair.send("mod> /gamemod pause")
     out = lair.send("%s> /game move choice:project" % p)
-    ll.check(out[0]["text"] == "Game #1 is paused by a moderator.",
+    ll.check(out[0]["text"].startswith("Game #1 (Supervillain: This Galaxy "
+                                       "Is Mine!) is paused by a moderator. "
+                                       "No moves count until a moderator "
+                                       "lets it go on with /gamemod resume"),
              "a move in a paused game: %r" % out)
     ll.check(reminders(lair.send("!advance 50h"), p) == [],
              "a paused game sent reminders")
-    lair.send("mod> /game resume")
+    lair.send("mod> /gamemod resume")
     # carol's seat to dave, who gets the hand by DM.
-    out = lair.send("mod> /game replace user:carol with:dave")
+    out = lair.send("mod> /gamemod replace user:carol with:dave")
     ll.check(any(m["to"] == "dm" and m["user"] == "dave" and
                  "Your hand" in m["text"] for m in out),
              "the newcomer got no hand: %r" % out)
@@ -239,9 +244,9 @@ def test_moderation(binary, tmp, stats):
     ll.check(out and out[0]["to"] == "ephemeral", "the game broke: %r" % out)
     # games_per_member: a member seated in as many open games as allowed
     # cannot open or join another.
-    lair.send("mod> /game settings key:games_per_channel value:5")
-    lair.send("mod> /game settings key:games_per_member value:1")
-    out = lair.send("alice> /game new game:supervillain")
+    lair.send("mod> /gamemod settings key:games_per_channel value:5")
+    lair.send("mod> /gamemod settings key:games_per_member value:1")
+    out = lair.send("alice> /game new kind:supervillain")
     ll.check(len(out) == 1 and out[0]["text"] ==
              "You already sit in 1 open games (the limit is 1). Finish one "
              "first.", "games_per_member was not kept: %r" % out)

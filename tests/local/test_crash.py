@@ -85,11 +85,11 @@ def prepare(binary, tmp, name, seed):
     lair = ll.Lair(binary, db, seed, mods=("mod",))
     try:
         if name == "new_ai":
-            return [], "alice> /game new game:supervillain ai:2"
+            return [], "alice> /game new kind:supervillain ai:2"
         if name == "join":
-            return ["alice> /game new game:supervillain"], "bob> /game join"
+            return ["alice> /game new kind:supervillain"], "bob> /game join"
         if name == "leave":
-            return (["alice> /game new game:supervillain", "bob> /game join",
+            return (["alice> /game new kind:supervillain", "bob> /game join",
                      "carol> /game join"], "bob> /game leave")
         setup = ll.setup_lines(2)
         if name == "final":
@@ -107,9 +107,9 @@ def prepare(binary, tmp, name, seed):
             return setup + [line], "%s> /game undo" % user
         if name == "kick":
             # The kicked player decides now: the AI answers at once.
-            return setup, "mod> /game kick user:%s" % user
+            return setup, "mod> /gamemod kick user:%s" % user
         if name == "abort":
-            return setup, "mod> /game abort"
+            return setup, "mod> /gamemod abort"
         if name == "leave_running":
             return setup, "%s> /game leave confirm:yes" % user
         if name == "deadline":
@@ -129,7 +129,7 @@ def prepare_ai(binary, tmp, seed):
     db = os.path.join(tmp, "scratch-ai.db")
     lair = ll.Lair(binary, db, seed)
     try:
-        setup = ["alice> /game new game:supervillain ai:1",
+        setup = ["alice> /game new kind:supervillain ai:1",
                  "alice> /game start"]
         out = None
         for line in setup:

@@ -52,7 +52,7 @@ def run(binary, tmp):
           "AND seq = 3")
     lair = ll.Lair(binary, db, 11)
     want = ("Game #1 cannot continue: its move 4 no longer fits the rules. "
-            "A moderator can end it with /game abort game:1.")
+            "A moderator can end it with /gamemod abort game:1.")
     for line in ("alice> /game status", "bob> /game move choice:end"):
         out = lair.send(line)
         ll.check(len(out) == 1 and out[0]["to"] == "ephemeral" and

@@ -11,7 +11,7 @@ refuses with exit status 1 or 2 and one clear line on stderr. /game
 rematch opens the same seats again at once; that game, aborted by a
 moderator, is exported and replayed too. The audit log holds the
 moderators' settings, kick and abort with actor and detail, newest
-first and paged; /game list all:yes lists every game of the server.
+first and paged; /gamemod list lists every game of the server.
 The console's human output shows the attachment and writes no file.
 """
 
@@ -312,12 +312,13 @@ def run(binary, tmp):
         user, options = ll.one_prompt(out, line)
 
     # Moderators: settings, abort and kick are audited.
-    text = only_reply(lair.send("alice> /game audit"), "alice",
+    text = only_reply(lair.send("alice> /gamemod audit"), "alice",
                       "a player's audit")
-    ll.check(text == "Only moderators can use /game audit.",
-             "a player's /game audit said %r" % text)
-    lair.send("mod> /game settings key:games_per_channel value:2")
-    out = lair.send("mod> /game abort game:2")
+    ll.check(text == "Only moderators can use /gamemod audit (members with "
+             "Manage Server, or the server's mod_role).",
+             "a player's /gamemod audit said %r" % text)
+    lair.send("mod> /gamemod settings key:games_per_channel value:2")
+    out = lair.send("mod> /gamemod abort game:2")
     ll.check(any(m["to"] == "channel" and "Game #2 was ended by mod" in
                  m["text"] for m in out), "the abort said %r" % out)
     rec2, content2 = export(lair, "bob> /game export", "bob", "game-2.json")
@@ -332,16 +333,17 @@ def run(binary, tmp):
     ll.check(text.startswith("**Game #2**, 6 moves, page 1 of 1:"),
              "the aborted game's log began %r" % text[:80])
 
-    lair.send("carol> /game new game:supervillain")
+    lair.send("carol> /game new kind:supervillain")
     lair.send("dave> /game join game:3")
-    out = lair.send("mod> /game kick user:dave game:3")
+    out = lair.send("mod> /gamemod kick user:dave game:3")
     ll.check(any(m["to"] == "channel" and "removed dave" in m["text"]
                  for m in out), "the kick said %r" % out)
     text = only_reply(lair.send("alice> /game log game:3"), "alice",
                       "a lobby's log")
-    ll.check("Game #3 has not started; it has no moves." in text,
+    ll.check(text.startswith("It has no moves yet. Game #3 (Supervillain: "
+                             "This Galaxy Is Mine!) is waiting for players"),
              "a lobby's log said %r" % text)
-    text = only_reply(lair.send("mod> /game audit"), "mod", "audit")
+    text = only_reply(lair.send("mod> /gamemod audit"), "mod", "audit")
     entries = re.findall(r"(?m)^- `(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)` "
                          r"(.+?): \*\*(\w+)\*\*(.*)$", text)
     ll.check(text.startswith("**Audit log** of this server, 3 entries, page "
@@ -355,34 +357,34 @@ def run(binary, tmp):
              entries[2][3] == ": games_per_channel = 2",
              "the audit entries' details: %r" % entries)
     for i in range(20):
-        lair.send("mod> /game settings key:vacation_days value:%d" % (i + 1))
-    text = only_reply(lair.send("mod> /game audit"), "mod", "audit page 1")
+        lair.send("mod> /gamemod settings key:vacation_days value:%d" % (i + 1))
+    text = only_reply(lair.send("mod> /gamemod audit"), "mod", "audit page 1")
     ll.check("23 entries, page 1 of 2" in text and
              "vacation_days = 20" in text and "kick" not in text and
-             "Older entries: /game audit page:2" in text,
+             "Older entries: /gamemod audit page:2" in text,
              "audit page 1: %r" % text[:300])
-    text = only_reply(lair.send("mod> /game audit page:2"), "mod",
+    text = only_reply(lair.send("mod> /gamemod audit page:2"), "mod",
                       "audit page 2")
     ll.check("23 entries, page 2 of 2" in text and
              text.count("\n- `") == 3 and "games_per_channel = 2" in text,
              "audit page 2: %r" % text)
-    text = only_reply(lair.send("mod> /game audit page:3"), "mod",
+    text = only_reply(lair.send("mod> /gamemod audit page:3"), "mod",
                       "audit page 3")
     ll.check("there is no page 3" in text, "audit page 3: %r" % text)
 
     # Every game of the server.
-    text = only_reply(lair.send("alice> /game list all:yes"), "alice",
+    text = only_reply(lair.send("alice> /gamemod list"), "alice",
                       "a player's list all")
-    ll.check(text == "Only moderators can use /game list all:yes.",
+    ll.check(text == "Only moderators can use /gamemod list (members with "
+             "Manage Server, or the server's mod_role).",
              "a player's list all said %r" % text)
-    text = only_reply(lair.send("mod> /game list all:perhaps"), "mod",
-                      "list all:perhaps")
-    ll.check("Option 'all' takes yes or no" in text, "all:perhaps: %r" % text)
-    text = only_reply(lair.send("mod> /game list all:no"), "mod",
-                      "list all:no")
-    ll.check(text.startswith("Games in this channel:"), "all:no: %r" % text)
-    lair.send("!advance 3h12m")
     text = only_reply(lair.send("mod> /game list all:yes"), "mod",
+                      "/game list all:yes")
+    ll.check(text == "/game list has no option 'all'.", "all:yes: %r" % text)
+    text = only_reply(lair.send("mod> /game list"), "mod", "/game list")
+    ll.check(text.startswith("Games in this channel:"), "list: %r" % text)
+    lair.send("!advance 3h12m")
+    text = only_reply(lair.send("mod> /gamemod list"), "mod",
                       "list all")
     games = re.findall(r"(?m)^- #(\d+) .+?: (lobby|running|finished|"
                        r"aborted) in #local-table, "

@@ -16,15 +16,15 @@ import lairlocal as ll
 
 def run(binary, tmp):
     lair = ll.Lair(binary, "%s/limits.db" % tmp, 7, mods=("mod",))
-    out = lair.send("mod> /game settings key:games_per_channel value:20")
+    out = lair.send("mod> /gamemod settings key:games_per_channel value:20")
     ll.check(out and out[0]["to"] == "channel", "setting refused: %r" % out)
     members = ["m%02d" % i for i in range(21)]
     for i, m in enumerate(members[:20]):
-        out = lair.send("%s> /game new game:supervillain" % m)
+        out = lair.send("%s> /game new kind:supervillain" % m)
         ll.check(out and out[0]["to"] == "channel" and
                  "opened game #%d" % (i + 1) in out[0]["text"],
                  "lobby %d: %r" % (i + 1, out))
-    out = lair.send("%s> /game new game:supervillain" % members[20])
+    out = lair.send("%s> /game new kind:supervillain" % members[20])
     ll.check(len(out) == 1 and out[0]["to"] == "ephemeral" and
              "This channel already has 20 open games (the limit is 20)."
              in out[0]["text"], "the 21st lobby: %r" % out)

@@ -56,7 +56,7 @@ def to_end(lair, user, options):
 def run(binary, tmp):
     base = "%s/base.db" % tmp
     lair = ll.Lair(binary, base, 21)
-    lair.send("alice> /game new game:supervillain ai:1")
+    lair.send("alice> /game new kind:supervillain ai:1")
     out = lair.send("alice> /game start")
     user, options = ll.one_prompt(out, "start")
     user = to_end(lair, user, options)

@@ -6,7 +6,7 @@ and the next line is still read (a NUL once swallowed it); a line of
 invalid UTF-8 and an option value with a control character are refused
 with their reason; an echo of a long multi-byte value is cut on a
 character boundary (every message must decode as UTF-8, which Discord
-requires); /game prefs quiet takes the whole value or nothing.
+requires); /prefs set quiet takes the whole value or nothing.
 """
 
 import json
@@ -48,14 +48,14 @@ def run(binary, tmp):
     db = "%s/text.db" % tmp
     a = run_bytes(binary, db,
                   b"alice> /game new\x00 game:supervillain\n"
-                  b"alice> /game new game:supervillain\n"
+                  b"alice> /game new kind:supervillain\n"
                   b"alice> /game card name:\xff\xfeab\n"
                   b"alice> /game card name:ab\x01cd\n"
-                  b"alice> /game new game:x" + "\u00e9".encode() * 40 +
+                  b"alice> /game new kind:x" + "\u00e9".encode() * 40 +
                   b"\n"
-                  b"alice> /game prefs quiet:22-000000000007XYZ\n"
-                  b"alice> /game prefs quiet:22-7-1\n"
-                  b"alice> /game prefs quiet:22-7\n")
+                  b"alice> /prefs set quiet:22-000000000007XYZ\n"
+                  b"alice> /prefs set quiet:22-7-1\n"
+                  b"alice> /prefs set quiet:22-7\n")
     ll.check(len(a) == 8, "%d answers to 8 lines: %r" % (len(a), a))
     one_reply(a[0], "That line holds a NUL byte; it was ignored and "
               "nothing changed.", "a NUL byte")

@@ -1513,6 +1513,14 @@ static void sv_result(const void *st, eng_result *r) {
   snprintf(r->reason, sizeof r->reason, "%s", reason);
 }
 
+static const char *const sv_modes[] = {"standard", "blitz",        "slow",
+                                       "team",     "annihilation", NULL};
+
+/* The rulebook's discard piles are open: anyone may look through them
+ * (and Chronosphere, Undead Labor Union... take from them). */
+static const char *const sv_open_piles[] = {"minion_discard",
+                                            "domination_discard", NULL};
+
 const eng_ruleset sv_ruleset = {
     .id = "supervillain",
     .name = "Supervillain: This Galaxy Is Mine!",
@@ -1521,6 +1529,8 @@ const eng_ruleset sv_ruleset = {
     .max_players = 4,
     .modes_help = "standard (5 points), blitz (4), slow (7), team (2x2, 8 "
                   "together, 4 players); add +annihilation to any",
+    .modes = sv_modes,
+    .open_piles = sv_open_piles,
     .state_size = sizeof(sv_state),
     .setup = sv_setup,
     .prompt = sv_prompt,
