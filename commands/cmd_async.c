@@ -175,10 +175,10 @@ void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
     return;
   int seat = cmd_seat_of(L, r->user);
   if (seat < 0 || L->g->prompt.player != seat) {
-    cmd_reply(c, r, L,
-              "Game #%" PRId64 " is not waiting for you, so there "
-              "is nothing to mute.",
-              L->row.id);
+    cmd_reply_state(c, r, L, "There is nothing to mute: it is not your "
+                    "decision now.",
+                    "Reminders come only while a game waits for you; "
+                    "/prefs set reminders:off turns them off everywhere.");
     return;
   }
   char key[24];

@@ -598,10 +598,9 @@ static const char *next_step(const live *L, const char *cmd, bool paused) {
 #define IS(name) (is = is || strcmp(cmd, name) == 0)
   switch (L->row.status) {
   case STO_LOBBY:
-    if (IS("addai"))
-      return "";
-    if (IS("join") || IS("start") || IS("leave"))
-      return "";
+    if (IS("join") || IS("start") || IS("leave") || IS("addai"))
+      return "Others join with /game join or AI players with /game addai, "
+             "and its opener starts it with /game start.";
     return "Nothing is played before it starts: join with /game join, add "
            "AI players with /game addai, and its opener starts it with "
            "/game start.";
@@ -671,11 +670,11 @@ void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap) {
 }
 
 void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
-                     const char *lead) {
+                     const char *lead, const char *next) {
   char state[500];
   cmd_where(c, L, state, sizeof state);
-  const char *next =
-      next_step(L, r->command ? r->command : "", cmd_paused(c, L));
+  if (!next)
+    next = next_step(L, r->command ? r->command : "", cmd_paused(c, L));
   cmd_reply(c, r, L, "%s%s%s.%s%s", lead ? lead : "", lead ? " " : "", state,
             next[0] ? " " : "", next);
 }
@@ -697,7 +696,7 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
       return NULL;
     }
     if (!(statuses & (1u << L->row.status))) {
-      cmd_reply_state(c, r, L, NULL);
+      cmd_reply_state(c, r, L, NULL, NULL);
       return NULL;
     }
     return L;
@@ -725,7 +724,7 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
         n > 0) {
       live *A = cmd_load(c, ids[0], why, sizeof why);
       if (A) {
-        cmd_reply_state(c, r, A, NULL);
+        cmd_reply_state(c, r, A, NULL, NULL);
         return NULL;
       }
     }

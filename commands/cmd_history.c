@@ -146,11 +146,24 @@ static live *history_game(cmd_ctx *c, const cmd_request *r, unsigned statuses,
     cmd_reply(c, r, NULL, "The games of this channel could not be read.");
     return NULL;
   }
+  char why[200];
   if (p.best_rank < 0) {
-    cmd_reply(c, r, NULL, "%s", none);
+    /* Where the channel's game stands instead, if it has one. */
+    int64_t ids[2];
+    int ranks[2], n = 0;
+    if (!sto_game_pick(c->cfg.db, r->in_dm ? NULL : r->channel, r->user, ANY,
+                       ids, ranks, &n) &&
+        n > 0) {
+      live *A = cmd_load(c, ids[0], why, sizeof why);
+      if (A) {
+        cmd_reply_state(c, r, A, none, NULL);
+        return NULL;
+      }
+    }
+    cmd_reply(c, r, NULL, "%s There is no game in this channel. Open one "
+              "with /game new kind:<game>.", none);
     return NULL;
   }
-  char why[200];
   live *L = cmd_load(c, p.best, why, sizeof why);
   if (!L)
     cmd_reply(c, r, NULL, "Game #%" PRId64 " cannot be used: %s.", p.best, why);
@@ -262,7 +275,7 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   if (!row_started(&L->row)) {
-    cmd_reply_state(c, r, L, "It has no moves yet.");
+    cmd_reply_state(c, r, L, "It has no moves yet.", NULL);
     return;
   }
   int64_t total = L->row.moves;
@@ -455,7 +468,7 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
     return;
   int64_t old = L->row.id;
   if (L->row.status == STO_RUNNING || L->row.status == STO_LOBBY) {
-    cmd_reply_state(c, r, L, "A rematch comes after a game ends.");
+    cmd_reply_state(c, r, L, "A rematch comes after a game ends.", NULL);
     return;
   }
   if (strcmp(L->row.channel, r->channel) != 0) {

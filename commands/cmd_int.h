@@ -109,10 +109,10 @@ int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
 /* Writes where L stands for people ("Game #4 (Supervillain) is running:
  * turn 3, waiting for bob") into out. */
 void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap);
-/* Replies to r (ephemeral) with lead (may be NULL), L's state and the next
- * step for r's command in that state. */
+/* Replies to r (ephemeral) with lead (may be NULL), L's state and next, or
+ * when next is NULL the next step for r's command in that state. */
 void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
-                     const char *lead);
+                     const char *lead, const char *next);
 /* The game a request means (its game option, or the one game of the
  * channel the user sits in, or the only one); replies and returns NULL
  * when there is none or it is ambiguous. */

@@ -432,7 +432,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
 static live *lobby(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, ACTIVE);
   if (L && L->row.status != STO_LOBBY) {
-    cmd_reply_state(c, r, L, NULL);
+    cmd_reply_state(c, r, L, NULL, NULL);
     return NULL;
   }
   return L;
@@ -446,7 +446,10 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   int seats;
   cmd_parse_config(L->row.config, &cfg, &seats);
   if (cmd_seat_of(L, r->user) >= 0) {
-    cmd_reply(c, r, L, "You have already joined game #%" PRId64 ".", L->row.id);
+    char lead[80];
+    snprintf(lead, sizeof lead, "You have already joined game #%" PRId64 ".",
+             L->row.id);
+    cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
   if (L->n_seats >= seats) {
@@ -512,11 +515,10 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
   if (L->row.status != STO_LOBBY) {
     const char *confirm = cmd_arg_get(r, "confirm");
     if (!confirm || strcmp(confirm, "yes") != 0) {
-      cmd_reply(c, r, L,
-                "Game #%" PRId64 " is running. Leaving it forfeits your "
-                "seat: the AI plays it to the end and you cannot win. To "
-                "leave, repeat with confirm:yes.",
-                L->row.id);
+      cmd_reply_state(c, r, L, NULL,
+                      "Leaving it forfeits your seat: the AI plays it to "
+                      "the end and you cannot win. To leave, repeat with "
+                      "/game leave confirm:yes.");
       return;
     }
     cmd_forfeit_seat(c, r, L, seat, "they left");
@@ -546,10 +548,10 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   if (!cmd_opener_or_mod(c, r, L, "start it"))
     return;
   if (L->n_seats < rs->min_players) {
-    cmd_reply(c, r, L,
-              "%s needs at least %d players; game #%" PRId64
-              " has %d. Others can join with /game join.",
-              rs->name, rs->min_players, L->row.id, L->n_seats);
+    char lead[160];
+    snprintf(lead, sizeof lead, "%s needs at least %d players; game #%" PRId64
+             " has %d.", rs->name, rs->min_players, L->row.id, L->n_seats);
+    cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
   cfg.players = L->n_seats;
@@ -777,14 +779,13 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
     return;
   eng_game *g = L->g;
   if (cmd_paused(c, L) || g->prompt.player < 0) {
-    cmd_reply_state(c, r, L, NULL);
+    cmd_reply_state(c, r, L, NULL, NULL);
     return;
   }
   if (g->prompt.player != seat) {
-    cmd_reply(c, r, L,
-              "It is not your decision now: game #%" PRId64
-              " is waiting for %s.",
-              L->row.id, L->seats[g->prompt.player].name);
+    cmd_reply_state(c, r, L, "It is not your decision now.",
+                    "Your turn's message comes by DM when it is yours; "
+                    "/game status shows the table meanwhile.");
     return;
   }
   static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
@@ -829,7 +830,7 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   if (cmd_paused(c, L) || L->g->prompt.player < 0) {
-    cmd_reply_state(c, r, L, NULL);
+    cmd_reply_state(c, r, L, NULL, NULL);
     return;
   }
   if (cmd_game_setting(c, L, "undo") == 1) {
@@ -841,10 +842,12 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   if (eng_game_takeback_count(L->g, seat) == 0) {
-    cmd_reply(c, r, L,
-              "%s Answers that drew a card, shuffled a deck or "
-              "came before another player's answer are final.",
-              eng_strerror(ENG_NO_TAKEBACK));
+    char lead[300];
+    snprintf(lead, sizeof lead,
+             "%s Answers that drew a card, shuffled a deck or came before "
+             "another player's answer are final.",
+             eng_strerror(ENG_NO_TAKEBACK));
+    cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
   static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
