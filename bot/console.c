@@ -43,10 +43,29 @@ typedef struct console {
   uint64_t seeds_used;
   uint64_t counter;
   uint64_t nonce; /* random per process, in generated request ids */
+  /* The messages kept up to date in place that were shown (cmd_msg.edit):
+   * a later one of the same key is shown as an edit of it. */
+  char edited[128][96];
+  int n_edited;
 } console;
+
+/* Whether m edits a message shown before; remembers it otherwise. */
+static bool is_edit(console *k, const cmd_msg *m) {
+  if (!m->edit)
+    return false;
+  char key[96];
+  snprintf(key, sizeof key, "%d|%s|%" PRId64 "|%s", (int)m->to,
+           m->user ? m->user : "", m->game, m->edit);
+  for (int i = 0; i < k->n_edited && i < 128; i++)
+    if (strcmp(k->edited[i], key) == 0)
+      return true;
+  snprintf(k->edited[k->n_edited++ % 128], sizeof key, "%s", key);
+  return false;
+}
 
 static void deliver(void *ctx, const cmd_msg *m) {
   console *k = ctx;
+  bool edit = is_edit(k, m);
   if (k->json) {
     json_t *o = json_pack("{s:s, s:s?, s:s}", "to",
                           m->to == CMD_TO_CHANNEL ? "channel"
@@ -69,6 +88,10 @@ static void deliver(void *ctx, const cmd_msg *m) {
                                               "label", m->options[i].label));
       json_object_set_new(o, "options", opts);
     }
+    if (m->edit)
+      json_object_set_new(o, "edit", json_boolean(edit));
+    if (m->title)
+      json_object_set_new(o, "title", json_string(m->title));
     if (m->file_name && m->file_data) /* an attachment: shown, never saved */
       json_object_set_new(o, "file",
                           json_pack("{s:s, s:s%}", "name", m->file_name,
@@ -82,11 +105,13 @@ static void deliver(void *ctx, const cmd_msg *m) {
   }
   char tag[96];
   if (m->to == CMD_TO_CHANNEL)
-    snprintf(tag, sizeof tag, "[#table]");
+    snprintf(tag, sizeof tag, "[#table%s]", edit ? ", edited" : "");
   else
-    snprintf(tag, sizeof tag, "[%s %s]", m->to == CMD_TO_DM ? "DM" : "eph",
-             m->user_name ? m->user_name : "?");
+    snprintf(tag, sizeof tag, "[%s %s%s]", m->to == CMD_TO_DM ? "DM" : "eph",
+             m->user_name ? m->user_name : "?", edit ? ", edited" : "");
   fprintf(k->out, "%s ", tag);
+  if (m->title)
+    fprintf(k->out, "%s\n%*s", m->title, (int)strlen(tag) + 1, "");
   if (m->file_name && m->file_data)
     fprintf(k->out, "(file %s, %zu bytes) ", m->file_name, m->file_len);
   for (const char *p = m->text; *p; p++) {

@@ -460,6 +460,7 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   pthread_cond_init(&b->cv, NULL);
   pthread_mutex_init(&b->dm_mu, NULL);
   pthread_mutex_init(&b->gate_mu, NULL);
+  pthread_mutex_init(&b->edit_mu, NULL);
   int status = BOT_EXIT_FAIL;
   char err[300] = "";
   sto_rc src = sto_open(db_path, &b->db, err, sizeof err);
@@ -542,6 +543,9 @@ out:
   pthread_cond_destroy(&b->cv);
   pthread_mutex_destroy(&b->dm_mu);
   pthread_mutex_destroy(&b->gate_mu);
+  pthread_mutex_destroy(&b->edit_mu);
+  for (int i = 0; i < EDIT_CACHE; i++)
+    free(b->edits[i].pending);
   free(b);
   return status;
 }

@@ -28,6 +28,18 @@
 #define DM_CACHE 512
 #define PER_PAGE 25
 #define MAX_MSGS 32
+#define EDIT_CACHE 512 /* messages kept up to date in place, remembered */
+
+/* A message Lair keeps up to date in place (discord_edit.c). */
+typedef struct edit_entry {
+  char key[112];    /* where and what: "c:<channel>:<game:key>", "d:<user>:.." */
+  char channel[32]; /* the channel it is in */
+  char id[24];      /* its message id, "" while its POST is under way */
+  char *pending;    /* a newer body that waits for that id, or NULL */
+  uint64_t pending_gen;
+  bot_rest_done pending_done;
+  void *pending_ctx;
+} edit_entry;
 
 enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 
@@ -51,6 +63,10 @@ typedef struct dm_entry {
    * channel; closed_saved is false until the worker wrote it there. */
   int64_t closed;
   bool closed_saved;
+  /* The games whose channel was told that this user's DMs are closed:
+   * one notice per game, however often a DM is refused again. */
+  int64_t noticed[8];
+  int n_noticed;
 } dm_entry;
 
 /* A message produced by the command being handled, kept until the
@@ -69,6 +85,9 @@ typedef struct out_msg {
   char *file_data;
   size_t file_len;
   char latest[48]; /* "slot:game" when a later message replaces it, or "" */
+  char edit[48];   /* "game:key" of a message kept up to date in place
+                      (cmd_msg.edit), or "" */
+  char *title;     /* cmd_msg.title, or NULL */
   uint64_t gen;    /* counts messages (a text's pieces share it) */
 } out_msg;
 
@@ -93,6 +112,9 @@ struct bot_discord {
   int dm_pos;
   struct dm_job *opening;  /* DMs whose channel is being opened (dm_mu) */
   pthread_mutex_t gate_mu; /* every ack_gate's state, refs and list */
+  pthread_mutex_t edit_mu; /* edits[] */
+  edit_entry edits[EDIT_CACHE];
+  int edit_pos;
   out_msg msgs[MAX_MSGS];  /* worker only */
   int n_msgs;
   uint64_t gen;      /* the last out_msg.gen (worker only) */
@@ -132,6 +154,22 @@ void bot_dc_collect(void *ctx, const cmd_msg *m);
 /* Frees the collected messages. */
 void bot_dc_clear_msgs(bot_discord *b);
 
+/* ---- discord_edit.c ---- */
+/* Sends body (JSON text, taken over) as the message key names: the first
+ * time a POST to channel, later a PATCH of the message that POST made (a
+ * body waiting for that message's id is replaced by a newer one). done
+ * (ctx) runs once with the outcome, superseded when a newer body took
+ * its place. Nonzero when it could not be queued (done not called). */
+int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
+                       uint64_t gen, char *body, bot_rest_done done,
+                       void *ctx);
+/* Records that key's message is message id in channel (one an
+ * interaction's callback just updated). */
+void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,
+                       const char *id);
+/* The key of out_msg m's message: "" when m is not kept up to date. */
+void bot_dc_edit_key(const out_msg *m, char *key, size_t cap);
+
 /* ---- discord_ix.c ---- */
 struct ack_gate;
 typedef struct ix {
@@ -143,6 +181,8 @@ typedef struct ix {
   double received;
   struct ack_gate *gate; /* NULL when out of memory: follow-ups go at once */
   bool dms_here;         /* the requester's DMs come as ephemeral follow-ups */
+  const char *message;   /* a component's message id, or NULL */
+  bool message_ephemeral; /* that message is an ephemeral one */
 } ix;
 /* Reads an INTERACTION_CREATE's fields into x (pointers into d, which
  * must outlive x); false when one it needs is missing or malformed. */

@@ -216,8 +216,21 @@ static void send_msg_body(bot_discord *b, const char *method, const char *path,
   free(text);
 }
 
-/* Posts m in its game's channel. */
+/* Posts m in its game's channel (or edits the message it keeps up to
+ * date). */
 static void post_channel(bot_discord *b, const out_msg *m) {
+  char key[112];
+  bot_dc_edit_key(m, key, sizeof key);
+  if (key[0]) {
+    json_t *body = bot_dc_message_body(m, false);
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (!text ||
+        bot_dc_send_edited(b, m->channel, key, m->gen, text, bot_dc_note_result,
+                           b))
+      bot_dc_log(b, LOG_WARN, "could not queue a message");
+    return;
+  }
   char path[80];
   snprintf(path, sizeof path, "/channels/%s/messages", m->channel);
   json_t *body = bot_dc_message_body(m, false);
@@ -228,9 +241,11 @@ static void post_channel(bot_discord *b, const out_msg *m) {
 /* Answers interaction x from the messages its command produced. */
 static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
   int first = -1; /* the message that becomes the interaction's answer */
+  /* A message kept up to date in place (a turn's) is edited where it is,
+   * never posted as an answer. */
   for (int i = 0; i < b->n_msgs && first < 0; i++)
     if (b->msgs[i].to == CMD_TO_CHANNEL && !x->in_dm &&
-        strcmp(b->msgs[i].channel, x->channel) == 0)
+        !b->msgs[i].edit[0] && strcmp(b->msgs[i].channel, x->channel) == 0)
       first = i;
   for (int i = 0; i < b->n_msgs && first < 0; i++)
     if (b->msgs[i].to == CMD_TO_EPHEMERAL)
@@ -240,19 +255,51 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
    * than a bare "Done.". */
   bool copy = false;
   for (int i = 0; x->in_dm && i < b->n_msgs && first < 0; i++)
-    if (b->msgs[i].to == CMD_TO_CHANNEL) {
+    if (b->msgs[i].to == CMD_TO_CHANNEL && !b->msgs[i].edit[0]) {
       first = i;
       copy = true;
     }
+  /* The requester's own turn DM, which says what their answer did: the
+   * clicked message is updated to it (no rate limit stands in the way of
+   * the next decision), or a slash command is answered with a copy. */
+  int mine = -1;
+  for (int i = 0; i < b->n_msgs && mine < 0; i++)
+    if (b->msgs[i].to == CMD_TO_DM && b->msgs[i].edit[0] &&
+        strcmp(b->msgs[i].user, x->user) == 0)
+      mine = i;
+  /* Else the turn's channel message, copied for the requester alone. */
+  int turn_msg = -1;
+  for (int i = 0; i < b->n_msgs && turn_msg < 0; i++)
+    if (b->msgs[i].to == CMD_TO_CHANNEL && b->msgs[i].edit[0])
+      turn_msg = i;
   /* A click that moved the game (it is announced in the game's channel,
    * which is not where a DM click comes from): the clicked prompt is
    * spent. */
   bool spent = false;
   for (int i = 0; component && i < b->n_msgs; i++)
     spent = spent || b->msgs[i].to == CMD_TO_CHANNEL;
-  if (spent) {
+  int skip = -1; /* a message the callback already carries */
+  if (spent && mine >= 0 && x->message) {
+    out_msg *m = &b->msgs[mine];
+    json_t *data = bot_dc_message_body(m, false);
+    if (!json_object_get(data, "components"))
+      json_object_set_new(data, "components", json_array());
+    json_object_del(data, "allowed_mentions");
+    json_t *o = json_pack("{siso}", "type", 7, "data", data);
+    callback(b, x, o);
+    json_decref(o);
+    /* The clicked message is now the turn's DM, if it is one (not an
+     * ephemeral copy in the game's channel): later texts edit it. */
+    if (x->in_dm && !x->message_ephemeral) {
+      char key[112];
+      bot_dc_edit_key(m, key, sizeof key);
+      bot_dc_edit_known(b, key, x->channel, x->message);
+      skip = mine;
+    }
+    first = -1;
+  } else if (spent) {
     json_t *o = json_pack("{sis{sss[]}}", "type", 7, "data", "content",
-                          "Answered.", "components");
+                          "Answered: see the game's channel.", "components");
     callback(b, x, o);
     json_decref(o);
     first = -1;
@@ -286,6 +333,19 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
       body = NULL;
     }
     json_decref(body);
+  } else if (mine >= 0 || turn_msg >= 0) {
+    /* What the command did, to the requester alone. */
+    json_t *body =
+        bot_dc_message_body(&b->msgs[mine >= 0 ? mine : turn_msg], true);
+    if (deferred) {
+      edit_original(b, x, body);
+    } else {
+      json_t *o = json_pack("{siso}", "type", 4, "data", body);
+      callback(b, x, o);
+      json_decref(o);
+      body = NULL;
+    }
+    json_decref(body);
   } else if (!deferred) {
     json_t *o = json_pack("{sis{sssi}}", "type", 4, "data", "content", "Done.",
                           "flags", 64);
@@ -293,7 +353,7 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
     json_decref(o);
   }
   for (int i = 0; i < b->n_msgs; i++) {
-    if (i == first && !copy)
+    if ((i == first && !copy) || i == skip)
       continue;
     out_msg *m = &b->msgs[i];
     if (m->to == CMD_TO_EPHEMERAL) {
@@ -583,6 +643,10 @@ bool bot_dc_read_interaction(json_t *d, ix *x) {
   if (!x->name)
     x->name = json_string_value(json_object_get(user, "username"));
   x->in_dm = !member;
+  json_t *msg = json_object_get(d, "message");
+  x->message = json_string_value(json_object_get(msg, "id"));
+  x->message_ephemeral =
+      (json_integer_value(json_object_get(msg, "flags")) & 64) != 0;
   if (!x->id || !x->token || !x->channel || !x->user || !x->name ||
       !bot_dc_snowflake_ok(x->id) || !bot_dc_snowflake_ok(x->user) ||
       strlen(x->token) > 600)

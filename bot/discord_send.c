@@ -22,6 +22,7 @@ typedef struct dm_job {
   char game_channel[32];
   int64_t game;
   char latest[48]; /* out_msg.latest */
+  char edit[112];  /* bot_dc_edit_key, or "" */
   uint64_t gen;
   char *body; /* JSON text: a DM may wait a while, text is compact; NULL
                  once a later DM replaced it */
@@ -122,7 +123,11 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
     json_object_set_new(
         o, "attachments",
         json_pack("[{ssss}]", "id", "0", "filename", m->file_name));
-  if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
+  if (m->title && strlen(m->text) <= 4096)
+    json_object_set_new(o, "embeds",
+                        json_pack("[{sssssi}]", "title", m->title,
+                                  "description", m->text, "color", 0x6a0dad));
+  else if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
     json_object_set_new(
         o, "embeds",
         json_pack("[{sssi}]", "description", m->text, "color", 0x6a0dad));
@@ -150,6 +155,18 @@ static void dm_sent(void *ctx, const bot_rest_result *r) {
      * that shows the hand to that player alone. */
     __atomic_add_fetch(&b->stats.dm_refused, 1, __ATOMIC_RELAXED);
     mark_closed(b, j->user, (int64_t)time(NULL));
+    pthread_mutex_lock(&b->dm_mu);
+    dm_entry *e = dm_entry_of(b, j->user);
+    bool told = false;
+    for (int i = 0; i < e->n_noticed && i < 8 && !told; i++)
+      told = e->noticed[i] == j->game;
+    if (!told)
+      e->noticed[e->n_noticed++ % 8] = j->game;
+    pthread_mutex_unlock(&b->dm_mu);
+    if (told) {
+      dm_free(j);
+      return;
+    }
     char text[300], id[64], path[80];
     snprintf(text, sizeof text,
              "<@%s>, I cannot send you direct messages, so your hand and "
@@ -322,6 +339,15 @@ static void dm_post(dm_job *j, const char *channel) {
     dm_free(j);
     return;
   }
+  if (j->edit[0]) { /* a turn's DM, kept up to date in place */
+    char *body = j->body;
+    j->body = NULL;
+    if (bot_dc_send_edited(j->b, channel, j->edit, j->gen, body, dm_sent, j)) {
+      bot_dc_log(j->b, LOG_WARN, "could not queue a direct message");
+      dm_free(j);
+    }
+    return;
+  }
   char path[80];
   snprintf(path, sizeof path, "/channels/%s/messages", channel);
   if (j->latest[0]
@@ -409,6 +435,7 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
   snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
   j->game = m->game;
   memcpy(j->latest, m->latest, sizeof j->latest);
+  bot_dc_edit_key(m, j->edit, sizeof j->edit);
   j->gen = m->gen;
   json_t *body = bot_dc_message_body(m, false);
   j->body = json_dumps(body, JSON_COMPACT);
@@ -481,6 +508,10 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
   o->gen = b->gen;
   if (m->slot && m->game)
     snprintf(o->latest, sizeof o->latest, "%s:%" PRId64, m->slot, m->game);
+  if (m->edit && m->game)
+    snprintf(o->edit, sizeof o->edit, "%" PRId64 ":%s", m->game, m->edit);
+  if (m->title)
+    o->title = strdup(m->title);
   if (m->file_name && m->file_data) {
     o->file_name = strdup(m->file_name);
     o->file_data = malloc(m->file_len + 1);
@@ -506,6 +537,7 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
 
 void bot_dc_clear_msgs(bot_discord *b) {
   for (int i = 0; i < b->n_msgs; i++) {
+    free(b->msgs[i].title);
     free(b->msgs[i].text);
     free(b->msgs[i].options);
     free(b->msgs[i].file_name);

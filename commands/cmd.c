@@ -222,12 +222,22 @@ static bool answered_before(cmd_ctx *c, const cmd_request *r) {
                          answer, sizeof answer) != STO_OK ||
       !seen)
     return false;
-  /* The first answer may hold what only its sender may read. */
+  /* The first answer may hold what only its sender may read. It is told
+   * in one message: cut at a line's end when it is longer. */
+  static const char head[] = "That request was already handled. Its answer "
+                             "was:\n";
+  size_t room = CMD_TEXT_MAX - (sizeof head - 1) - 4;
+  if (strlen(answer) > room) {
+    answer[room] = '\0';
+    char *nl = strrchr(answer, '\n');
+    if (nl)
+      *nl = '\0';
+    cmd_utf8_repair(answer);
+    size_t n = strlen(answer);
+    snprintf(answer + n, sizeof answer - n, "\n...");
+  }
   if (answer[0] && r->user && strcmp(user, r->user) == 0)
-    cmd_reply(c, r, NULL,
-              "That request was already handled. Its answer "
-              "was:\n%s",
-              answer);
+    cmd_reply(c, r, NULL, "%s%s", head, answer);
   else
     cmd_reply(c, r, NULL, "That request was already handled.");
   return true;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #define CMD_TEXT_MAX 2000 /* Discord's message limit */
+#define CMD_EDIT_MAX 4000 /* an edited message: Discord's embed limit */
 #define CMD_MAX_ARGS 8
 
 typedef enum { CMD_TO_CHANNEL, CMD_TO_DM, CMD_TO_EPHEMERAL } cmd_to;
@@ -49,6 +50,14 @@ typedef struct cmd_msg {
    * one of its slot comes. piece numbers the pieces of a long text from 0. */
   const char *slot;
   int piece;
+  /* A message kept up to date in place: a later message with the same
+   * to, user (or channel) , game and edit key ("turn:12") replaces its
+   * text and buttons, where a transport can edit (Discord), instead of
+   * being posted anew; NULL for a message of its own. Such a message is
+   * never split: its text is at most CMD_EDIT_MAX bytes. title (or NULL)
+   * heads it (an embed's title on Discord). */
+  const char *edit;
+  const char *title;
   /* An attachment (a game record), or file_name NULL: file_len bytes of
    * file_data, sent as a file called file_name with the text. */
   const char *file_name;

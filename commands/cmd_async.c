@@ -382,7 +382,7 @@ static bool give_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
   L->seats[seat] = s;
   if (L->g && to_user) { /* the newcomer gets the hand at once */
     if (L->g->prompt.player == seat) {
-      cmd_prompt(c, r, L, NULL); /* the prompt carries the hand */
+      cmd_prompt(c, r, L, NULL, true); /* the prompt carries the hand */
     } else {
       char hand[CMD_TEXT_MAX + 1];
       cmd_render(L, seat, ENG_RENDER_HAND, hand, sizeof hand);

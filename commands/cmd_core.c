@@ -130,6 +130,8 @@ static void held_free(cmd_msg *m) {
   free((char *)m->text);
   free((char *)m->mention);
   free((char *)m->slot);
+  free((char *)m->edit);
+  free((char *)m->title);
   free((char *)m->file_name);
   free((char *)m->file_data);
   free((cmd_choice *)m->options);
@@ -197,6 +199,8 @@ void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
   h.text = dup_or_null(m->text, &nomem);
   h.mention = dup_or_null(m->mention, &nomem);
   h.slot = dup_or_null(m->slot, &nomem);
+  h.edit = dup_or_null(m->edit, &nomem);
+  h.title = dup_or_null(m->title, &nomem);
   h.file_name = dup_or_null(m->file_name, &nomem);
   h.file_data = NULL;
   h.options = NULL;
@@ -220,6 +224,19 @@ void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
     held_free(&h);
     cmd_fail(c, "Lair ran out of memory; nothing changed.");
     return;
+  }
+  /* A message edited in place: only its last text of this command goes
+   * out, where its first stood. */
+  for (int i = 0; h.edit && i < c->n_held; i++) {
+    cmd_msg *o = &c->held[i];
+    if (o->edit && o->to == h.to && o->game == h.game &&
+        strcmp(o->edit, h.edit) == 0 &&
+        ((!o->user && !h.user) ||
+         (o->user && h.user && strcmp(o->user, h.user) == 0))) {
+      held_free(o);
+      *o = h;
+      return;
+    }
   }
   c->held[c->n_held++] = h;
 }
@@ -312,6 +329,34 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
     cmd_deliver(c, &m);
     m.piece++;
   } while (p < text + len);
+}
+
+void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
+                   const sto_seat *who, const live *L, const char *edit,
+                   const char *title, const char *text,
+                   const cmd_choice *options, int n_options) {
+  (void)r; /* a game's messages belong to its channel */
+  if (to == CMD_TO_DM && who && cmd_is_ai(who->user))
+    return;
+  char piece[CMD_EDIT_MAX + 1];
+  snprintf(piece, sizeof piece, "%s", text);
+  size_t len = strlen(piece);
+  while (len > 0 && piece[len - 1] == '\n')
+    piece[--len] = '\0';
+  cmd_utf8_repair(piece);
+  cmd_msg m = {.to = to,
+               .user = to == CMD_TO_CHANNEL || !who ? NULL : who->user,
+               .user_name = to == CMD_TO_CHANNEL || !who ? NULL : who->name,
+               .channel = L->row.channel,
+               .game = L->row.id,
+               .status = L->row.status,
+               .version = L->row.moves,
+               .text = piece,
+               .options = options,
+               .n_options = n_options,
+               .edit = edit,
+               .title = title};
+  cmd_deliver(c, &m);
 }
 
 static void vsay(cmd_ctx *c, const cmd_request *r, const live *L, cmd_to to,
@@ -814,47 +859,171 @@ void cmd_result_text(const live *L, char *out, size_t cap) {
 }
 
 /* Whether seat s gets the current prompt by DM (cmd_prompt). */
+
+/* ---- the turn's messages ---------------------------------------------
+ * A turn is one channel message, edited as the turn goes on: what each
+ * answer did (the lines stored with the moves), the table and whom it
+ * waits for. A new message is posted only when the turn passes (so the
+ * next player is notified), at the start and at the end. The player who
+ * decides has one DM per turn, edited the same way: their hand, what
+ * they chose this turn and the question with its buttons; once the turn
+ * is theirs no more, it keeps what they chose. */
+
+typedef struct text_buf {
+  char *buf;
+  size_t cap, o;
+  int lines, dropped;
+} text_buf;
+
+/* Collects the lines of a turn, the latest kept when they do not fit. */
+static int collect_line(void *ctx, const sto_line *l) {
+  text_buf *t = ctx;
+  size_t n = strlen(l->text);
+  while (t->o + n + 2 > t->cap && t->lines > 0) { /* drop the oldest */
+    char *nl = memchr(t->buf, '\n', t->o);
+    size_t cut = nl ? (size_t)(nl - t->buf) + 1 : t->o;
+    memmove(t->buf, t->buf + cut, t->o - cut);
+    t->o -= cut;
+    t->lines--;
+    t->dropped++;
+  }
+  if (t->o + n + 2 > t->cap)
+    return 0;
+  memcpy(t->buf + t->o, l->text, n);
+  t->o += n;
+  t->buf[t->o++] = '\n';
+  t->buf[t->o] = '\0';
+  t->lines++;
+  return 0;
+}
+
+/* The lines of turn of L that viewer may read (-1: the public ones), at
+ * most cap bytes, names filled in; *n gets how many. */
+static void turn_lines(cmd_ctx *c, const live *L, int turn, int viewer,
+                       char *out, size_t cap, int *n) {
+  static _Thread_local char raw[CMD_EDIT_MAX];
+  text_buf t = {raw, cap < sizeof raw ? cap : sizeof raw, 0, 0, 0};
+  raw[0] = '\0';
+  sto_line_list(c->cfg.db, L->row.id, turn, turn, viewer, collect_line, &t);
+  char head[80] = "";
+  if (t.dropped)
+    snprintf(head, sizeof head, "(%d earlier line%s: /game log)\n", t.dropped,
+             t.dropped == 1 ? "" : "s");
+  static _Thread_local char joined[CMD_EDIT_MAX + 80];
+  snprintf(joined, sizeof joined, "%s%s", head, raw);
+  cmd_names(L, joined, out, cap);
+  *n = t.lines;
+}
+
+static const char *ruleset_name(const live *L) {
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  return rs ? rs->name : L->row.ruleset;
+}
+
+/* The channel message of turn of L: its lines, and while it is the
+ * current turn the table and whom it waits for (or the result). */
+static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
+                         int turn) {
+  static _Thread_local char text[CMD_EDIT_MAX + 1];
+  char lines[CMD_EDIT_MAX / 2], key[24], title[160];
+  int n = 0;
+  bool current = L->g->prompt.turn == turn || L->g->prompt.player < 0;
+  turn_lines(c, L, turn, -1, lines, sizeof lines, &n);
+  size_t o = (size_t)snprintf(text, sizeof text, "%s", lines);
+  if (current) {
+    char t[CMD_EDIT_MAX];
+    cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t - (size_t)o - 200);
+    o += (size_t)snprintf(text + o, sizeof text - o, "%s%s", o ? "\n" : "", t);
+    if (L->g->prompt.player < 0) {
+      char res[300];
+      cmd_result_text(L, res, sizeof res);
+      snprintf(text + o, sizeof text - o, "%s", res);
+    } else {
+      snprintf(text + o, sizeof text - o, "Waiting for %s.",
+               L->seats[L->g->prompt.player].name);
+    }
+  } else if (L->g->prompt.player >= 0) {
+    snprintf(text + o, sizeof text - o, "Turn over; now %s.",
+             L->seats[L->g->prompt.player].name);
+  }
+  snprintf(key, sizeof key, "turn:%d", turn);
+  snprintf(title, sizeof title, "%s - game #%" PRId64 ", turn %d",
+           ruleset_name(L), L->row.id, turn);
+  cmd_send_edit(c, r, CMD_TO_CHANNEL, NULL, L, key, title, text, NULL, 0);
+}
+
+/* Seat s's DM of turn of L: hand, this turn's lines for s and, when s
+ * decides now, the question and its options. */
+static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
+                    int turn, const char *hand, bool fresh) {
+  const sto_seat *who = &L->seats[s];
+  if (cmd_is_ai(who->user))
+    return;
+  static _Thread_local char text[CMD_EDIT_MAX + 1];
+  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+  char lines[CMD_EDIT_MAX / 3], key[24], title[160];
+  int n = 0, k = 0;
+  const eng_prompt *p = &L->g->prompt;
+  bool deciding = p->player == s && p->turn == turn;
+  size_t o = (size_t)snprintf(text, CMD_TEXT_MAX + 1, "%s", hand);
+  while (o > 0 && text[o - 1] == '\n')
+    o--;
+  turn_lines(c, L, turn, s, lines, sizeof lines, &n);
+  if (n)
+    o += (size_t)snprintf(text + o, sizeof text - o, "\n\n**This turn:**\n%s",
+                          lines);
+  if (deciding) {
+    char q[ENG_QUESTION_MAX], qn[ENG_QUESTION_MAX * 2];
+    L->g->rs->question(L->g->state, p, q, sizeof q);
+    cmd_names(L, q, qn, sizeof qn);
+    k = cmd_options(L, opts, ENG_OPTIONS_MAX);
+    o += (size_t)snprintf(text + o, sizeof text - o,
+                          "\n\n**Your turn** in game #%" PRId64 ": %s\n",
+                          L->row.id, qn);
+    for (int i = 0; i < k && o < sizeof text; i++)
+      o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n",
+                            opts[i].id, opts[i].label);
+    if (o < sizeof text)
+      snprintf(text + o, sizeof text - o,
+               "Answer with the buttons, or /game move choice:<id or "
+               "label>.");
+  } else if (p->player >= 0 && o < sizeof text) {
+    snprintf(text + o, sizeof text - o,
+             "\n\nNothing more for you this turn of game #%" PRId64
+             ". Waiting for %s.",
+             L->row.id, p->player == s ? "you" : L->seats[p->player].name);
+  }
+  if (fresh) { /* asked for again: a DM of its own, at the bottom */
+    send_msg(c, r, CMD_TO_DM, who->user, who->name, L, text, opts, k, NULL,
+             "hand");
+    return;
+  }
+  snprintf(key, sizeof key, "turn:%d", turn);
+  snprintf(title, sizeof title, "%s - game #%" PRId64 ", turn %d",
+           ruleset_name(L), L->row.id, turn);
+  cmd_send_edit(c, r, CMD_TO_DM, who, L, key, title, text, opts, k);
+}
+
 static bool prompted_by_dm(const live *L, int s) {
   const eng_prompt *p = &L->g->prompt;
   return p->player >= 0 && p->player < L->n_seats && p->player == s &&
          !cmd_is_ai(L->seats[s].user);
 }
 
-/* Tells the player who must answer now, by DM: their hand, the question
- * and the options (as text, and as the buttons or menus the transport
- * adds under it), in one message, so that a whole turn can be taken from
- * the DM.
- * It fills the player's "hand" slot of the game: it replaces an unsent
- * hand or an earlier prompt. */
+/* Tells the player who must answer now, by DM: their turn's message with
+ * the question and its options (the transport adds buttons or menus), so
+ * that a whole turn can be taken from the DM. */
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
-                const char *hand) {
+                const char *hand, bool fresh) {
   const eng_prompt *p = &L->g->prompt;
   if (!prompted_by_dm(L, p->player))
     return;
-  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
-  int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
-  char q[ENG_QUESTION_MAX], qn[ENG_QUESTION_MAX * 2];
-  L->g->rs->question(L->g->state, p, q, sizeof q);
-  cmd_names(L, q, qn, sizeof qn);
-  char text[CMD_TEXT_MAX * 9];
-  if (hand)
-    snprintf(text, CMD_TEXT_MAX + 1, "%s", hand);
-  else
-    cmd_render(L, p->player, ENG_RENDER_HAND, text, CMD_TEXT_MAX + 1);
-  size_t o = strlen(text);
-  while (o > 0 && text[o - 1] == '\n')
-    o--;
-  o += (size_t)snprintf(text + o, sizeof text - o,
-                        "\n\n**Your turn** in game #%" PRId64 ": %s\n",
-                        L->row.id, qn);
-  for (int i = 0; i < n && o < sizeof text; i++)
-    o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n", opts[i].id,
-                          opts[i].label);
-  if (o < sizeof text)
-    snprintf(text + o, sizeof text - o,
-             "Answer with /game move choice:<id or label>.");
-  const sto_seat *s = &L->seats[p->player];
-  send_msg(c, r, CMD_TO_DM, s->user, s->name, L, text, opts, n, NULL, "hand");
+  static _Thread_local char own[CMD_TEXT_MAX + 1];
+  if (!hand) {
+    cmd_render(L, p->player, ENG_RENDER_HAND, own, sizeof own);
+    hand = own;
+  }
+  turn_dm(c, r, L, p->player, p->turn, hand, fresh);
 }
 
 /* Renders every seat's hand, for noticing which changed. */
@@ -863,50 +1032,43 @@ void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]) {
     cmd_render(L, s, ENG_RENDER_HAND, hands[s], CMD_TEXT_MAX + 1);
 }
 
-void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
-                      const char *public_line, char before[][CMD_TEXT_MAX + 1],
-                      bool table) {
-  char text[CMD_TEXT_MAX * 3];
-  size_t o = 0;
-  if (public_line && *public_line)
-    o += (size_t)snprintf(text, sizeof text, "%s\n", public_line);
+void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L, int turn,
+                      int mover, char before[][CMD_TEXT_MAX + 1]) {
   bool over = L->g->prompt.player < 0;
-  if (table || over) {
-    char t[CMD_TEXT_MAX * 2];
-    cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t);
-    o += (size_t)snprintf(text + o, sizeof text - o, "%s", t);
-  }
-  if (over) {
-    char res[300];
-    cmd_result_text(L, res, sizeof res);
-    snprintf(text + o, sizeof text - o, "%s", res);
-  } else {
-    char q[ENG_QUESTION_MAX];
-    L->g->rs->question(L->g->state, &L->g->prompt, q, sizeof q);
-    snprintf(text + o, sizeof text - o, "Waiting for %s.",
-             L->seats[L->g->prompt.player].name);
-  }
-  cmd_send(c, r, CMD_TO_CHANNEL, NULL, NULL, L, text, NULL, 0);
+  bool passed = over || L->g->prompt.turn != turn;
+  turn_message(c, r, L, turn);
+  if (passed && !over)
+    turn_message(c, r, L, L->g->prompt.turn);
   static _Thread_local char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, now);
-  /* A changed hand by DM; the player who decides next reads theirs in
-   * the prompt below. */
-  for (int s = 0; s < L->n_seats; s++)
-    if ((!before || strcmp(before[s], now[s]) != 0) &&
-        (over || !prompted_by_dm(L, s)))
+  for (int s = 0; s < L->n_seats; s++) {
+    bool changed = !before || strcmp(before[s], now[s]) != 0;
+    if (s == mover && (passed || !prompted_by_dm(L, s)))
+      turn_dm(c, r, L, s, turn, now[s], false); /* their turn's DM, final */
+    else if (changed && (over || !prompted_by_dm(L, s)))
       send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
                NULL, 0, NULL, "hand");
+  }
   if (!over)
-    cmd_prompt(c, r, L, now[L->g->prompt.player]);
+    cmd_prompt(c, r, L, now[L->g->prompt.player], false);
   if (!c->settling) {
     cmd_settle(c, r, L);
     cmd_arm_timers(c, L);
   }
 }
 
+void cmd_lines_add(cmd_lines *ls, int seat, const char *text) {
+  if (ls->n >= CMD_LINES_MAX || !text || !text[0])
+    return;
+  ls->seat[ls->n] = seat;
+  cmd_copy(ls->text[ls->n], sizeof ls->text[0], text);
+  ls->n++;
+}
+
 /* Records one move; on failure fails the command (nothing of it is kept). */
 bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
-                const char *option, int turn, bool revealed) {
+                const char *option, int turn, bool revealed,
+                const cmd_lines *lines) {
   sto_move m = {.seq = L->row.moves,
                 .seat = seat,
                 .kind = kind,
@@ -931,6 +1093,13 @@ bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
                L->row.id, sto_strerror(rc));
     return false;
   }
+  for (int i = 0; lines && i < lines->n; i++)
+    if ((rc = sto_line_add(c->cfg.db, L->row.id, m.seq, i, lines->seat[i],
+                           lines->text[i]))) {
+      cmd_fail(c, "Your move in game #%" PRId64 " could not be saved (%s); "
+               "nothing changed. Try again.", L->row.id, sto_strerror(rc));
+      return false;
+    }
   L->row.moves++;
   if (L->row.moves % c->cfg.snapshot_every == 0) {
     char *state = eng_game_state_text(L->g);

@@ -127,20 +127,46 @@ void cmd_render(const live *L, int viewer, int what, char *out, size_t cap);
 /* The current prompt's options with names put in; returns how many. */
 int cmd_options(const live *L, cmd_choice *out, int max);
 void cmd_result_text(const live *L, char *out, size_t cap);
-/* DMs the deciding player their hand (hand, as cmd_render wrote it, or
- * NULL to render it here) with the turn's question and options. */
+/* DMs the deciding player their turn (hand, as cmd_render wrote it, or
+ * NULL to render it here; this turn's lines; the question and options):
+ * their turn's DM, kept up to date in place, or with fresh a DM of its
+ * own (asked for again with /game hand). */
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
-                const char *hand);
+                const char *hand, bool fresh);
 void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]);
-/* After a change: the public line and table to the channel, changed
- * hands by DM, and the prompt to whoever must answer. */
-void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
-                      const char *public_line, char before[][CMD_TEXT_MAX + 1],
-                      bool table);
-/* Records a move of L (and its finished status when it ended the game);
- * false when it cannot be saved: then the command has failed. */
+/* Delivers a message kept up to date in place (cmd_msg.edit): to the
+ * channel, or to who by DM; text is cut to CMD_EDIT_MAX bytes (never
+ * mid-character). */
+void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
+                   const sto_seat *who, const live *L, const char *edit,
+                   const char *title, const char *text,
+                   const cmd_choice *options, int n_options);
+/* What a move did, in words, for whom (seat -1: everyone), stored with it
+ * (storage's lines). "Villain N" stands for seat N-1's name. */
+#define CMD_LINES_MAX 48
+typedef struct cmd_lines {
+  int n;
+  int seat[CMD_LINES_MAX];
+  char text[CMD_LINES_MAX][STO_LINE_MAX + 1];
+} cmd_lines;
+/* Appends a line for seat (-1: everyone); ignored when full or empty. */
+void cmd_lines_add(cmd_lines *ls, int seat, const char *text);
+/* The lines of seat's answer code (whose label was label) to L's current
+ * state, just applied: what everyone is told, and "You chose" for seat. */
+void cmd_answer_lines(const live *L, int seat, uint32_t code,
+                      const char *label, cmd_lines *out);
+/* After a change made in turn by seat mover (-1: nobody's move, e.g. the
+ * start): the turn's channel message (and the next turn's, when it
+ * passed), the mover's turn DM, changed hands by DM, the prompt to
+ * whoever must answer; then AI seats answer and timers are armed. */
+void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L, int turn,
+                      int mover, char before[][CMD_TEXT_MAX + 1]);
+/* Records a move of L with its lines (may be NULL), and its finished
+ * status when it ended the game; false when it cannot be saved: then the
+ * command has failed. */
 bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
-                const char *option, int turn, bool revealed);
+                const char *option, int turn, bool revealed,
+                const cmd_lines *lines);
 eng_rc cmd_apply_stored(eng_game *g, const sto_move *m);
 
 /* ---- settings (cmd_conf.c; the /gamemod settings handler: cmd_settings.c) ----

@@ -589,9 +589,11 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   seat_list(L, list, sizeof list);
   char line[600];
   snprintf(line, sizeof line,
-           "Game #%" PRId64 " (%s) starts! Seats in turn order: %s.", L->row.id,
-           game_name(L), list);
-  cmd_after_change(c, r, L, line, NULL, true);
+           "Game #%" PRId64 " (%s) starts! Seats in turn order: %s. Waiting "
+           "for %s.",
+           L->row.id, game_name(L), list, L->seats[g->prompt.player].name);
+  cmd_announce(c, r, L, "%s", line);
+  cmd_after_change(c, r, L, g->prompt.turn, -1, NULL);
 }
 
 /* ---- playing ----------------------------------------------------------- */
@@ -735,7 +737,7 @@ static void h_hand(cmd_ctx *c, const cmd_request *r) {
   cmd_render(L, seat, ENG_RENDER_HAND, t, sizeof t);
   cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, t, NULL, 0);
   if (L->g->prompt.player == seat)
-    cmd_prompt(c, r, L, t);
+    cmd_prompt(c, r, L, t, true);
 }
 
 /* Matches choice against the current options, in any case: an id first,
@@ -816,12 +818,11 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   bool revealed = g->answers[g->n_answers - 1].revealed;
-  if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed))
+  static _Thread_local cmd_lines lines;
+  cmd_answer_lines(L, seat, code, label, &lines);
+  if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return;
-  char line[400], named[600];
-  g->rs->public_answer(g->state, seat, code, label, line, sizeof line);
-  cmd_names(L, line, named, sizeof named);
-  cmd_after_change(c, r, L, named, before, g->prompt.turn != turn);
+  cmd_after_change(c, r, L, turn, seat, before);
 }
 
 static void h_undo(cmd_ctx *c, const cmd_request *r) {
@@ -858,11 +859,15 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
     cmd_reply(c, r, L, "%s", eng_strerror(erc));
     return;
   }
-  if (!cmd_commit(c, r, L, seat, STO_MOVE_TAKEBACK, "", turn, false))
-    return;
+  static _Thread_local cmd_lines lines;
+  lines.n = 0;
   char line[200];
-  snprintf(line, sizeof line, "%s took back their last answer.", r->user_name);
-  cmd_after_change(c, r, L, line, before, false);
+  snprintf(line, sizeof line, "Villain %d took back their last answer.",
+           seat + 1);
+  cmd_lines_add(&lines, -1, line);
+  if (!cmd_commit(c, r, L, seat, STO_MOVE_TAKEBACK, "", turn, false, &lines))
+    return;
+  cmd_after_change(c, r, L, turn, seat, before);
 }
 
 /* ---- information -------------------------------------------------------- */

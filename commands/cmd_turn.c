@@ -77,6 +77,16 @@ void cmd_ai_seat(int seat, int level, sto_seat *out) {
   snprintf(out->name, sizeof out->name, "AI %d", seat + 1);
 }
 
+void cmd_answer_lines(const live *L, int seat, uint32_t code,
+                      const char *label, cmd_lines *out) {
+  out->n = 0;
+  char line[STO_LINE_MAX + 1];
+  L->g->rs->public_answer(L->g->state, seat, code, label, line, sizeof line);
+  cmd_lines_add(out, -1, line);
+  snprintf(line, sizeof line, "You chose: %s.", label);
+  cmd_lines_add(out, seat, line);
+}
+
 /* Plays one answer for the seat whose decision it is, with the AI; used
  * for AI seats and for a human's deadline under the "ai" policy. */
 bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
@@ -99,15 +109,13 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   cmd_request ar = *r;
   ar.request_id = req;
   bool revealed = g->answers[g->n_answers - 1].revealed;
-  int64_t id_game = L->row.id;
-  if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed))
+  static _Thread_local cmd_lines lines;
+  cmd_answer_lines(L, seat, code, label, &lines);
+  if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed,
+                  &lines))
     return false;
-  /* cmd_commit may not evict on success; L is still ours. */
-  (void)id_game;
-  char line[400], named[600];
-  g->rs->public_answer(g->state, seat, code, label, line, sizeof line);
-  cmd_names(L, line, named, sizeof named);
-  cmd_after_change(c, r, L, named, before, g->prompt.turn != turn);
+  /* cmd_commit does not evict on success; L is still ours. */
+  cmd_after_change(c, r, L, turn, seat, before);
   return true;
 }
 

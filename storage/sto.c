@@ -117,6 +117,16 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN ai_due INTEGER NOT NULL DEFAULT 0;"
     "UPDATE games SET ai_due = 1 WHERE status = 1;"
     "CREATE INDEX games_ai_due ON games(id) WHERE ai_due = 1;",
+    /* 5: what each move did, in words, for whom (seat -1: everyone): the
+     * lines of a turn's channel message, a player's turn DM and the log,
+     * written with the move. */
+    "CREATE TABLE lines("
+    " game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+    " seq INTEGER NOT NULL,"
+    " n INTEGER NOT NULL,"
+    " seat INTEGER NOT NULL,"
+    " text TEXT NOT NULL,"
+    " PRIMARY KEY(game, seq, n)) WITHOUT ROWID;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
@@ -395,7 +405,8 @@ static const struct {
   int since;
   const char *name;
 } tables[] = {{1, "games"},    {1, "seats"},  {1, "moves"}, {1, "snapshots"},
-              {1, "settings"}, {3, "timers"}, {3, "audit"}, {4, "requests"}};
+              {1, "settings"}, {3, "timers"}, {3, "audit"}, {4, "requests"},
+              {5, "lines"}};
 
 /* Whether every table of the file's schema version is in its schema (a
  * read of the schema pages only). */

@@ -181,6 +181,28 @@ sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
 sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
                         int64_t *seq);
 
+/* What a move did, in words: line n of move seq, for seat (-1: everyone).
+ * Written in the move's transaction; read back per turn. */
+#define STO_LINE_MAX 480
+typedef struct sto_line {
+  int64_t seq;
+  int n;
+  int seat;       /* who may read it; -1: everyone */
+  int mover;      /* the seat that made the move */
+  int turn;       /* the move's turn */
+  int64_t time;   /* the move's time */
+  char text[STO_LINE_MAX + 1];
+} sto_line;
+/* Adds line n of move seq of game; STO_TOO_BIG when text is longer than
+ * STO_LINE_MAX bytes (the transaction is spoilt, like any failed write). */
+sto_rc sto_line_add(sto *db, int64_t game, int64_t seq, int n, int seat,
+                    const char *text);
+/* Calls fn, in order, for each line of game's moves of turns from..to that
+ * viewer may read (viewer -1: the public lines only); fn returning nonzero
+ * stops the walk. */
+sto_rc sto_line_list(sto *db, int64_t game, int from, int to, int viewer,
+                     int (*fn)(void *ctx, const sto_line *l), void *ctx);
+
 /* Every state-changing request is remembered in the transaction of its
  * command, with who sent it and the text it was first answered with, so
  * that a retry is answered rather than applied again. */

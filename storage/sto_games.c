@@ -458,6 +458,57 @@ sto_rc sto_move_append(sto *db, int64_t game, const sto_move *m) {
   return r ? r : end;
 }
 
+sto_rc sto_line_add(sto *db, int64_t game, int64_t seq, int n, int seat,
+                    const char *text) {
+  sqlite3_stmt *s;
+  sto_rc r;
+  if (!db || !text)
+    return STO_INVALID;
+  if (!sto_fits(text, STO_LINE_MAX + 1))
+    return sto_spoil(db, STO_TOO_BIG);
+  if ((r = sto_stmt_get(db, ST_LINE_ADD, &s)))
+    return sto_spoil(db, r);
+  sqlite3_bind_int64(s, 1, game);
+  sqlite3_bind_int64(s, 2, seq);
+  sqlite3_bind_int(s, 3, n);
+  sqlite3_bind_int(s, 4, seat);
+  sto_bind_text(s, 5, text);
+  r = sto_map_rc(sqlite3_step(s));
+  sto_stmt_put(db, ST_LINE_ADD, s);
+  return r ? sto_spoil(db, r) : STO_OK;
+}
+
+sto_rc sto_line_list(sto *db, int64_t game, int from, int to, int viewer,
+                     int (*fn)(void *ctx, const sto_line *l), void *ctx) {
+  sqlite3_stmt *s;
+  sto_line l;
+  sto_rc r;
+  int rc;
+  if (!db || !fn)
+    return STO_INVALID;
+  if ((r = sto_stmt_get(db, ST_LINE_LIST, &s)))
+    return r;
+  sqlite3_bind_int64(s, 1, game);
+  sqlite3_bind_int(s, 2, from);
+  sqlite3_bind_int(s, 3, to);
+  sqlite3_bind_int(s, 4, viewer < 0 ? -2 : viewer);
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    memset(&l, 0, sizeof l);
+    if ((r = sto_col_i64(s, 0, &l.seq)) || (r = sto_col_int(s, 1, &l.n)) ||
+        (r = sto_col_int(s, 2, &l.seat)) ||
+        (r = sto_col_text(s, 3, l.text, sizeof l.text)) ||
+        (r = sto_col_int(s, 4, &l.mover)) || (r = sto_col_int(s, 5, &l.turn)) ||
+        (r = sto_col_i64(s, 6, &l.time)))
+      break;
+    if (fn(ctx, &l))
+      break;
+  }
+  if (!r && rc != SQLITE_ROW && rc != SQLITE_DONE)
+    r = sto_map_rc(rc);
+  sto_stmt_put(db, ST_LINE_LIST, s);
+  return r;
+}
+
 sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
                      int (*fn)(void *ctx, const sto_move *m), void *ctx) {
   sqlite3_stmt *s;

@@ -85,6 +85,13 @@
   X(MOVE_LIST, "SELECT seq, seat, kind, turn, revealed, option, request, "     \
                "time FROM moves WHERE game = ?1 AND seq >= ?2 ORDER BY seq")   \
   X(REQUEST_GET, "SELECT game, seq FROM moves WHERE request = ?1")             \
+  X(LINE_ADD, "INSERT INTO lines(game, seq, n, seat, text) "                   \
+              "VALUES(?1, ?2, ?3, ?4, ?5)")                                    \
+  X(LINE_LIST, "SELECT l.seq, l.n, l.seat, l.text, m.seat, m.turn, m.time "   \
+               "FROM lines l JOIN moves m ON m.game = l.game AND "              \
+               "m.seq = l.seq WHERE l.game = ?1 AND m.turn >= ?2 AND "         \
+               "m.turn <= ?3 AND (l.seat = -1 OR l.seat = ?4) "                \
+               "ORDER BY l.seq, l.n")                                          \
   X(SNAPSHOT_PUT, "INSERT INTO snapshots(game, seq, state) "                   \
                   "VALUES(?1, ?2, ?3) ON CONFLICT(game) DO UPDATE "            \
                   "SET seq = excluded.seq, state = excluded.state "            \

@@ -398,9 +398,13 @@ def autocomplete(fake, user, sub, focused, partial, opts=None, **kw):
 
 
 def click(fake, user, custom_id, values=None, message_id=None, ms=3500,
-          expect=200):
+          expect=200, force=False):
+    """A click on a component; force: one no message carries any more (a
+    button of a message that was since edited)."""
     p = {"type": 3, "data": {"custom_id": custom_id},
          "user": {"id": USERS.get(user, user), "username": user}}
+    if force:
+        p["force"] = True
     if values is not None:
         p["data"]["values"] = values
     if message_id:
@@ -439,6 +443,25 @@ def is_ephemeral(info):
     if cb.get("type") == 5 and info.get("original"):
         return bool(info["original"]["flags"] & EPHEMERAL)
     return bool(((cb.get("data") or {}).get("flags") or 0) & EPHEMERAL)
+
+
+def acted(info):
+    """Whether a command did what it was asked: a public answer, or the
+    turn's message shown to the requester alone (an embed with a title: a
+    move answered from the channel), never a refusal."""
+    if not is_ephemeral(info):
+        return True
+    cb = info["callback"] or {}
+    data = cb.get("data") or {}
+    if cb.get("type") == 5 and info.get("original"):
+        data = info["original"]
+    return any(e.get("title") for e in data.get("embeds") or [])
+
+
+def channel_text(fake, channel=CHANNEL):
+    """Every message of the channel as it reads now (edits applied),
+    oldest first, joined."""
+    return "\n".join(message_text(m) for m in fake.messages(channel=channel))
 
 
 def custom_ids(m):

@@ -90,6 +90,14 @@ def public(info, what):
     return text
 
 
+def acted(info, what):
+    """The text of a move's answer: public, or the mover's turn shown to
+    them alone (a move answered from the channel), never a refusal."""
+    text = dl.answer_text(info)
+    check(dl.acted(info), "%s was refused: %s" % (what, text))
+    return text
+
+
 def private(info, what):
     text = dl.answer_text(info)
     check(dl.is_ephemeral(info), "%s answered publicly: %s" % (what, text))
@@ -180,7 +188,7 @@ def move(fake, rng, who, channel, what):
     value = pick(rng, choices)["value"]
     info = dl.slash(fake, who, "move", dl.options(choice=value),
                     channel=channel)
-    return public(info, "%s: move %r by %s" % (what, value, who)), info
+    return acted(info, "%s: move %r by %s" % (what, value, who)), info
 
 
 # -- 1. threads ----------------------------------------------------------------
@@ -253,7 +261,7 @@ def part_threads(fake, db, stats):
     check(ac, "autocomplete in the thread offered %s nothing" % who)
     info = dl.slash(fake, who, "move", dl.options(choice=ac[0]["value"]),
                     guild=GUILD2, channel=thread)
-    public(info, "a move in the thread")
+    acted(info, "a move in the thread")
     answered_in_thread.append(info)
     rows = dl.moves_in_db(db, game)
     check(len(rows) == len(before) + 1 and rows[-1][1] == info["id"] and

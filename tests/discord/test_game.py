@@ -76,6 +76,7 @@ class Table:
         self.answered = []      # ids of the interactions answered
         self.lost = []          # interactions that died with the process
         self.checked = set()    # channel message ids examined
+        self.ever_public = set()
         self.stats = collections.Counter()
         self.over_text = None
         self.state = None
@@ -94,6 +95,7 @@ class Table:
                            for i, x in enumerate(self.state["where"])
                            if x[0] not in ll.HIDDEN_ZONES}
         self.public_move = self.public_now | before
+        self.ever_public |= self.public_now
         rows = dl.moves_in_db(self.db, 2)
         check([r[0] for r in rows] == list(range(len(rows))),
               "moves of game 2 are not numbered 0..n-1: %r" %
@@ -116,10 +118,17 @@ class Table:
         check("Your hand" not in text and "Your turn" not in text,
               "%s: a channel message shows private text:\n%s" % (what, text))
         public = self.public_move if moved else self.public_now
+        if any(e.get("title") for e in msg.get("embeds") or []):
+            # A turn's message, edited as the turn goes on and as fast as
+            # the channel's rate limit lets the edits out: its lines may
+            # tell of a card that was open a few moves ago and is hidden
+            # now. No line may name a card that was never open.
+            public = self.ever_public
         leak = self.finder.find(text) - public
         check(not leak, "%s: a channel message names %s, which is in a hand "
               "or a deck now:\n%s" % (what, sorted(leak), text))
         self.checked.add(msg["id"])
+        self.checked.add((msg["id"], msg.get("_fake", {}).get("edits", 0)))
         self.stats["channel_messages"] += 1
 
     def examine_private(self, text, who, what):
@@ -161,11 +170,16 @@ class Table:
         info = dl.slash(self.fake, self.decider, "move",
                         dl.options(choice=value))
         text = dl.answer_text(info)
-        check(not dl.is_ephemeral(info), "move %r by %s refused: %s" %
+        check(dl.acted(info), "move %r by %s refused: %s" %
               (value, self.decider, text))
         self.answered.append(info["id"])
         self.after_answer(info, "move %r" % value)
-        self.examine_channel(info["original"], "move %r" % value)
+        # Answered from the channel: the mover's turn DM, to them alone
+        # (its lines are the channel's, examined there, and their own);
+        # the channel's turn message is edited.
+        check(dl.is_ephemeral(info) and "You chose: " in text,
+              "move %r: the answer is not the mover's turn: %r" %
+              (value, text))
         self.public_after(text, "move %r" % value)
 
     def follow(self, text):
@@ -231,34 +245,40 @@ class Table:
             cid = "m:2:%d:%s" % (v, opt["value"])
             info = dl.click(self.fake, who, cid, message_id=dm["id"])
             self.stats["button_clicks"] += 1
-        check(info["callback"]["type"] == 7 and
-              info["callback"]["data"].get("components") == [],
-              "a click that answered got %r" % info["callback"])
+        # The clicked DM becomes the turn's DM as it now stands: what was
+        # chosen, and the next question's buttons if it is still theirs.
+        cb = info["callback"]
+        later = [c.get("custom_id", "") for c in
+                 dl.custom_ids(cb.get("data") or {})]
+        check(cb["type"] == 7 and
+              all(re.match(r"^[msp]:2:%d:" % (v + 1), c) for c in later) and
+              "You chose: " in dl.message_text(cb.get("data") or {}),
+              "a click that answered got %r" % cb)
         self.answered.append(info["id"])
         self.after_answer(info, "click %r" % opt["value"])
         self.public_after("", "click %r" % opt["value"])
         return dm, info
 
     def public_after(self, text, what):
-        """The rest of a move's public message, posted to the channel: a
-        click's whole message, or a long one's later pieces (the last says
-        who is next). Each piece is examined."""
-        def done(text):
-            return WAITING.search(text) or "is over.**" in text
-
-        def arrived():
-            posts = [m for m in self.fake.messages(channel=dl.CHANNEL)
-                     if m["_fake"]["via"] == "channel" and
-                     m["id"] not in self.checked]
-            more = "\n".join(dl.message_text(m) for m in posts)
-            return posts if done(text + "\n" + more) else None
-        if not done(text):
-            for m in dl.wait_until(arrived, 15, "the channel message after "
-                                   + what):
+        """After a move: every channel message that is new or was edited
+        since it was last read is examined (the turn's message is edited
+        as the turn goes on, as fast as the channel's rate limit lets the
+        edits out: the test does not wait for each); who decides next
+        comes from /game status, the end from the channel's last turn
+        message."""
+        for m in self.fake.messages(channel=dl.CHANNEL):
+            if m["_fake"]["via"] == "channel" and \
+                    (m["id"], m["_fake"].get("edits", 0)) not in self.checked:
                 self.examine_channel(m, what)
-                text += "\n" + dl.message_text(m)
-            self.stats["pieces_waited"] += 1
-        self.follow(text)
+        info = dl.slash(self.fake, "carol", "status")
+        status = dl.answer_text(info)
+        if WAITING.search(status):
+            self.follow(status)
+            return
+
+        check(self.state["over"] == 1, "after %s nobody decides and the "
+              "game is not over: %r" % (what, status))
+        self.decider = None  # the end's message is read by finish()
 
 
 def pick(rng, choices):
@@ -290,9 +310,9 @@ def play_fixture_start(fake):
     who = WAITING.search(dl.answer_text(info)).group(1)
     info = dl.slash(fake, who, "move", dl.options(choice="project"),
                     channel=CHANNEL2)
-    check(not dl.is_ephemeral(info), "project refused: %s" %
-          dl.answer_text(info))
-    who = WAITING.search(dl.answer_text(info)).group(1)
+    check(dl.acted(info), "project refused: %s" % dl.answer_text(info))
+    who = WAITING.search(dl.answer_text(dl.slash(
+        fake, "alice", "status", channel=CHANNEL2))).group(1)
     return who
 
 
@@ -384,6 +404,23 @@ def foreign_click(t, who):
             if any(c.get("custom_id") == "h:1" for c in dl.custom_ids(m)):
                 return m
         return None
+    # The click's own answer updates the clicked DM (no DM is sent); the
+    # notice comes with the first DM Lair must send who: play on until
+    # their next turn's DM.
+    for _ in range(80):
+        if notice():
+            break
+        status = dl.answer_text(dl.slash(fake, "alice", "status",
+                                         channel=CHANNEL2))
+        w = WAITING.search(status)
+        if not w:
+            break
+        ch = dl.autocomplete(fake, w.group(1), "move", "choice", "",
+                             channel=CHANNEL2)
+        ends = [c for c in ch if c["value"] == "end"]
+        dl.slash(fake, w.group(1), "move",
+                 dl.options(choice=(ends or ch)[0]["value"]),
+                 channel=CHANNEL2)
     m = dl.wait_until(notice, 15, "the closed-DMs notice in the channel")
     text = dl.message_text(m)
     check(dl.USERS[who] in text and not t.finder.find(text) and
@@ -409,8 +446,11 @@ def stale_click(t, old_dm, old_version):
     before = dl.moves_in_db(t.db, 2)
     c = comps[0]
     values = [c["options"][0]["value"]] if c["type"] == 3 else None
+    # The DM was edited since (a turn's DM is kept up to date), so no
+    # message carries this button any more; a copy of it can still be
+    # clicked (an ephemeral answer's, or one whose edit was lost).
     info = dl.click(t.fake, recipient, c["custom_id"], values,
-                    message_id=old_dm["id"])
+                    message_id=old_dm["id"], force=True)
     text = dl.answer_text(info)
     check(info["callback"]["type"] == 4 and dl.is_ephemeral(info) and
           "out of date" in text,
@@ -591,6 +631,15 @@ def kill_mid_move(t, rng, while_down):
 def finish(t):
     """The end: the stored game, every interaction, every message."""
     fake = t.fake
+
+    def over():  # the channel's edits drain at its rate limit
+        texts = [dl.message_text(m) for m in fake.messages(channel=dl.CHANNEL)
+                 if "is over.**" in dl.message_text(m)]
+        return texts[-1] if texts else None
+    t.over_text = dl.wait_until(over, 120, "the end in the channel")
+    for m in fake.messages(channel=dl.CHANNEL):
+        if m["_fake"]["via"] == "channel":
+            t.examine_channel(m, "the end")
     rows = t.refresh()
     check(t.state["over"] == 1, "the state is not over")
     winners = [PLAYERS[s] for s in range(3) if t.state["winners"] >> s & 1]

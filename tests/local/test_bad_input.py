@@ -97,8 +97,9 @@ def run(binary, tmp):
     R("second game in the channel", "bob> /game new kind:supervillain",
       "bob", "This channel already has 1 open game (the limit is 1).")
     R("starting without enough players", "alice> /game start", "alice",
-      "needs at least 2 players; game #1 has 1. Others can join with "
-      "/game join.")
+      "needs at least 2 players; game #1 has 1. Game #1 (Supervillain: This "
+      "Galaxy Is Mine!) is waiting for players (alice so far). Others join "
+      "with /game join")
     R("joining twice (the creator)", "alice> /game join", "alice",
       "You have already joined game #1.")
     c.ok("bob> /game join")
@@ -149,14 +150,16 @@ def run(binary, tmp):
 
     # A running game.
     R("leaving a running game", "alice> /game leave", "alice",
-      "Game #1 is running. Leaving it forfeits your seat: the AI plays it "
-      "to the end and you cannot win. To leave, repeat with confirm:yes.")
+      "is running: turn 1, waiting for bob. Leaving it forfeits your seat: "
+      "the AI plays it to the end and you cannot win. To leave, repeat with "
+      "/game leave confirm:yes.")
     R("joining a running game", "carol> /game join", "carol",
       "Game #1 (Supervillain: This Galaxy Is Mine!) is running: turn 1, "
       "waiting for bob. It has started, so its seats are no longer open")
     R("move out of turn", "%s> /game move choice:%s" %
       (other, options[0]["id"]), other,
-      "It is not your decision now: game #1 is waiting for %s." % user)
+      "It is not your decision now. Game #1 (Supervillain: This Galaxy Is "
+      "Mine!) is running: turn 1, waiting for %s." % user)
     R("move by an onlooker", "carol> /game move choice:%s" %
       options[0]["id"], "carol", "You are not playing in game #1.")
     listed = "".join("\n- `%s` %s" % (o["id"], o["label"]) for o in options)

@@ -37,6 +37,8 @@ def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
     ever_public = set()
     moves = 0
 
+    shown = set()
+
     def examine(line, out, state):
         w = ll.where(state) if state is not None else []  # None: lobby
         public = {card[i] for i, x in enumerate(w)
@@ -64,7 +66,15 @@ def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
                          "holds %r" % (line, who, listed, sorted(hands[who])))
                 continue
             if m["to"] == "channel":
-                leak = named - public
+                # A turn's message is edited as the turn goes on: lines
+                # already shown may name cards that were open then and
+                # are hidden now (shuffled back into a deck); every new
+                # line names only what is open now.
+                rows = text.split("\n")
+                new = [x for x in rows if x not in shown]
+                shown.update(rows)
+                leak = (finder.find("\n".join(new)) - public) | \
+                    (named - ever_public)
                 what = "channel message"
             elif text.startswith("**Game #"):
                 leak = named - ever_public

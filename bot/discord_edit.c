@@ -1,0 +1,237 @@
+/*
+ * discord_edit.c: messages Lair keeps up to date in place. A turn is one
+ * channel message, and one DM for the player who decides, edited as the
+ * turn goes on (cmd_msg.edit): the first text of a key is POSTed, later
+ * ones PATCH the message that POST made. A text that comes while the
+ * POST is still under way waits for its id (only the newest waits);
+ * PATCHes of one message go through bot_rest_send_latest, so a backlog
+ * behind a rate limit holds only the newest text. A message someone
+ * deleted (Unknown Message) is forgotten, and the next text is posted
+ * anew. The table is a cache: a key it has forgotten (after a restart, or
+ * pushed out by newer ones) gets a new message.
+ */
+#include "discord_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct edit_call {
+  bot_discord *b;
+  char key[112];
+  char channel[32];
+  uint64_t gen;
+  char *body; /* kept for a POST made again when the first one failed */
+  bot_rest_done done;
+  void *ctx;
+} edit_call;
+
+/* The entry of key, or NULL (under edit_mu). */
+static edit_entry *find(bot_discord *b, const char *key) {
+  for (int i = 0; i < EDIT_CACHE; i++)
+    if (b->edits[i].key[0] && strcmp(b->edits[i].key, key) == 0)
+      return &b->edits[i];
+  return NULL;
+}
+
+/* Empties e, telling a waiting body's sender it was not sent (under
+ * edit_mu; the caller calls *done after unlocking). */
+static void take_pending(edit_entry *e, char **body, uint64_t *gen,
+                         bot_rest_done *done, void **ctx) {
+  *body = e->pending;
+  *gen = e->pending_gen;
+  *done = e->pending_done;
+  *ctx = e->pending_ctx;
+  e->pending = NULL;
+  e->pending_done = NULL;
+}
+
+static void superseded(bot_rest_done done, void *ctx) {
+  if (done) {
+    bot_rest_result r = {.status = 0, .superseded = true, .body = ""};
+    done(ctx, &r);
+  }
+}
+
+static int patch(bot_discord *b, const char *channel, const char *id,
+                 const char *key, uint64_t gen, char *body, bot_rest_done done,
+                 void *ctx);
+
+static void patched(void *arg, const bot_rest_result *r) {
+  edit_call *k = arg;
+  if (r->status == 404 && r->discord_code == 10008) { /* deleted by someone */
+    pthread_mutex_lock(&k->b->edit_mu);
+    edit_entry *e = find(k->b, k->key);
+    if (e && !e->pending)
+      memset(e, 0, sizeof *e);
+    pthread_mutex_unlock(&k->b->edit_mu);
+  }
+  if (k->done)
+    k->done(k->ctx, r);
+  free(k->body);
+  free(k);
+}
+
+static void posted(void *arg, const bot_rest_result *r) {
+  edit_call *k = arg;
+  bot_discord *b = k->b;
+  json_t *msg = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
+  const char *id = json_string_value(json_object_get(msg, "id"));
+  bool ok = id && bot_dc_snowflake_ok(id);
+  char *body = NULL;
+  uint64_t gen = 0;
+  bot_rest_done done = NULL;
+  void *ctx = NULL;
+  char message[24] = "";
+  pthread_mutex_lock(&b->edit_mu);
+  edit_entry *e = find(b, k->key);
+  if (e) {
+    take_pending(e, &body, &gen, &done, &ctx);
+    if (ok)
+      snprintf(e->id, sizeof e->id, "%s", id);
+    else
+      memset(e, 0, sizeof *e); /* the next text posts anew */
+  }
+  if (ok)
+    snprintf(message, sizeof message, "%s", id);
+  pthread_mutex_unlock(&b->edit_mu);
+  json_decref(msg);
+  if (k->done)
+    k->done(k->ctx, r);
+  if (body) { /* the newest text waited for this message */
+    int rc = ok ? patch(b, k->channel, message, k->key, gen, body, done, ctx)
+                : bot_dc_send_edited(b, k->channel, k->key, gen, body, done,
+                                     ctx);
+    if (rc) {
+      bot_dc_log(b, LOG_WARN, "could not queue a message's newer text");
+      superseded(done, ctx);
+    }
+  }
+  free(k->body);
+  free(k);
+}
+
+static edit_call *call_new(bot_discord *b, const char *channel,
+                           const char *key, uint64_t gen, bot_rest_done done,
+                           void *ctx) {
+  edit_call *k = calloc(1, sizeof *k);
+  if (!k)
+    return NULL;
+  k->b = b;
+  snprintf(k->key, sizeof k->key, "%s", key);
+  snprintf(k->channel, sizeof k->channel, "%s", channel);
+  k->gen = gen;
+  k->done = done;
+  k->ctx = ctx;
+  return k;
+}
+
+/* PATCHes message id with body (taken over). */
+static int patch(bot_discord *b, const char *channel, const char *id,
+                 const char *key, uint64_t gen, char *body, bot_rest_done done,
+                 void *ctx) {
+  edit_call *k = call_new(b, channel, key, gen, done, ctx);
+  if (!k) {
+    free(body);
+    return -1;
+  }
+  char path[96];
+  snprintf(path, sizeof path, "/channels/%s/messages/%s", channel, id);
+  int rc = bot_rest_send_latest(b->rest, "PATCH", path, body, key, gen,
+                                patched, k);
+  free(body);
+  if (rc)
+    free(k);
+  return rc;
+}
+
+int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
+                       uint64_t gen, char *body, bot_rest_done done,
+                       void *ctx) {
+  char id[24] = "";
+  pthread_mutex_lock(&b->edit_mu);
+  edit_entry *e = find(b, key);
+  if (e && !e->id[0]) { /* its POST is under way: the newest text waits */
+    char *old;
+    uint64_t old_gen;
+    bot_rest_done old_done;
+    void *old_ctx;
+    take_pending(e, &old, &old_gen, &old_done, &old_ctx);
+    e->pending = body;
+    e->pending_gen = gen;
+    e->pending_done = done;
+    e->pending_ctx = ctx;
+    pthread_mutex_unlock(&b->edit_mu);
+    free(old);
+    superseded(old_done, old_ctx);
+    return 0;
+  }
+  if (e)
+    snprintf(id, sizeof id, "%s", e->id);
+  else { /* a new message: remembered at once, so later texts wait */
+    e = &b->edits[b->edit_pos++ % EDIT_CACHE];
+    char *old;
+    uint64_t old_gen;
+    bot_rest_done old_done;
+    void *old_ctx;
+    take_pending(e, &old, &old_gen, &old_done, &old_ctx);
+    free(old);
+    memset(e, 0, sizeof *e);
+    snprintf(e->key, sizeof e->key, "%s", key);
+    snprintf(e->channel, sizeof e->channel, "%s", channel);
+    pthread_mutex_unlock(&b->edit_mu);
+    superseded(old_done, old_ctx);
+    edit_call *k = call_new(b, channel, key, gen, done, ctx);
+    if (!k) {
+      free(body);
+      return -1;
+    }
+    char path[80];
+    snprintf(path, sizeof path, "/channels/%s/messages", channel);
+    int rc = bot_rest_send(b->rest, "POST", path, body, 0, posted, k);
+    free(body);
+    if (rc) {
+      pthread_mutex_lock(&b->edit_mu);
+      edit_entry *mine = find(b, key);
+      if (mine)
+        memset(mine, 0, sizeof *mine);
+      pthread_mutex_unlock(&b->edit_mu);
+      free(k);
+    }
+    return rc;
+  }
+  pthread_mutex_unlock(&b->edit_mu);
+  return patch(b, channel, id, key, gen, body, done, ctx);
+}
+
+void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,
+                       const char *id) {
+  if (!id || !bot_dc_snowflake_ok(id))
+    return;
+  char *old = NULL;
+  uint64_t old_gen;
+  bot_rest_done old_done = NULL;
+  void *old_ctx = NULL;
+  pthread_mutex_lock(&b->edit_mu);
+  edit_entry *e = find(b, key);
+  if (!e) {
+    e = &b->edits[b->edit_pos++ % EDIT_CACHE];
+    take_pending(e, &old, &old_gen, &old_done, &old_ctx); /* pushed out */
+    memset(e, 0, sizeof *e);
+    snprintf(e->key, sizeof e->key, "%s", key);
+  }
+  snprintf(e->channel, sizeof e->channel, "%s", channel);
+  snprintf(e->id, sizeof e->id, "%s", id);
+  pthread_mutex_unlock(&b->edit_mu);
+  free(old);
+  superseded(old_done, old_ctx);
+}
+
+void bot_dc_edit_key(const out_msg *m, char *key, size_t cap) {
+  if (!m->edit[0]) {
+    key[0] = '\0';
+    return;
+  }
+  snprintf(key, cap, "%c:%s:%s", m->to == CMD_TO_CHANNEL ? 'c' : 'd',
+           m->to == CMD_TO_CHANNEL ? m->channel : m->user, m->edit);
+}
