@@ -641,11 +641,11 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   }
   static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
-  uint32_t code = g->prompt.code[i];
   int turn = g->prompt.turn;
   char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
   eng_game_option(g, i, id, label);
-  eng_rc erc = eng_game_answer_index(g, i);
+  eng_events ev;
+  eng_rc erc = eng_game_answer_index(g, i, &ev);
   if (erc) {
     cmd_reply(c, r, L, "%s", eng_strerror(erc));
     return;
@@ -654,7 +654,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed))
     return;
   char line[400], named[600];
-  g->rs->public_answer(g->state, seat, code, label, line, sizeof line);
+  eng_events_join(&ev, -1, line, sizeof line);
   cmd_names(L, line, named, sizeof named);
   cmd_after_change(c, r, L, named, before, g->prompt.turn != turn);
 }

@@ -89,11 +89,11 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
     return false;
   static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
-  uint32_t code = g->prompt.code[i];
   int turn = g->prompt.turn;
   char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1], req[64];
   eng_game_option(g, i, id, label);
-  if (eng_game_answer_index(g, i))
+  eng_events ev;
+  if (eng_game_answer_index(g, i, &ev))
     return false;
   snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64, L->row.id, L->row.moves);
   cmd_request ar = *r;
@@ -105,7 +105,7 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   /* cmd_commit may not evict on success; L is still ours. */
   (void)id_game;
   char line[400], named[600];
-  g->rs->public_answer(g->state, seat, code, label, line, sizeof line);
+  eng_events_join(&ev, -1, line, sizeof line);
   cmd_names(L, line, named, sizeof named);
   cmd_after_change(c, r, L, named, before, g->prompt.turn != turn);
   return true;

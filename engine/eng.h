@@ -220,8 +220,13 @@ typedef struct eng_ruleset {
   void (*option)(const void *st, const eng_prompt *p, int i,
                  char id[ENG_ID_MAX + 1], char label[ENG_LABEL_MAX + 1]);
   /* Applies option code (from the current prompt); may OR ENG_REVEALED
-   * into *flags. */
-  eng_rc (*apply)(void *st, uint32_t code, unsigned *flags);
+   * into *flags. When ev is not NULL it appends the lines that say what
+   * the answer did (see eng_events): at least one public line, the
+   * automatic consequences included (draws, hits, the next turn, the
+   * game's end). When ev is NULL nobody reads them and the ruleset must
+   * format nothing, so random playouts keep their speed. Returns ENG_OK,
+   * or ENG_NOMEM/ENG_INTERNAL with st left for the core to restore. */
+  eng_rc (*apply)(void *st, uint32_t code, unsigned *flags, eng_events *ev);
   /* JSON of exactly what viewer (a seat, or -1 for the public/channel)
    * may see; new reference, NULL only when out of memory. */
   json_t *(*view)(const void *st, int viewer);
@@ -248,12 +253,6 @@ typedef struct eng_ruleset {
    * (ENG_RENDER_HAND). It sees only the view, so it cannot reveal more
    * than the view holds. Writes at most cap bytes, NUL-terminated. */
   void (*render)(const json_t *view, int what, char *buf, size_t cap);
-  /* Writes the public account of an answer for the channel: after is the
-   * state once the answer (option code, whose label was label) has been
-   * applied. It names a card only when the card is open information in
-   * after. */
-  void (*public_answer)(const void *after, int seat, uint32_t code,
-                        const char *label, char *buf, size_t cap);
   /* Optional (NULL: the game has no heuristic; eng_ai_choose then plays
    * at random). Returns the index in [0, p->n) of the option a sensible
    * player at seat p->player picks in prompt p (p->n >= 1, the current
@@ -309,11 +308,18 @@ eng_rc eng_game_restore(const eng_ruleset *rs, const eng_config *cfg,
                         const char *state_text, eng_game **out);
 /* Frees g and everything it owns; NULL is fine. Returns nothing. */
 void eng_game_free(eng_game *g);
-/* Answers the current prompt as seat player with option id. On any error
- * the game is unchanged. */
-eng_rc eng_game_answer(eng_game *g, int player, const char *id);
-/* Answers with option index i of the current prompt (AI and simulator). */
-eng_rc eng_game_answer_index(eng_game *g, int i);
+/* Answers the current prompt as seat player with option id. When ev is
+ * not NULL it is emptied and then filled with what the answer did (see
+ * eng_events; the caller owns it); NULL skips the telling (replays).
+ * Returns ENG_OK, or an error with the game unchanged and ev empty:
+ * ENG_GAME_OVER, ENG_NOT_PLAYING, ENG_NOT_YOUR_TURN, ENG_BAD_OPTION,
+ * ENG_NOMEM, or ENG_INTERNAL when the ruleset failed or, asked for events,
+ * told nothing public (a ruleset that does not say what happened cannot
+ * be played). */
+eng_rc eng_game_answer(eng_game *g, int player, const char *id, eng_events *ev);
+/* Answers with option index i of the current prompt (AI and simulator);
+ * ev and the results as eng_game_answer. */
+eng_rc eng_game_answer_index(eng_game *g, int i, eng_events *ev);
 /* Finds the option of the current prompt whose id or exact label is text;
  * returns its index, -1 if none, -2 if several labels match. */
 int eng_game_find_option(const eng_game *g, const char *text);
@@ -386,9 +392,13 @@ typedef struct eng_sim_stats {
 } eng_sim_stats;
 
 /* Plays `games` games with uniformly random legal answers, checking the
- * ruleset's invariants after every answer (when check is true). Game k
- * uses seed eng_mix64(seed + k). A game longer than max_answers answers
- * counts as a violation. Returns ENG_OK or a setup error. */
+ * ruleset's invariants after every answer (when check is true). With
+ * check the answers are also told (apply() gets events): an answer
+ * without a public line, or a line that is not one whole sentence for a
+ * seat of the table, is a violation. Without check apply() gets NULL, so
+ * nothing is formatted. Game k uses seed eng_mix64(seed + k). A game
+ * longer than max_answers answers counts as a violation. Returns ENG_OK
+ * or a setup error; the statistics go to *out (the caller's). */
 eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg, uint64_t seed,
                     long games, bool check, long max_answers,
                     eng_sim_stats *out);

@@ -122,7 +122,8 @@ static void answer(table *t, int seat, const char *fmt, ...) {
     fail_msg("%s is not offered to seat %d; the options are: %s", id, seat,
              options_text(t));
   t->flags = 0;
-  assert_int_equal(sv_ruleset.apply(&t->s, t->p.code[i], &t->flags), ENG_OK);
+  assert_int_equal(sv_ruleset.apply(&t->s, t->p.code[i], &t->flags, NULL),
+                   ENG_OK);
   refresh(t);
 }
 
@@ -1382,7 +1383,7 @@ static void test_takeback_until_revealed(void **unused) {
    * state is then the same byte for byte. */
   char *before = eng_game_state_text(g);
   assert_non_null(before);
-  assert_int_equal(eng_game_answer(g, 0, "project"), ENG_OK);
+  assert_int_equal(eng_game_answer(g, 0, "project", NULL), ENG_OK);
   assert_int_equal(eng_game_takeback_count(g, 0), 1);
   assert_int_equal(eng_game_takeback(g, 1), ENG_NO_TAKEBACK);
   assert_int_equal(eng_game_takeback(g, 0), ENG_OK);
@@ -1392,10 +1393,10 @@ static void test_takeback_until_revealed(void **unused) {
   free(before);
 
   /* Playing Ops that draw a card reveals it: no takeback past it. */
-  assert_int_equal(eng_game_answer(g, 0, "project"), ENG_OK);
+  assert_int_equal(eng_game_answer(g, 0, "project", NULL), ENG_OK);
   char id[ENG_ID_MAX + 1];
   snprintf(id, sizeof id, "ops.c%d", drawer);
-  assert_int_equal(eng_game_answer(g, 0, id), ENG_OK);
+  assert_int_equal(eng_game_answer(g, 0, id, NULL), ENG_OK);
   assert_int_equal(eng_game_takeback_count(g, 0), 0);
   before = eng_game_state_text(g);
   assert_int_equal(eng_game_takeback(g, 0), ENG_NO_TAKEBACK);
