@@ -1510,8 +1510,9 @@ static void do_answer(sv_state *s, uint32_t code, told *t);
 
 /* Runs automatic work until a decision is needed or the game ends. */
 static void run(sv_state *s, told *t) {
+  const bool tracing = t->trace != NULL; /* read once: the loop is hot */
   for (int guard = 0; guard < 100000; guard++) {
-    if (t->trace) /* whose lines these are (tell_end: the rules' own) */
+    if (tracing) /* whose lines these are (tell_end: the rules' own) */
       t->op = s->sp > 0 ? frame_op(top(s)) : -1;
     check_victory(s, t);
     if (s->over)
