@@ -585,9 +585,10 @@ def t_dm_commands(c):
     check(len(rows) == len(before) + 1 and rows[-1][1] == info["id"],
           "a move in a DM was not applied: %s" % dl.answer_text(info))
     check(not info["callback_errors"], "callback errors")
-    # The mover reads the public line in the DM; the channel gets it too.
+    # The mover reads the public line in the DM (what the move did, told
+    # with the mover's name); the channel gets it too.
     text = dl.answer_text(info)
-    check(not dl.is_ephemeral(info) and "%s:" % who in text,
+    check(not dl.is_ephemeral(info) and text.startswith(who + " "),
           "the answer in the DM: %r" % text)
     dl.wait_until(lambda: any(dl.message_text(m) == text for m in
                               c.fake.messages(channel=dl.CHANNEL)[n:]),
