@@ -183,7 +183,7 @@ static void explain(const json_t *rec, eng_rc rc) {
     int before = g->prompt.player;
     eng_rc arc = seat < 0 || seat >= g->cfg.players
                      ? ENG_NOT_PLAYING
-                     : eng_game_answer(g, (int)seat, id);
+                     : eng_game_answer(g, (int)seat, id, NULL);
     if (arc == ENG_OK)
       continue;
     char why[80];

@@ -25,15 +25,18 @@ foreach(src IN LISTS LAIR_TEST_SOURCES)
                                           TIMEOUT 120)
 endforeach()
 
-# The Supervillain rule tests build their states from position files read
-# at run time (tests/data/supervillain/*.json) with the test-only loader
-# tests/sv_position.c.
-if(TARGET test_sv_rules)
-  target_sources(test_sv_rules PRIVATE
-                 ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
-  target_compile_definitions(test_sv_rules PRIVATE
-    "SV_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/supervillain\"")
-endif()
+# The Supervillain rule and event tests build their states from position
+# files read at run time (tests/data/supervillain/*.json) with the
+# test-only loader tests/sv_position.c, and check what every answer tells
+# with tests/sv_told.c.
+foreach(t IN ITEMS test_sv_rules test_sv_events)
+  if(TARGET ${t})
+    target_sources(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tests/sv_position.c
+                                ${PROJECT_SOURCE_DIR}/tests/sv_told.c)
+    target_compile_definitions(${t} PRIVATE
+      "SV_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/supervillain\"")
+  endif()
+endforeach()
 
 # test_ai builds its small Supervillain positions with the same loader,
 # from JSON written in the test itself.

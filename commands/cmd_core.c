@@ -485,7 +485,7 @@ static int collect_move(void *ctx, const sto_move *m) {
 eng_rc cmd_apply_stored(eng_game *g, const sto_move *m) {
   if (m->kind == STO_MOVE_TAKEBACK)
     return eng_game_takeback(g, m->seat);
-  return eng_game_answer(g, m->seat, m->option);
+  return eng_game_answer(g, m->seat, m->option, NULL);
 }
 
 /* Builds the engine game of L from storage: the newest snapshot and the

@@ -199,7 +199,7 @@ static int walk_move(void *ctx, const sto_move *m) {
     }
     snprintf(line, sizeof line, "Villain %d took back an answer.", m->seat + 1);
   } else if (!want) {
-    if (eng_game_answer(w->g, m->seat, m->option)) {
+    if (eng_game_answer(w->g, m->seat, m->option, NULL)) {
       w->bad = k;
       return 1;
     }
@@ -216,12 +216,12 @@ static int walk_move(void *ctx, const sto_move *m) {
       w->bad = k;
       return 1;
     }
-    uint32_t code = g->prompt.code[i];
-    if (eng_game_answer_index(g, i)) {
+    eng_events ev;
+    if (eng_game_answer_index(g, i, &ev)) {
       w->bad = k;
       return 1;
     }
-    g->rs->public_answer(g->state, m->seat, code, label, line, sizeof line);
+    eng_events_join(&ev, -1, line, sizeof line);
   }
   w->applied++;
   if (want) {

@@ -151,10 +151,11 @@ typedef struct cmd_lines {
 } cmd_lines;
 /* Appends a line for seat (-1: everyone); ignored when full or empty. */
 void cmd_lines_add(cmd_lines *ls, int seat, const char *text);
-/* The lines of seat's answer code (whose label was label) to L's current
- * state, just applied: what everyone is told, and "You chose" for seat. */
-void cmd_answer_lines(const live *L, int seat, uint32_t code,
-                      const char *label, cmd_lines *out);
+/* The lines of seat's answer (whose label was label) that told ev: what
+ * everyone is told, what each seat alone is told, and "You chose" for
+ * seat. */
+void cmd_answer_lines(int seat, const eng_events *ev, const char *label,
+                      cmd_lines *out);
 /* After a change made in turn by seat mover (-1: nobody's move, e.g. the
  * start): the turn's channel message (and the next turn's, when it
  * passed), the mover's turn DM, changed hands by DM, the prompt to

@@ -808,18 +808,18 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   }
   static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
-  uint32_t code = g->prompt.code[i];
   int turn = g->prompt.turn;
   char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
   eng_game_option(g, i, id, label);
-  eng_rc erc = eng_game_answer_index(g, i);
+  eng_events ev;
+  eng_rc erc = eng_game_answer_index(g, i, &ev);
   if (erc) {
     cmd_reply(c, r, L, "%s", eng_strerror(erc));
     return;
   }
   bool revealed = g->answers[g->n_answers - 1].revealed;
   static _Thread_local cmd_lines lines;
-  cmd_answer_lines(L, seat, code, label, &lines);
+  cmd_answer_lines(seat, &ev, label, &lines);
   if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return;
   cmd_after_change(c, r, L, turn, seat, before);

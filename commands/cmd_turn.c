@@ -77,12 +77,12 @@ void cmd_ai_seat(int seat, int level, sto_seat *out) {
   snprintf(out->name, sizeof out->name, "AI %d", seat + 1);
 }
 
-void cmd_answer_lines(const live *L, int seat, uint32_t code,
-                      const char *label, cmd_lines *out) {
+void cmd_answer_lines(int seat, const eng_events *ev, const char *label,
+                      cmd_lines *out) {
   out->n = 0;
+  for (int i = 0; i < ev->n; i++)
+    cmd_lines_add(out, ev->ev[i].seat, ev->ev[i].text);
   char line[STO_LINE_MAX + 1];
-  L->g->rs->public_answer(L->g->state, seat, code, label, line, sizeof line);
-  cmd_lines_add(out, -1, line);
   snprintf(line, sizeof line, "You chose: %s.", label);
   cmd_lines_add(out, seat, line);
 }
@@ -99,18 +99,18 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
     return false;
   static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
-  uint32_t code = g->prompt.code[i];
   int turn = g->prompt.turn;
   char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1], req[64];
   eng_game_option(g, i, id, label);
-  if (eng_game_answer_index(g, i))
+  eng_events ev;
+  if (eng_game_answer_index(g, i, &ev))
     return false;
   snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64, L->row.id, L->row.moves);
   cmd_request ar = *r;
   ar.request_id = req;
   bool revealed = g->answers[g->n_answers - 1].revealed;
   static _Thread_local cmd_lines lines;
-  cmd_answer_lines(L, seat, code, label, &lines);
+  cmd_answer_lines(seat, &ev, label, &lines);
   if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed,
                   &lines))
     return false;

@@ -67,17 +67,20 @@ typedef struct eng_rng {
   uint64_t inc; /* always odd */
 } eng_rng;
 
-/* Seeds r from seed and a stream number (e.g. 0 for the game itself). */
+/* Seeds r (the caller's) from seed and a stream number (e.g. 0 for the
+ * game itself). Returns nothing; cannot fail. */
 void eng_rng_seed(eng_rng *r, uint64_t seed, uint64_t stream);
-/* Returns the next 32 random bits. */
+/* Returns the next 32 random bits; r advances. */
 uint32_t eng_rng_u32(eng_rng *r);
 /* Returns a uniform integer in [0, n); n must be > 0 (returns 0 if not). */
 uint32_t eng_rng_below(eng_rng *r, uint32_t n);
-/* Writes r as JSON: ["<16 hex>", "<16 hex>"]; new reference or NULL. */
+/* Returns r as JSON, ["<16 hex>", "<16 hex>"]: a new reference the
+ * caller owns, or NULL when out of memory. */
 json_t *eng_rng_to_json(const eng_rng *r);
-/* Reads r from eng_rng_to_json's form; ENG_BAD_STATE leaves r unchanged. */
+/* Reads r from eng_rng_to_json's form (j stays the caller's). Returns
+ * ENG_OK, or ENG_BAD_STATE with r unchanged. */
 eng_rc eng_rng_from_json(eng_rng *r, const json_t *j);
-/* splitmix64 step: derives well-spread seeds from a counter. */
+/* Returns the splitmix64 step of x: well-spread seeds from a counter. */
 uint64_t eng_mix64(uint64_t x);
 
 /* ---- piles ------------------------------------------------------------
@@ -97,16 +100,18 @@ bool eng_pile_pop(eng_pile *p, uint16_t *card);
 bool eng_pile_remove(eng_pile *p, uint16_t card);
 /* Returns the index of card in p, or -1. */
 int eng_pile_find(const eng_pile *p, uint16_t card);
-/* Fisher-Yates shuffle driven by r. */
+/* Shuffles p in place (Fisher-Yates) with draws from r. Returns nothing. */
 void eng_pile_shuffle(eng_pile *p, eng_rng *r);
 /* Draws the top of deck into *card. When deck is empty it first moves the
  * whole discard pile into deck and shuffles it (*reshuffled set true).
  * Returns false, with nothing changed, when both are empty. */
 bool eng_pile_draw(eng_pile *deck, eng_pile *discard, eng_rng *r,
                    uint16_t *card, bool *reshuffled);
-/* JSON array of numbers, bottom first; new reference or NULL. */
+/* Returns p as a JSON array of numbers, bottom first: a new reference
+ * the caller owns, or NULL when out of memory. */
 json_t *eng_pile_to_json(const eng_pile *p);
-/* Reads a pile; every card must be < limit. ENG_BAD_STATE on error. */
+/* Reads a pile from j (the caller's); every card must be < limit.
+ * Returns ENG_OK, or ENG_BAD_STATE with *p undefined. */
 eng_rc eng_pile_from_json(eng_pile *p, const json_t *j, uint16_t limit);
 
 /* ---- prompts ----------------------------------------------------------
@@ -132,6 +137,50 @@ typedef struct eng_prompt {
 enum {
   ENG_REVEALED = 1u << 0, /* new information came out: no takeback past it */
 };
+
+/* ---- events -----------------------------------------------------------
+ * What an answer did, told as sentences per viewer. A ruleset's apply()
+ * appends one line per thing that happened, at the moment it happens: a
+ * card destroyed, stolen, drawn or discarded, an Asteroid turned, points
+ * scored, the game's end. A public line (seat -1) is for every viewer,
+ * the channel included, and never names a card that is hidden once the
+ * answer is made (in a hand or a deck, face down) unless the answer
+ * revealed it; a line for seat s holds only what s may see (the cards s
+ * drew, say). Players are written "Villain N" (seat + 1), which the
+ * transports replace with names. Channel lines and game logs are written
+ * from these lines, so every answer must yield at least one public line.
+ * The lists are flat values the caller owns, usually on its stack. */
+#define ENG_EVENT_TEXT_MAX 240
+#define ENG_EVENTS_MAX 48
+typedef struct eng_event {
+  int8_t seat; /* -1: public (every viewer, the channel); else only this seat */
+  char text[ENG_EVENT_TEXT_MAX + 1]; /* one whole sentence, UTF-8, ends with
+                                        '.', '!' or '?' */
+} eng_event;
+typedef struct eng_events {
+  int n;
+  bool truncated; /* more happened than ENG_EVENTS_MAX lines */
+  eng_event ev[ENG_EVENTS_MAX];
+} eng_events;
+
+/* Appends a line (printf-style) for seat (-1 public) to ev. A text longer
+ * than ENG_EVENT_TEXT_MAX bytes is cut on a UTF-8 boundary and ends in
+ * "..."; when ev already holds ENG_EVENTS_MAX lines the line is dropped
+ * and ev->truncated set. A no-op when ev is NULL (nothing is formatted).
+ * Returns nothing and cannot fail. */
+void eng_event_add(eng_events *ev, int seat, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Empties ev (n = 0, truncated = false); NULL is fine. */
+void eng_events_clear(eng_events *ev);
+/* Returns how many lines of ev are for seat exactly (-1: the public ones);
+ * 0 when ev is NULL. */
+int eng_events_count(const eng_events *ev, int seat);
+/* Writes into buf (cap bytes, always NUL-terminated when cap > 0) the
+ * lines of ev for seat exactly (-1: the public lines), in order, joined
+ * with single spaces. Lines that do not fit are left out, the first of
+ * them cut on a UTF-8 boundary and ended with "...". Returns the length
+ * written (0 for a NULL ev). The caller owns buf. */
+size_t eng_events_join(const eng_events *ev, int seat, char *buf, size_t cap);
 
 /* What a game is set up from (besides its seed). */
 typedef struct eng_config {
@@ -170,14 +219,21 @@ typedef struct eng_ruleset {
   eng_rc (*setup)(void *st, const eng_config *cfg, uint64_t seed);
   /* Fills p with who must answer now and the legal options. */
   void (*prompt)(const void *st, eng_prompt *p);
-  /* Writes the question of prompt p ("Play which card?") into buf. */
+  /* Writes the question of prompt p ("Play which card?") into buf, for
+   * the seat that answers it: a question a card's effect asks names the
+   * card ("Jetpack Couriers' Ops: ..."). */
   void (*question)(const void *st, const eng_prompt *p, char *buf, size_t cap);
   /* Writes option i of p: id (<= ENG_ID_MAX) and label (<= ENG_LABEL_MAX). */
   void (*option)(const void *st, const eng_prompt *p, int i,
                  char id[ENG_ID_MAX + 1], char label[ENG_LABEL_MAX + 1]);
   /* Applies option code (from the current prompt); may OR ENG_REVEALED
-   * into *flags. */
-  eng_rc (*apply)(void *st, uint32_t code, unsigned *flags);
+   * into *flags. When ev is not NULL it appends the lines that say what
+   * the answer did (see eng_events): at least one public line, the
+   * automatic consequences included (draws, hits, the next turn, the
+   * game's end). When ev is NULL nobody reads them and the ruleset must
+   * format nothing, so random playouts keep their speed. Returns ENG_OK,
+   * or ENG_NOMEM/ENG_INTERNAL with st left for the core to restore. */
+  eng_rc (*apply)(void *st, uint32_t code, unsigned *flags, eng_events *ev);
   /* JSON of exactly what viewer (a seat, or -1 for the public/channel)
    * may see; new reference, NULL only when out of memory. */
   json_t *(*view)(const void *st, int viewer);
@@ -204,12 +260,6 @@ typedef struct eng_ruleset {
    * (ENG_RENDER_HAND). It sees only the view, so it cannot reveal more
    * than the view holds. Writes at most cap bytes, NUL-terminated. */
   void (*render)(const json_t *view, int what, char *buf, size_t cap);
-  /* Writes the public account of an answer for the channel: after is the
-   * state once the answer (option code, whose label was label) has been
-   * applied. It names a card only when the card is open information in
-   * after. */
-  void (*public_answer)(const void *after, int seat, uint32_t code,
-                        const char *label, char *buf, size_t cap);
   /* Optional (NULL: the game has no heuristic; eng_ai_choose then plays
    * at random). Returns the index in [0, p->n) of the option a sensible
    * player at seat p->player picks in prompt p (p->n >= 1, the current
@@ -222,9 +272,10 @@ typedef struct eng_ruleset {
 
 enum { ENG_RENDER_TABLE = 0, ENG_RENDER_HAND = 1 };
 
-/* Returns the ruleset registered under id, or NULL. */
+/* Returns the ruleset registered under id (static, never freed), or NULL. */
 const eng_ruleset *eng_find(const char *id);
-/* Returns the registered rulesets; *n receives their number. */
+/* Returns the registered rulesets (a static array ending in NULL); *n
+ * receives their number. */
 const eng_ruleset *const *eng_rulesets(size_t *n);
 
 /* ---- games ------------------------------------------------------------
@@ -247,43 +298,60 @@ typedef struct eng_game {
   size_t n_answers, cap_answers;
 } eng_game;
 
-/* Creates a game; *out is owned by the caller (eng_game_free). On error
- * *out is NULL and nothing is allocated. */
+/* Creates a game; *out is owned by the caller (eng_game_free). Returns
+ * ENG_OK, or ENG_UNKNOWN_GAME (rs NULL), ENG_BAD_PLAYERS, ENG_BAD_SEAT,
+ * ENG_BAD_MODE, ENG_NOMEM or a setup error, with *out NULL and nothing
+ * allocated. */
 eng_rc eng_game_new(const eng_ruleset *rs, const eng_config *cfg, uint64_t seed,
                     eng_game **out);
 /* Recreates a game from its answers and the state they lead to (a
  * snapshot, as to_json text), without replaying them; the answers keep
- * takeback working. ENG_BAD_STATE if the text is not a valid state. */
+ * takeback working. answers and state_text stay the caller's; *out is the
+ * caller's to free (eng_game_free). Returns ENG_OK, or ENG_BAD_STATE if
+ * the text is not a valid state (or a setup error, or ENG_NOMEM) with
+ * *out NULL. */
 eng_rc eng_game_restore(const eng_ruleset *rs, const eng_config *cfg,
                         uint64_t seed, const eng_answer *answers, size_t n,
                         const char *state_text, eng_game **out);
-/* Frees g and everything it owns; NULL is fine. */
+/* Frees g and everything it owns; NULL is fine. Returns nothing. */
 void eng_game_free(eng_game *g);
-/* Answers the current prompt as seat player with option id. On any error
- * the game is unchanged. */
-eng_rc eng_game_answer(eng_game *g, int player, const char *id);
-/* Answers with option index i of the current prompt (AI and simulator). */
-eng_rc eng_game_answer_index(eng_game *g, int i);
+/* Answers the current prompt as seat player with option id. When ev is
+ * not NULL it is emptied and then filled with what the answer did (see
+ * eng_events; the caller owns it); NULL skips the telling (replays).
+ * Returns ENG_OK, or an error with the game unchanged and ev empty:
+ * ENG_GAME_OVER, ENG_NOT_PLAYING, ENG_NOT_YOUR_TURN, ENG_BAD_OPTION,
+ * ENG_NOMEM, or ENG_INTERNAL when the ruleset failed or, asked for events,
+ * told nothing public (a ruleset that does not say what happened cannot
+ * be played). */
+eng_rc eng_game_answer(eng_game *g, int player, const char *id, eng_events *ev);
+/* Answers with option index i of the current prompt (AI and simulator);
+ * ev and the results as eng_game_answer. */
+eng_rc eng_game_answer_index(eng_game *g, int i, eng_events *ev);
 /* Finds the option of the current prompt whose id or exact label is text;
  * returns its index, -1 if none, -2 if several labels match. */
 int eng_game_find_option(const eng_game *g, const char *text);
-/* Formats option i of the current prompt. */
+/* Writes option i of the current prompt into the caller's id and label
+ * (both empty when there is no option i). Returns nothing. */
 void eng_game_option(const eng_game *g, int i, char id[ENG_ID_MAX + 1],
                      char label[ENG_LABEL_MAX + 1]);
-/* Takes back player's last answer if the takeback rule allows it. */
+/* Takes back player's last answer if the takeback rule allows it, by
+ * replaying the others (g keeps its address). Returns ENG_OK, or
+ * ENG_NOT_PLAYING, ENG_NO_TAKEBACK or a replay error with g unchanged. */
 eng_rc eng_game_takeback(eng_game *g, int player);
-/* Number of answers player could take back right now. */
+/* Returns the number of answers player could take back right now. */
 size_t eng_game_takeback_count(const eng_game *g, int player);
-/* Fills r with the game's result. */
+/* Fills the caller's r with the game's result. Returns nothing. */
 void eng_game_result(const eng_game *g, eng_result *r);
 /* The full state as canonical JSON text (sorted keys, compact); caller
  * frees with free(). NULL when out of memory. */
 char *eng_game_state_text(const eng_game *g);
-/* The record {ruleset, version, players, mode, first, seed (decimal
- * string), answers: [[seat, id]...]}; new reference. */
+/* Returns the record {ruleset, version, players, mode, first, seed
+ * (decimal string), answers: [[seat, id]...]}: a new reference the caller
+ * owns, or NULL when out of memory. */
 json_t *eng_game_record(const eng_game *g);
-/* Rebuilds a game by replaying a record; ENG_BAD_RECORD, ENG_UNKNOWN_GAME
- * or an answer's error on failure (*out NULL). */
+/* Rebuilds a game by replaying a record (rec stays the caller's; *out is
+ * the caller's to free). Returns ENG_OK, or ENG_BAD_RECORD,
+ * ENG_UNKNOWN_GAME or an answer's error with *out NULL. */
 eng_rc eng_game_from_record(const json_t *rec, eng_game **out);
 
 /* ---- AI seats ---------------------------------------------------------
@@ -331,9 +399,13 @@ typedef struct eng_sim_stats {
 } eng_sim_stats;
 
 /* Plays `games` games with uniformly random legal answers, checking the
- * ruleset's invariants after every answer (when check is true). Game k
- * uses seed eng_mix64(seed + k). A game longer than max_answers answers
- * counts as a violation. Returns ENG_OK or a setup error. */
+ * ruleset's invariants after every answer (when check is true). With
+ * check the answers are also told (apply() gets events): an answer
+ * without a public line, or a line that is not one whole sentence for a
+ * seat of the table, is a violation. Without check apply() gets NULL, so
+ * nothing is formatted. Game k uses seed eng_mix64(seed + k). A game
+ * longer than max_answers answers counts as a violation. Returns ENG_OK
+ * or a setup error; the statistics go to *out (the caller's). */
 eng_rc eng_simulate(const eng_ruleset *rs, const eng_config *cfg, uint64_t seed,
                     long games, bool check, long max_answers,
                     eng_sim_stats *out);

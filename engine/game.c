@@ -5,7 +5,9 @@
  * and that the answer is one of the offered options before the ruleset
  * sees it, keeps the answer list that makes replays and takeback possible,
  * and restores the state if a ruleset fails anyway, so a rejected answer
- * never changes anything.
+ * never changes anything. Asked for events, it also holds the ruleset to
+ * telling the table what the answer did: an answer without a public line
+ * is refused as an internal error.
  */
 #include "eng.h"
 
@@ -79,7 +81,8 @@ static eng_rc grow_answers(eng_game *g, size_t need) {
   return ENG_OK;
 }
 
-eng_rc eng_game_answer_index(eng_game *g, int i) {
+eng_rc eng_game_answer_index(eng_game *g, int i, eng_events *ev) {
+  eng_events_clear(ev);
   if (g->prompt.player < 0)
     return ENG_GAME_OVER;
   if (i < 0 || i >= g->prompt.n)
@@ -96,10 +99,14 @@ eng_rc eng_game_answer_index(eng_game *g, int i) {
   char label[ENG_LABEL_MAX + 1];
   g->rs->option(g->state, &g->prompt, i, ans.id, label);
   unsigned flags = 0;
-  rc = g->rs->apply(g->state, g->prompt.code[i], &flags);
+  rc = g->rs->apply(g->state, g->prompt.code[i], &flags, ev);
+  /* Asked what happened, a ruleset must say something to the table. */
+  if (!rc && ev && eng_events_count(ev, -1) == 0)
+    rc = ENG_INTERNAL;
   if (rc) {
     memcpy(g->state, saved, g->rs->state_size);
     free(saved);
+    eng_events_clear(ev);
     return rc;
   }
   free(saved);
@@ -120,7 +127,9 @@ static int find_id(const eng_game *g, const char *id) {
   return -1;
 }
 
-eng_rc eng_game_answer(eng_game *g, int player, const char *id) {
+eng_rc eng_game_answer(eng_game *g, int player, const char *id,
+                       eng_events *ev) {
+  eng_events_clear(ev);
   if (g->prompt.player < 0)
     return ENG_GAME_OVER;
   if (player < 0 || player >= g->cfg.players)
@@ -132,7 +141,7 @@ eng_rc eng_game_answer(eng_game *g, int player, const char *id) {
   int i = find_id(g, id);
   if (i < 0)
     return ENG_BAD_OPTION;
-  return eng_game_answer_index(g, i);
+  return eng_game_answer_index(g, i, ev);
 }
 
 int eng_game_find_option(const eng_game *g, const char *text) {
@@ -198,7 +207,7 @@ static eng_rc replay(const eng_game *src, size_t n, eng_game **out) {
   if (rc)
     return rc;
   for (size_t k = 0; k < n; k++) {
-    rc = eng_game_answer(g, src->answers[k].player, src->answers[k].id);
+    rc = eng_game_answer(g, src->answers[k].player, src->answers[k].id, NULL);
     if (rc) {
       eng_game_free(g);
       return rc;
@@ -303,7 +312,7 @@ eng_rc eng_game_from_record(const json_t *rec, eng_game **out) {
       eng_game_free(g);
       return ENG_BAD_RECORD;
     }
-    rc = eng_game_answer(g, (int)player, id);
+    rc = eng_game_answer(g, (int)player, id, NULL);
     if (rc) {
       eng_game_free(g);
       return rc;

@@ -5,7 +5,10 @@
  * so it is fast), every seat answering at its AI level (uniformly random
  * legal answers unless told otherwise, see ai.c), and after every answer
  * checks what every prompt must satisfy plus the ruleset's own
- * invariants. The caller times it: the engine has no clock.
+ * invariants. Checking also has every answer told (events): each must
+ * yield a public line, and every line must be one sentence for a seat of
+ * the table. Unchecked runs pass no events, so nothing is formatted. The
+ * caller times it: the engine has no clock.
  */
 #include "eng.h"
 
@@ -51,6 +54,29 @@ static int check_prompt(const eng_ruleset *rs, const void *st,
   return 0;
 }
 
+/* Checks the lines of one answer (option id): at least one public line,
+ * each line for a seat of the table, non-empty and ending a sentence. */
+static int check_events(const eng_events *ev, int players, const char *id,
+                        char *msg, size_t cap) {
+  if (eng_events_count(ev, -1) == 0) {
+    snprintf(msg, cap, "option '%s' told the table nothing (no public line)",
+             id);
+    return 1;
+  }
+  for (int i = 0; i < ev->n; i++) {
+    const eng_event *e = &ev->ev[i];
+    size_t len = strlen(e->text);
+    char last = len ? e->text[len - 1] : '\0';
+    if (e->seat < -1 || e->seat >= players || len == 0 ||
+        (last != '.' && last != '!' && last != '?')) {
+      snprintf(msg, cap, "option '%s' told a bad line for seat %d: '%.80s'", id,
+               e->seat, e->text);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 static void count_reason(eng_sim_stats *s, const char *reason) {
   for (int i = 0; i < s->n_reasons; i++)
     if (strcmp(s->reason[i], reason) == 0) {
@@ -88,9 +114,11 @@ eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
       return ENG_BAD_AI;
   void *st = malloc(rs->state_size);
   eng_prompt *p = malloc(sizeof *p);
-  if (!st || !p) {
+  eng_events *ev = check ? malloc(sizeof *ev) : NULL;
+  if (!st || !p || (check && !ev)) {
     free(st);
     free(p);
+    free(ev);
     return ENG_NOMEM;
   }
   eng_rc rc = ENG_OK;
@@ -124,10 +152,20 @@ eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
         break;
       }
       unsigned flags = 0;
-      eng_rc arc = rs->apply(st, p->code[choice], &flags);
+      char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
+      if (check)
+        rs->option(st, p, choice, id, label); /* named in a violation */
+      if (check)
+        eng_events_clear(ev);
+      eng_rc arc = rs->apply(st, p->code[choice], &flags, ev);
       moves++;
       if (arc) {
         snprintf(msg, sizeof msg, "a legal answer failed: %s", eng_rcname(arc));
+        violation(out, k, moves, msg);
+        broken = true;
+        break;
+      }
+      if (check && check_events(ev, cfg->players, id, msg, sizeof msg)) {
         violation(out, k, moves, msg);
         broken = true;
         break;
@@ -168,5 +206,6 @@ eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
   }
   free(st);
   free(p);
+  free(ev);
   return rc;
 }

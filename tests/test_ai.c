@@ -162,7 +162,7 @@ static void test_legal_deterministic_blind(void **unused) {
         scrambled++;
       }
       unsigned flags = 0;
-      assert_int_equal(sv_ruleset.apply(&s, p.code[i], &flags), ENG_OK);
+      assert_int_equal(sv_ruleset.apply(&s, p.code[i], &flags, NULL), ENG_OK);
       char msg[256];
       if (sv_check(&s, msg, sizeof msg))
         fail_msg("game %d, answer %d: %s", game, answers, msg);
@@ -257,7 +257,7 @@ static void ai_plays(sv_state *s, int seat) {
     int i = eng_ai_choose(&sv_ruleset, s, &p, ENG_AI_HEURISTIC, &rng);
     unsigned flags = 0;
     assert_true(i >= 0 && i < p.n);
-    assert_int_equal(sv_ruleset.apply(s, p.code[i], &flags), ENG_OK);
+    assert_int_equal(sv_ruleset.apply(s, p.code[i], &flags, NULL), ENG_OK);
     sv_ruleset.prompt(s, &p);
   }
 }
@@ -266,8 +266,8 @@ static void answer(sv_state *s, const char *id) {
   eng_prompt p;
   unsigned flags = 0;
   sv_ruleset.prompt(s, &p);
-  assert_int_equal(sv_ruleset.apply(s, p.code[find_id(s, &p, id)], &flags),
-                   ENG_OK);
+  assert_int_equal(
+      sv_ruleset.apply(s, p.code[find_id(s, &p, id)], &flags, NULL), ENG_OK);
 }
 
 static int inst(const sv_state *s, const char *id, int zone, int owner) {

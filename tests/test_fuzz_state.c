@@ -137,6 +137,7 @@ static void play_on(const eng_ruleset *rs, void *st, int players, eng_rng *r,
   char msg[300], id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
   static char text[RENDER_CAP];
   static eng_prompt p;
+  static eng_events ev;
   for (int k = 0; k < PLAY_ON; k++) {
     if (rs->check(st, msg, sizeof msg))
       fail_msg("%s, %d answers on: %s", what, k, msg);
@@ -160,9 +161,13 @@ static void play_on(const eng_ruleset *rs, void *st, int players, eng_rng *r,
         fail_msg("%s: option %d has no id or label", what, i);
     }
     unsigned flags = 0;
-    eng_rc rc = rs->apply(st, p.code[eng_rng_below(r, (uint32_t)p.n)], &flags);
+    eng_events_clear(&ev);
+    eng_rc rc =
+        rs->apply(st, p.code[eng_rng_below(r, (uint32_t)p.n)], &flags, &ev);
     if (rc != ENG_OK)
       fail_msg("%s: a legal answer failed: %s", what, eng_rcname(rc));
+    if (eng_events_count(&ev, -1) == 0)
+      fail_msg("%s: an answer told the table nothing", what);
   }
 }
 
@@ -189,9 +194,9 @@ static void fuzz(const eng_ruleset *rs) {
         if (p.player < 0)
           break;
         unsigned flags = 0;
-        assert_int_equal(
-            rs->apply(st, p.code[eng_rng_below(&r, (uint32_t)p.n)], &flags),
-            ENG_OK);
+        assert_int_equal(rs->apply(st, p.code[eng_rng_below(&r, (uint32_t)p.n)],
+                                   &flags, NULL),
+                         ENG_OK);
       }
       json_t *saved = rs->to_json(st);
       assert_non_null(saved);

@@ -1,7 +1,8 @@
 /*
  * test_game.c: the game core (eng_game_*) driven through the test-only toy
  * ruleset: replays, state JSON, refused answers, out-of-turn prompts,
- * takeback, option lookup and the shape of option ids.
+ * takeback, option lookup, the shape of option ids, and the lines every
+ * answer must tell.
  *
  * "Unchanged" always means the canonical state text, the prompt and the
  * answer list are identical to before the call.
@@ -97,7 +98,7 @@ static void first_id(const eng_game *g, const char *prefix,
 }
 
 static void answer_ok(eng_game *g, int player, const char *id) {
-  eng_rc rc = eng_game_answer(g, player, id);
+  eng_rc rc = eng_game_answer(g, player, id, NULL);
   if (rc != ENG_OK)
     fail_msg("answer %d '%s': %s", player, id, eng_rcname(rc));
 }
@@ -113,7 +114,7 @@ static void play_random(eng_game *g, eng_rng *pick, int max) {
     size_t n = g->n_answers;
 
     eng_game_option(g, i, id, label);
-    assert_int_equal(eng_game_answer_index(g, i), ENG_OK);
+    assert_int_equal(eng_game_answer_index(g, i, NULL), ENG_OK);
     assert_int_equal(g->n_answers, n + 1);
     assert_int_equal(g->answers[n].player, player);
     assert_int_equal(g->answers[n].turn, turn);
@@ -333,7 +334,7 @@ static void expect_answer(eng_game *g, int player, const char *id, eng_rc rc) {
   eng_rc got;
 
   snap(&s, g);
-  got = eng_game_answer(g, player, id);
+  got = eng_game_answer(g, player, id, NULL);
   if (got != rc)
     fail_msg("answer(%d, '%.50s') gave %s, expected %s", player, id,
              eng_rcname(got), eng_rcname(rc));
@@ -345,7 +346,7 @@ static void expect_index(eng_game *g, int i, eng_rc rc) {
   eng_rc got;
 
   snap(&s, g);
-  got = eng_game_answer_index(g, i);
+  got = eng_game_answer_index(g, i, NULL);
   if (got != rc)
     fail_msg("answer_index(%d) gave %s, expected %s", i, eng_rcname(got),
              eng_rcname(rc));
@@ -654,6 +655,53 @@ static void test_option_ids(void **unused) {
   }
 }
 
+/* The toy's rules with its events thrown away: a ruleset that never says
+ * what happened. */
+static eng_rc silent_apply(void *st, uint32_t code, unsigned *flags,
+                           eng_events *ev) {
+  (void)ev;
+  return toy_ruleset.apply(st, code, flags, NULL);
+}
+
+/* Asked for events, an answer fills them: at least one public line, and
+ * the drawn card only in the drawer's own line. A ruleset that tells
+ * nothing cannot be played: the answer is refused and nothing changes;
+ * without events (replays) it plays as before. */
+static void test_answer_tells(void **unused) {
+  static eng_events ev;
+  char id[ENG_ID_MAX + 1];
+  eng_game *g = new_game(3, 5, 0);
+
+  (void)unused;
+  eng_event_add(&ev, -1, "Stale."); /* emptied by the answer */
+  first_id(g, "draw", id);
+  assert_int_equal(eng_game_answer(g, 0, id, &ev), ENG_OK);
+  assert_int_equal(eng_events_count(&ev, -1), 1);
+  assert_string_equal(ev.ev[0].text, "Seat 1 draws a card.");
+  assert_int_equal(eng_events_count(&ev, 0), 1);
+  assert_non_null(strstr(ev.ev[1].text, "You draw a "));
+  assert_int_equal(eng_events_count(&ev, 1) + eng_events_count(&ev, 2), 0);
+  /* A refused answer leaves no lines behind. */
+  assert_int_equal(eng_game_answer(g, 1, id, &ev), ENG_NOT_YOUR_TURN);
+  assert_int_equal(ev.n, 0);
+  eng_game_free(g);
+
+  eng_ruleset silent = toy_ruleset;
+  silent.apply = silent_apply;
+  eng_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.players = 2;
+  assert_int_equal(eng_game_new(&silent, &cfg, 5, &g), ENG_OK);
+  snapshot s;
+  snap(&s, g);
+  assert_int_equal(eng_game_answer_index(g, 0, &ev), ENG_INTERNAL);
+  assert_int_equal(ev.n, 0);
+  assert_unchanged(&s, g);
+  assert_int_equal(eng_game_answer_index(g, 0, NULL), ENG_OK);
+  assert_int_equal(g->n_answers, 1);
+  eng_game_free(g);
+}
+
 static void test_result(void **unused) {
   int reasons[2] = {0, 0};
 
@@ -692,6 +740,7 @@ int main(void) {
       cmocka_unit_test(test_takeback_not_across_reveal),
       cmocka_unit_test(test_find_option),
       cmocka_unit_test(test_option_ids),
+      cmocka_unit_test(test_answer_tells),
       cmocka_unit_test(test_result),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * test_registry.c: everything the binary ships, whatever games exist:
  * result strings, every registered ruleset (well-formed table, short
  * random playouts without violations, record replay through
- * eng_game_from_record) and every embedded data file.
+ * eng_game_from_record, a public line told for every answer of every
+ * kind) and every embedded data file.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -112,9 +113,10 @@ static void test_rulesets_record_replay(void **unused) {
     assert_int_equal(eng_game_new(all[i], &cfg, 99, &g), ENG_OK);
     eng_rng_seed(&pick, 5, 0);
     for (int k = 0; k < 300 && g->prompt.player >= 0; k++)
-      assert_int_equal(eng_game_answer_index(
-                           g, (int)eng_rng_below(&pick, (uint32_t)g->prompt.n)),
-                       ENG_OK);
+      assert_int_equal(
+          eng_game_answer_index(
+              g, (int)eng_rng_below(&pick, (uint32_t)g->prompt.n), NULL),
+          ENG_OK);
     rec = eng_game_record(g);
     assert_non_null(rec);
     text = json_dumps(rec, 0);
@@ -134,6 +136,57 @@ static void test_rulesets_record_replay(void **unused) {
     json_decref(back);
     eng_game_free(g);
     eng_game_free(h);
+  }
+}
+
+/* Every game tells what each answer did: playing whole games through the
+ * core with events, every answer of every kind (its option id up to the
+ * first '.', "mob" for "mob.c12") yields at least one public line; the
+ * core would refuse one that did not (ENG_INTERNAL). */
+static void test_rulesets_tell_every_answer(void **unused) {
+  size_t n;
+  const eng_ruleset *const *all = eng_rulesets(&n);
+  static eng_events ev;
+
+  (void)unused;
+  for (size_t i = 0; i < n; i++) {
+    char kinds[32][ENG_ID_MAX + 1];
+    long told[32] = {0};
+    int n_kinds = 0;
+    for (int p = all[i]->min_players; p <= all[i]->max_players; p++) {
+      eng_config cfg;
+      eng_game *g = NULL;
+      eng_rng pick;
+      memset(&cfg, 0, sizeof cfg);
+      cfg.players = p;
+      cfg.first = -1;
+      assert_int_equal(eng_game_new(all[i], &cfg, 7 + (uint64_t)p, &g), ENG_OK);
+      eng_rng_seed(&pick, 11, (uint64_t)p);
+      for (int k = 0; k < 20000 && g->prompt.player >= 0; k++) {
+        char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
+        int o = (int)eng_rng_below(&pick, (uint32_t)g->prompt.n);
+        eng_game_option(g, o, id, label);
+        eng_rc rc = eng_game_answer_index(g, o, &ev);
+        if (rc != ENG_OK)
+          fail_msg("%s, %d players: answer '%s' failed: %s", all[i]->id, p, id,
+                   eng_rcname(rc));
+        if (eng_events_count(&ev, -1) == 0)
+          fail_msg("%s: answer '%s' told no public line", all[i]->id, id);
+        id[strcspn(id, ".")] = '\0';
+        int kind = 0;
+        while (kind < n_kinds && strcmp(kinds[kind], id) != 0)
+          kind++;
+        if (kind == n_kinds && n_kinds < 32)
+          memcpy(kinds[n_kinds++], id, sizeof kinds[0]);
+        if (kind < 32)
+          told[kind]++;
+      }
+      assert_true(g->prompt.player < 0); /* the game ended */
+      eng_game_free(g);
+    }
+    assert_true(n_kinds >= 2);
+    for (int k = 0; k < n_kinds; k++)
+      assert_true(told[k] > 0);
   }
 }
 
@@ -166,6 +219,7 @@ int main(void) {
       cmocka_unit_test(test_rulesets_well_formed),
       cmocka_unit_test(test_rulesets_simulate),
       cmocka_unit_test(test_rulesets_record_replay),
+      cmocka_unit_test(test_rulesets_tell_every_answer),
       cmocka_unit_test(test_blobs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
  * test_simulate.c: random playouts (eng_simulate) over the toy ruleset:
  * statistics add up, runs are deterministic, setup errors are reported,
- * and broken invariants and endless games are counted as violations.
+ * and broken invariants, untold answers and endless games are counted as
+ * violations.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,6 +102,29 @@ static int always_broken(const void *st, char *msg, size_t cap) {
   return 1;
 }
 
+static eng_rc silent_apply(void *st, uint32_t code, unsigned *flags,
+                           eng_events *ev) {
+  (void)ev;
+  return toy_ruleset.apply(st, code, flags, NULL);
+}
+
+/* Checked playouts have every answer told: an answer without a public
+ * line is a violation naming the option; unchecked ones pass no events. */
+static void test_untold_answer(void **unused) {
+  eng_ruleset silent = toy_ruleset;
+  eng_config cfg = config(2, "");
+  eng_sim_stats st;
+
+  (void)unused;
+  silent.apply = silent_apply;
+  run(&silent, &cfg, 1, 5, true, 10000, &st);
+  assert_int_equal(st.violations, 5); /* each game stops at its first */
+  assert_non_null(strstr(st.first_violation, "told the table nothing"));
+  assert_non_null(strstr(st.first_violation, "option '"));
+  run(&silent, &cfg, 1, 5, false, 10000, &st);
+  assert_int_equal(st.violations, 0);
+}
+
 static void test_violations(void **unused) {
   eng_ruleset broken = toy_ruleset;
   eng_config cfg = config(2, "");
@@ -128,6 +152,7 @@ int main(void) {
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_setup_errors),
       cmocka_unit_test(test_violations),
+      cmocka_unit_test(test_untold_answer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,9 @@
  * sv_ruleset.prompt and .option to find an answer by its id ("mob.c12",
  * "pick.c50", "end"...), .apply to make it. After every answer the state
  * must pass sv_check and every seat's view (and the public one) must pass
- * sv_check_view_json, so the open-information rule is checked all along.
+ * sv_check_view_json, and the lines it told must pass sv_told_check (a
+ * public line at least, no card named to a reader who may not see it),
+ * so the open-information rule is checked all along.
  * Card instances are looked up by card id and zone, never hard-coded.
  */
 #include <dirent.h>
@@ -27,6 +29,7 @@
 #include "eng.h"
 #include "games/supervillain/sv.h"
 #include "sv_position.h"
+#include "sv_told.h"
 
 #ifndef SV_TEST_DATA
 #error "SV_TEST_DATA must name tests/data/supervillain (see tests.cmake)"
@@ -38,6 +41,7 @@ typedef struct table {
   sv_state s;
   eng_prompt p;
   unsigned flags;
+  eng_events ev; /* what the last answer told */
 } table;
 
 static void check_state(const sv_state *s) {
@@ -122,7 +126,16 @@ static void answer(table *t, int seat, const char *fmt, ...) {
     fail_msg("%s is not offered to seat %d; the options are: %s", id, seat,
              options_text(t));
   t->flags = 0;
-  assert_int_equal(sv_ruleset.apply(&t->s, t->p.code[i], &t->flags), ENG_OK);
+  static sv_state before;
+  static sv_trace trace;
+  before = t->s;
+  memset(&trace, 0, sizeof trace);
+  eng_events_clear(&t->ev);
+  assert_int_equal(
+      sv_apply_traced(&t->s, t->p.code[i], &t->flags, &t->ev, &trace), ENG_OK);
+  char msg[600];
+  if (sv_told_check(&before, &t->s, &t->ev, trace.shown, msg, sizeof msg))
+    fail_msg("answer %s told wrongly: %s", id, msg);
   refresh(t);
 }
 
@@ -1382,7 +1395,7 @@ static void test_takeback_until_revealed(void **unused) {
    * state is then the same byte for byte. */
   char *before = eng_game_state_text(g);
   assert_non_null(before);
-  assert_int_equal(eng_game_answer(g, 0, "project"), ENG_OK);
+  assert_int_equal(eng_game_answer(g, 0, "project", NULL), ENG_OK);
   assert_int_equal(eng_game_takeback_count(g, 0), 1);
   assert_int_equal(eng_game_takeback(g, 1), ENG_NO_TAKEBACK);
   assert_int_equal(eng_game_takeback(g, 0), ENG_OK);
@@ -1392,10 +1405,10 @@ static void test_takeback_until_revealed(void **unused) {
   free(before);
 
   /* Playing Ops that draw a card reveals it: no takeback past it. */
-  assert_int_equal(eng_game_answer(g, 0, "project"), ENG_OK);
+  assert_int_equal(eng_game_answer(g, 0, "project", NULL), ENG_OK);
   char id[ENG_ID_MAX + 1];
   snprintf(id, sizeof id, "ops.c%d", drawer);
-  assert_int_equal(eng_game_answer(g, 0, id), ENG_OK);
+  assert_int_equal(eng_game_answer(g, 0, id, NULL), ENG_OK);
   assert_int_equal(eng_game_takeback_count(g, 0), 0);
   before = eng_game_state_text(g);
   assert_int_equal(eng_game_takeback(g, 0), ENG_NO_TAKEBACK);

@@ -3,9 +3,10 @@
  *
  * A complete eng_ruleset in a few hundred lines: a flat state with a
  * shuffled deck and the rng inside, private hands, a draw that reveals, an
- * out-of-turn "challenge or pass" prompt, a strict from_json and a check()
- * that tests card conservation and what view() lets each seat see. The
- * core tests drive it through eng_game_* and eng_simulate.
+ * out-of-turn "challenge or pass" prompt, told lines for every answer
+ * (the face-down card named only to its player), a strict from_json and a
+ * check() that tests card conservation and what view() lets each seat
+ * see. The core tests drive it through eng_game_* and eng_simulate.
  */
 #include "toy_ruleset.h"
 
@@ -31,8 +32,8 @@ static bool can_draw(const toy_state *s) {
          s->deck.n + s->discard.n > 0;
 }
 
-/* Sets winners to every seat holding the best score. */
-static void finish(toy_state *s, int reason) {
+/* Sets winners to every seat holding the best score, and tells it. */
+static void finish(toy_state *s, int reason, eng_events *ev) {
   int best = 0;
 
   for (int i = 0; i < s->players; i++)
@@ -44,15 +45,20 @@ static void finish(toy_state *s, int reason) {
       s->winners |= (uint8_t)(1u << i);
   s->phase = TOY_OVER;
   s->reason = (int8_t)reason;
+  if (!ev)
+    return;
+  for (int i = 0; i < s->players; i++)
+    if (s->winners & (1u << i))
+      eng_event_add(ev, -1, "Seat %d wins with %d points!", i + 1, best);
 }
 
-static void end_turn(toy_state *s) {
+static void end_turn(toy_state *s, eng_events *ev) {
   s->table = -1;
   s->claim = TOY_CLAIM_NONE;
   s->drawn = 0;
   for (int i = 0; i < s->players; i++) {
     if (s->score[i] >= s->target) {
-      finish(s, TOY_REASON_POINTS);
+      finish(s, TOY_REASON_POINTS, ev);
       return;
     }
   }
@@ -60,7 +66,7 @@ static void end_turn(toy_state *s) {
   s->turn++;
   s->phase = TOY_PLAY;
   if (s->hand[s->current].n == 0 && !can_draw(s))
-    finish(s, TOY_REASON_EXHAUSTED);
+    finish(s, TOY_REASON_EXHAUSTED, ev);
 }
 
 static eng_rc toy_setup(void *st, const eng_config *cfg, uint64_t seed) {
@@ -190,7 +196,10 @@ static void toy_option(const void *st, const eng_prompt *p, int i,
   }
 }
 
-static eng_rc toy_apply(void *st, uint32_t code, unsigned *flags) {
+/* Tells every answer: the played card stays face down (only its player
+ * hears which it is) until a challenge turns it up. */
+static eng_rc toy_apply(void *st, uint32_t code, unsigned *flags,
+                        eng_events *ev) {
   toy_state *s = st;
   uint16_t card = CARD(code);
   int kind = KIND(code);
@@ -204,6 +213,8 @@ static eng_rc toy_apply(void *st, uint32_t code, unsigned *flags) {
       return ENG_INTERNAL;
     s->table = (int16_t)card;
     s->phase = TOY_CLAIM;
+    eng_event_add(ev, -1, "Seat %d plays a card face down.", s->current + 1);
+    eng_event_add(ev, s->current, "You play a %d.", toy_rank(card));
     return ENG_OK;
   case TOY_OPT_DRAW:
     if (s->phase != TOY_PLAY || !can_draw(s) ||
@@ -212,6 +223,8 @@ static eng_rc toy_apply(void *st, uint32_t code, unsigned *flags) {
     eng_pile_push(&s->hand[s->current], card);
     s->drawn = 1;
     *flags |= ENG_REVEALED;
+    eng_event_add(ev, -1, "Seat %d draws a card.", s->current + 1);
+    eng_event_add(ev, s->current, "You draw a %d.", toy_rank(card));
     return ENG_OK;
   case TOY_OPT_HIGH:
   case TOY_OPT_LOW:
@@ -219,6 +232,8 @@ static eng_rc toy_apply(void *st, uint32_t code, unsigned *flags) {
       return ENG_INTERNAL;
     s->claim = kind == TOY_OPT_HIGH ? TOY_CLAIM_HIGH : TOY_CLAIM_LOW;
     s->phase = TOY_RESPOND;
+    eng_event_add(ev, -1, "Seat %d claims the card is %s.", s->current + 1,
+                  claim_names[s->claim]);
     return ENG_OK;
   case TOY_OPT_CHALLENGE:
     if (s->phase != TOY_RESPOND)
@@ -227,14 +242,21 @@ static eng_rc toy_apply(void *st, uint32_t code, unsigned *flags) {
     s->score[truth ? s->current : responder(s)] += 2;
     eng_pile_push(&s->discard, (uint16_t)s->table);
     *flags |= ENG_REVEALED;
-    end_turn(s);
+    eng_event_add(ev, -1,
+                  "Seat %d challenges: the card is a %d, so Seat %d scores 2.",
+                  responder(s) + 1, toy_rank((uint16_t)s->table),
+                  (truth ? s->current : responder(s)) + 1);
+    end_turn(s, ev);
     return ENG_OK;
   case TOY_OPT_PASS:
     if (s->phase != TOY_RESPOND)
       return ENG_INTERNAL;
     s->score[s->current] += 1;
     eng_pile_push(&s->bank[s->current], (uint16_t)s->table);
-    end_turn(s);
+    eng_event_add(ev, -1,
+                  "Seat %d passes: Seat %d banks the card and scores 1.",
+                  responder(s) + 1, s->current + 1);
+    end_turn(s, ev);
     return ENG_OK;
   }
   return ENG_INTERNAL;

@@ -598,8 +598,14 @@ def t_dm_commands(c):
     text = dl.answer_text(info)
     check("You chose: " in text and "**This turn:**" in text,
           "the answer in the DM: %r" % text)
-    said = text.split("**This turn:**\n", 1)[1].split("\n")[0]
-    check(said.startswith(who), "the move's public line: %r" % said)
+    turn = text.split("**This turn:**\n", 1)[1].split("\n\n")[0]
+    rows = turn.split("\n")
+    last = max(i for i, x in enumerate(rows) if x.startswith("You chose: "))
+    prev = [i for i, x in enumerate(rows[:last])
+            if x.startswith("You chose: ")]
+    mine = rows[(prev[-1] + 1 if prev else 0):last]
+    said = next((x for x in mine if x.startswith(who)), None)
+    check(said, "the move's public line in %r" % turn)
     dl.wait_until(lambda: said in dl.channel_text(c.fake), 15,
                   "the move's public line in the channel")
     c.decider = c.status_decider()

@@ -2,7 +2,7 @@
  * fuzz_state.c: libFuzzer target for a stored snapshot (engine:
  * eng_game_restore, the state text a game is reloaded from). Refused or
  * accepted; an accepted state must render for every viewer, write itself
- * back out, and play on with legal answers.
+ * back out, and play on with legal answers, each told (events).
  */
 #include "eng.h"
 
@@ -38,10 +38,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       json_decref(view);
     }
     free(eng_game_state_text(g));
+    static eng_events ev;
     for (int k = 0; size && k < 8 && g->prompt.player >= 0 && g->prompt.n > 0;
          k++)
-      if (eng_game_answer_index(g, (int)(data[k % size] % g->prompt.n)))
-        abort(); /* an option of its own prompt must be accepted */
+      if (eng_game_answer_index(g, (int)(data[k % size] % g->prompt.n), &ev))
+        abort(); /* an option of its own prompt must be accepted, and told */
   }
   eng_game_free(g);
   free(text);

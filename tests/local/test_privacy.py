@@ -5,9 +5,13 @@ Plays whole Supervillain games through `lair local --json` with seeded
 random answers (and, now and then, /game undo, hand, status and log), dumping
 the full state after every input line to know where each of the 87 cards
 is. Then:
-- no channel message names a card unless at that moment some card of
-  that name is in a public zone (discards, Mobs, Projects, Facilities,
-  Asteroids, drawn face up); the three hidden zones are the Minion deck,
+- no channel message names a card unless some card of that name is in a
+  public zone (discards, Mobs, Projects, Facilities, Asteroids, drawn face
+  up) just before or just after the input line that made it: an answer
+  may tell what it did to a card in the open ("took Adrenaline Shot from
+  the Minion discard pile"), and a card that went into a deck meanwhile
+  lay in a discard pile (a deck is refilled only from one); the three
+  hidden zones are the Minion deck,
   the Domination deck and the hands. /game log (an ephemeral account of
   the public history) may name only cards that were public at some time;
 - every message showing a hand ("**Your hand** (NAME, ...") is a DM or an
@@ -35,15 +39,21 @@ def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
     lair = ll.Lair(binary, "%s/p%d.db" % (tmp, players), seed)
     seats = ll.NAMES[:players]
     ever_public = set()
+    before = [set(), []]  # public cards and places before the input line
     moves = 0
 
-    shown = set()
+    lines_seen = set()
 
     def examine(line, out, state):
         w = ll.where(state) if state is not None else []  # None: lobby
         public = {card[i] for i, x in enumerate(w)
                   if x[0] not in ll.HIDDEN_ZONES}
         ever_public.update(public)
+        into_deck = {card[i] for i, x in enumerate(w)
+                     if before[1] and x[0] in (ll.Z_MDECK, ll.Z_DDECK) and
+                     before[1][i][0] != x[0]}
+        shown = public | before[0] | into_deck
+        before[0], before[1] = public, w
         hands = collections.defaultdict(list)
         for i, x in enumerate(w):
             if x[0] == ll.Z_HAND:
@@ -69,18 +79,18 @@ def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
                 # A turn's message is edited as the turn goes on: lines
                 # already shown may name cards that were open then and
                 # are hidden now (shuffled back into a deck); every new
-                # line names only what is open now.
+                # line names only what is open around this line.
                 rows = text.split("\n")
-                new = [x for x in rows if x not in shown]
-                shown.update(rows)
-                leak = (finder.find("\n".join(new)) - public) | \
+                new = [x for x in rows if x not in lines_seen]
+                lines_seen.update(rows)
+                leak = (finder.find("\n".join(new)) - shown) | \
                     (named - ever_public)
                 what = "channel message"
             elif text.startswith("**Game #"):
                 leak = named - ever_public
                 what = "log for %s" % m["user"]
             else:
-                leak = named - public - set(hands[m["user"]])
+                leak = named - shown - set(hands[m["user"]])
                 what = "%s to %s" % (m["to"], m["user"])
             ll.check(not leak,
                      "after %r a %s names %s, which nobody may see:\n%s" %

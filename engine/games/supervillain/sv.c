@@ -9,6 +9,12 @@
  * Decisions inside an effect that leave exactly one choice are taken
  * automatically, so players are only asked real questions.
  *
+ * While it works, apply() tells what happens (eng_events): the code that
+ * moves a card, turns an Asteroid, scores or ends the game says so at
+ * that moment, through the say helpers below, so a change cannot happen
+ * untold. When nobody reads the lines (random playouts) nothing is
+ * formatted: every say is behind a test of the events pointer.
+ *
  * The rulebook is shared/rules/000_4b034f0415a08eba.txt; where it leaves
  * something open, docs/rules/supervillain.md records Lair's decision.
  */
@@ -25,6 +31,114 @@ enum { PLACE_PLAY, PLACE_HAND, PLACE_DISCARD, PLACE_STEAL };
 #define DOM_LO SV_N_MINION
 
 #define C(i) sv_card_of(i)
+
+/* ---- telling --------------------------------------------------------
+ * What one answer produces besides the new state: the core's flags and,
+ * when somebody reads them, the lines that say what happened. ev NULL
+ * means nobody does, and then no text is formatted at all. */
+typedef struct told {
+  unsigned fl;
+  eng_events *ev;
+  sv_trace *trace; /* tests only (sv_apply_traced) */
+  int op;          /* the effect op whose work is being told, or -1 */
+} told;
+
+static void say_(told *t, int seat, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say_(told *t, int seat, const char *fmt, ...) {
+  char buf[2 * ENG_EVENT_TEXT_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  eng_event_add(t->ev, seat, "%s", buf);
+  if (seat < 0 && t->trace && t->op >= 0 && t->op < SV_OP_COUNT)
+    t->trace->told[t->op]++;
+}
+
+/* Tells a line for seat (-1: everyone); arguments are only evaluated when
+ * somebody listens. */
+#define SAY(t, seat, ...)                                                      \
+  do {                                                                         \
+    if ((t)->ev)                                                               \
+      say_((t), (seat), __VA_ARGS__);                                          \
+  } while (0)
+
+/* Whether anybody listens: the guard around text built in several steps. */
+#define TELLING(t) ((t)->ev != NULL)
+
+/* An op finished its work, or found nothing to do (tests count them). */
+static void acted(told *t, int op) {
+  if (t->trace && op >= 0 && op < SV_OP_COUNT)
+    t->trace->acted[op]++;
+}
+
+static const char *nm(int i) { return C(i)->name; }
+
+/* The name of a card after the word "Asteroid" in a text: "Asteroid
+ * Slingshot" is written once, not "Asteroid Asteroid Slingshot". */
+static const char *ast_nm(int i) {
+  const char *n = nm(i);
+  return strncmp(n, "Asteroid ", 9) == 0 ? n + 9 : n;
+}
+
+/* "Jetpack Couriers'" or "Wormhole's". */
+static void possessive(const char *name, char *buf, size_t cap) {
+  size_t n = strlen(name);
+  snprintf(buf, cap, "%.31s'%s", name, n && name[n - 1] == 's' ? "" : "s");
+}
+
+/* The ability an effect comes from: "Jetpack Couriers' Ops",
+ * "Chronosphere (when complete)", "Giant Flyswatter (Secret Facility)". */
+static void source_text(int src, int ab, char *buf, size_t cap) {
+  if (src < DOM_LO) {
+    char p[48];
+    possessive(nm(src), p, sizeof p);
+    snprintf(buf, cap, "%s Ops", p);
+    return;
+  }
+  const char *what = "";
+  switch (SV_AB_KIND(ab)) {
+  case SV_KIND_WHEN_COMPLETE:
+    what = " (when complete)";
+    break;
+  case SV_KIND_DESTROY_THIS:
+    what = " (destroy this)";
+    break;
+  case SV_KIND_IF_DESTROYED:
+    what = " (if destroyed)";
+    break;
+  default:
+    what = SV_AB_SIDE(ab) == SV_AB_FACILITY  ? " (Secret Facility)"
+           : SV_AB_SIDE(ab) == SV_AB_PROJECT ? " (Project)"
+                                             : "";
+  }
+  snprintf(buf, cap, "%s%s", nm(src), what);
+}
+
+/* "A", "A and B", "A, B and C" of the cards' names; when they do not
+ * all fit in 150 bytes, "A, B, C and 5 more", so that a line stays one
+ * whole sentence. */
+static void name_list(const int *cards, int n, char *buf, size_t cap) {
+  enum { BUDGET = 150 };
+  size_t o = 0, budget = cap < BUDGET ? cap : BUDGET;
+  buf[0] = '\0';
+  for (int k = 0; k < n; k++) {
+    const char *sep = k == 0 ? "" : k == n - 1 ? " and " : ", ";
+    size_t need = strlen(sep) + strlen(nm(cards[k]));
+    /* Room for this name and, unless it is the last, " and 99 more". */
+    if (o + need + (k == n - 1 ? 0 : 12) >= budget) {
+      snprintf(buf + o, cap - o, " and %d more", n - k);
+      return;
+    }
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s", sep, nm(cards[k]));
+  }
+}
+
+static void power_text(int millions, char *buf, size_t cap) {
+  sv_format_power(millions, buf, cap);
+}
 
 /* ---- zone sets ------------------------------------------------------
  * A set of instances as two words; walking one gives its instances in
@@ -106,7 +220,10 @@ bool sv_win_blocked(const sv_state *s, int seat) {
   return false;
 }
 
-/* ---- moving cards -------------------------------------------------- */
+/* ---- moving cards --------------------------------------------------
+ * put() is the one primitive; the functions after it are the moves the
+ * rules make (draw, discard, destroy, place), and each tells what it did
+ * when somebody listens. */
 
 static void put(sv_state *s, int i, int to, int owner) {
   /* Victory can only change when a Facility or an Asteroid comes or goes
@@ -121,9 +238,11 @@ static void put(sv_state *s, int i, int to, int owner) {
   s->zbits[to][i / 64] |= (uint64_t)1 << (i % 64);
 }
 
-static void to_mdisc(sv_state *s, int i) {
+static void to_mdisc(sv_state *s, told *t, int i) {
   put(s, i, SV_Z_MDISC, 0);
   eng_pile_push(&s->mdisc, (uint16_t)i);
+  if (t->trace) /* face up now, even if it leaves again in this answer */
+    t->trace->shown[i] = 1;
 }
 
 static void to_ddisc(sv_state *s, int i) {
@@ -137,17 +256,139 @@ static void rezone(sv_state *s, const eng_pile *deck, int zone) {
     put(s, deck->c[k], zone, 0);
 }
 
-static void draw_minion(sv_state *s, int p, unsigned *fl) {
-  uint16_t c;
-  bool resh = false;
-  if (eng_pile_draw(&s->mdeck, &s->mdisc, &s->rng, &c, &resh))
-    put(s, c, SV_Z_HAND, p);
-  if (resh)
-    rezone(s, &s->mdeck, SV_Z_MDECK);
-  *fl |= ENG_REVEALED; /* even "no card" tells that both piles are empty */
+static int mob_power(const sv_state *s, int p) {
+  int sum = 0;
+  zset mobs = zone(s, SV_Z_MOB);
+  for (int m; (m = next(&mobs)) >= 0;)
+    if (s->w[m].host == p)
+      sum += C(m)->power;
+  return sum;
 }
 
-static void end_game(sv_state *s, int reason) {
+/* "Villain 2 now has 3 of 5 points" (Team Battle: "Villain 2 now has 3
+ * points, 6 of 8 with Villain 4"). */
+static void points_text(const sv_state *s, int seat, char *buf, size_t cap) {
+  int own = sv_points(s, seat);
+  if (s->team)
+    snprintf(buf, cap,
+             "Villain %d now has %d point%s, %d of %d with Villain %d",
+             seat + 1, own, own == 1 ? "" : "s", sv_team_points(s, seat),
+             s->target, (seat + 2) % 4 + 1);
+  else
+    snprintf(buf, cap, "Villain %d now has %d of %d points", seat + 1, own,
+             s->target);
+}
+
+/* "their own" when the actor owns the card, else "Villain N's". */
+static void whose(int owner, int actor, char *buf, size_t cap) {
+  if (owner == actor)
+    snprintf(buf, cap, "their own");
+  else
+    snprintf(buf, cap, "Villain %d's", owner + 1);
+}
+
+/* Draws n Minion cards into p's hand, fewer when both piles run out, and
+ * tells it: how many to everyone, which ones to p alone. */
+static void draw_minions(sv_state *s, told *t, int p, int n) {
+  int got[SV_N_MINION], k = 0;
+  for (int j = 0; j < n; j++) {
+    uint16_t c;
+    bool resh = false;
+    if (eng_pile_draw(&s->mdeck, &s->mdisc, &s->rng, &c, &resh)) {
+      put(s, c, SV_Z_HAND, p);
+      got[k++] = c;
+    }
+    if (resh) {
+      rezone(s, &s->mdeck, SV_Z_MDECK);
+      SAY(t, -1,
+          "The Minion discard pile (%d cards) was shuffled into a new "
+          "Minion deck.",
+          s->mdeck.n + 1);
+    }
+    t->fl |= ENG_REVEALED; /* even "no card" tells both piles are empty */
+  }
+  if (!TELLING(t))
+    return;
+  if (k == n)
+    SAY(t, -1, "Villain %d drew %d Minion card%s.", p + 1, n,
+        n == 1 ? "" : "s");
+  else if (k == 0)
+    SAY(t, -1,
+        "Villain %d could not draw: the Minion deck and its discard pile "
+        "are empty.",
+        p + 1);
+  else
+    SAY(t, -1,
+        "Villain %d drew only %d of %d Minion cards: the Minion deck and "
+        "its discard pile ran out.",
+        p + 1, k, n);
+  if (k > 0) {
+    char list[8 * 32];
+    name_list(got, k, list, sizeof list);
+    SAY(t, p, "You drew %s.", list);
+  }
+}
+
+/* Tells how the game ended and who won (s->reason and s->winners set). */
+static void tell_end(const sv_state *s, told *t) {
+  if (!TELLING(t))
+    return;
+  t->op = -1; /* the game's end is no effect's work */
+  char who[64] = "";
+  size_t o = 0;
+  int n = 0, first = -1;
+  for (int p = 0; p < s->players; p++)
+    if (s->winners & (1u << p)) {
+      o += (size_t)snprintf(who + o, sizeof who - o, "%sVillain %d",
+                            n ? " and " : "", p + 1);
+      n++;
+      if (first < 0)
+        first = p;
+    }
+  if (s->reason == SV_END_POINTS) {
+    int pts = sv_team_points(s, first);
+    if (n > 1)
+      SAY(t, -1, "%s reach %d points together and win the game!", who, pts);
+    else
+      SAY(t, -1, "%s reaches %d points and wins the game!", who, pts);
+    return;
+  }
+  SAY(t, -1,
+      "The Domination deck and its discard pile are both empty: the game "
+      "ends, and the most points win.");
+  if (n > 0) {
+    int pts = sv_team_points(s, first);
+    if (n > 1)
+      SAY(t, -1, "%s win with %d points together!", who, pts);
+    else
+      SAY(t, -1, "%s wins with %d point%s!", who, pts, pts == 1 ? "" : "s");
+    return;
+  }
+  int best = 0;
+  for (int p = 0; p < s->players; p++)
+    if (sv_team_points(s, p) > best)
+      best = sv_team_points(s, p);
+  char tied[96] = "";
+  o = 0;
+  n = 0;
+  int count = 0;
+  for (int p = 0; p < s->players; p++)
+    count += sv_team_points(s, p) == best;
+  for (int p = 0; p < s->players; p++)
+    if (sv_team_points(s, p) == best) {
+      n++;
+      o += (size_t)snprintf(tied + o, sizeof tied - o, "%sVillain %d",
+                            n == 1       ? ""
+                            : n == count ? " and "
+                                         : ", ",
+                            p + 1);
+    }
+  SAY(t, -1,
+      "Nobody wins, since %s are tied with %d point%s: the galaxy is saved!",
+      tied, best, best == 1 ? "" : "s");
+}
+
+static void end_game(sv_state *s, told *t, int reason) {
   s->over = 1;
   s->phase = SV_PH_OVER;
   s->reason = (uint8_t)reason;
@@ -171,24 +412,32 @@ static void end_game(sv_state *s, int reason) {
   for (int p = 0; p < s->players; p++)
     if (s->winners & (1u << p) && s->team)
       s->winners |= (uint8_t)(1u << ((p + 2) % 4));
+  if (reason == SV_END_EXHAUSTED)
+    tell_end(s, t);
 }
 
 /* Draws the top Domination card (reshuffling the discard pile if need
- * be); returns -1 and ends the game when both are empty. */
-static int draw_domination(sv_state *s, unsigned *fl) {
+ * be); returns -1 and ends the game when both are empty. The caller
+ * tells what the card becomes. */
+static int draw_domination(sv_state *s, told *t) {
   uint16_t c;
   bool resh = false;
-  *fl |= ENG_REVEALED;
+  t->fl |= ENG_REVEALED;
   if (!eng_pile_draw(&s->ddeck, &s->ddisc, &s->rng, &c, &resh)) {
-    end_game(s, SV_END_EXHAUSTED);
+    end_game(s, t, SV_END_EXHAUSTED);
     return -1;
   }
-  if (resh)
+  if (resh) {
     rezone(s, &s->ddeck, SV_Z_DDECK);
+    SAY(t, -1,
+        "The Domination discard pile (%d cards) was shuffled into a new "
+        "Domination deck.",
+        s->ddeck.n + 1);
+  }
   return c;
 }
 
-static void check_victory(sv_state *s) {
+static void check_victory(sv_state *s, told *t) {
   if (s->over || !s->recheck)
     return;
   s->recheck = 0;
@@ -205,10 +454,11 @@ static void check_victory(sv_state *s) {
     int p = (s->current + k) % s->players;
     int total = pts[p] + (s->team ? pts[(p + 2) % 4] : 0);
     if (total >= s->target && !sv_win_blocked(s, p)) {
-      end_game(s, SV_END_POINTS);
+      end_game(s, t, SV_END_POINTS);
       s->winners = (uint8_t)(1u << p);
       if (s->team)
         s->winners |= (uint8_t)(1u << ((p + 2) % 4));
+      tell_end(s, t);
       return;
     }
   }
@@ -232,9 +482,10 @@ static void pop(sv_state *s) { s->sp--; }
 
 static sv_frame *top(sv_state *s) { return &s->stack[s->sp - 1]; }
 
-/* Pushes an ability's effects so the first one resolves first. */
-static bool push_effects(sv_state *s, const sv_ability *a, int player,
-                         int src) {
+/* Pushes an ability's effects so the first one resolves first; ab says
+ * which ability of src it is (SV_AB_*). */
+static bool push_effects(sv_state *s, const sv_ability *a, int player, int src,
+                         int ab) {
   for (int k = a->n_effects - 1; k >= 0; k--) {
     sv_frame *f = push(s, SV_F_EFFECT, player);
     if (!f)
@@ -243,14 +494,23 @@ static bool push_effects(sv_state *s, const sv_ability *a, int player,
     f->n = a->eff[k].n;
     f->scope = a->eff[k].scope;
     f->src = (uint8_t)src;
+    f->b = (uint8_t)ab;
   }
   return true;
 }
 
-static void push_discard(sv_state *s, int player, int n) {
+/* player must discard n Minion cards; why (SV_WHY_*), src and ab (what
+ * demands it) and by (whose effect) only serve the question. */
+static void push_discard(sv_state *s, int player, int n, int why, int src,
+                         int ab, int by) {
   sv_frame *f = push(s, SV_F_DISCARD, player);
-  if (f)
-    f->n = (uint8_t)n;
+  if (!f)
+    return;
+  f->n = (uint8_t)n;
+  f->b = (uint8_t)why;
+  f->src = (uint8_t)src;
+  f->step = (uint8_t)ab;
+  f->a = (uint8_t)by;
 }
 
 /* Collects the abilities of seat's cards that trigger on t (for
@@ -288,40 +548,63 @@ static void fire(sv_state *s, int t, int seat, int here, int controller) {
   memcpy(f->owner, owner, (size_t)n);
 }
 
-static void destroy_mob(sv_state *s, int m, int controller) {
+/* The destroying functions tell "<by> destroyed <whose> ..." when by is
+ * not NULL (by: "Villain 1", "The Asteroid Wormhole"; actor: the seat
+ * that reads as "their own", or -1). */
+static void destroy_mob(sv_state *s, told *t, int m, int controller,
+                        const char *by, int actor) {
   int owner = s->w[m].owner;
-  to_mdisc(s, m);
+  if (by && TELLING(t)) {
+    char w[24];
+    whose(owner, actor, w, sizeof w);
+    SAY(t, -1, "%s destroyed %s Mob %s on %s.", by, w, nm(m), nm(s->w[m].host));
+  }
+  to_mdisc(s, t, m);
   fire(s, SV_TRIG_YOUR_MOB_DESTROYED, owner, -1, controller);
 }
 
-static void destroy_project(sv_state *s, int p, int controller) {
+/* why: said after the card ("" or " for its ability"). */
+static void destroy_project(sv_state *s, told *t, int p, int controller,
+                            const char *by, int actor, const char *why) {
+  if (by && TELLING(t)) {
+    int mobs[SV_N_MINION], k = 0;
+    zset z = zone(s, SV_Z_MOB);
+    for (int m; (m = next(&z)) >= 0;)
+      if (s->w[m].host == p)
+        mobs[k++] = m;
+    char w[24], list[300] = "", with[320] = "";
+    whose(s->w[p].owner, actor, w, sizeof w);
+    if (k) {
+      name_list(mobs, k, list, sizeof list);
+      snprintf(with, sizeof with, " and its Mob%s %s", k > 1 ? "s" : "", list);
+    }
+    SAY(t, -1, "%s destroyed %s Project %s%s%s.", by, w, nm(p), with, why);
+  }
   zset mobs = zone(s, SV_Z_MOB);
   for (int m; (m = next(&mobs)) >= 0;)
     if (s->w[m].zone == SV_Z_MOB && s->w[m].host == p)
-      destroy_mob(s, m, controller);
+      destroy_mob(s, t, m, controller, NULL, actor);
   to_ddisc(s, p);
 }
 
-static void destroy_facility(sv_state *s, int f, int controller) {
+static void destroy_facility(sv_state *s, told *t, int f, int controller,
+                             const char *by, int actor) {
   int owner = s->w[f].owner;
   to_ddisc(s, f);
+  if (by && TELLING(t)) {
+    char w[24], pts[96];
+    whose(owner, actor, w, sizeof w);
+    points_text(s, owner, pts, sizeof pts);
+    SAY(t, -1, "%s destroyed %s Secret Facility %s: %s.", by, w, nm(f), pts);
+  }
   if (C(f)->facility.kind == SV_KIND_IF_DESTROYED) {
-    sv_frame *t = push(s, SV_F_TRIGGERS, controller);
-    if (t) {
-      t->n_list = 1;
-      t->list[0] = (uint8_t)f;
-      t->owner[0] = (uint8_t)(owner | 0x80);
+    sv_frame *tr = push(s, SV_F_TRIGGERS, controller);
+    if (tr) {
+      tr->n_list = 1;
+      tr->list[0] = (uint8_t)f;
+      tr->owner[0] = (uint8_t)(owner | 0x80);
     }
   }
-}
-
-static int mob_power(const sv_state *s, int p) {
-  int sum = 0;
-  zset mobs = zone(s, SV_Z_MOB);
-  for (int m; (m = next(&mobs)) >= 0;)
-    if (s->w[m].host == p)
-      sum += C(m)->power;
-  return sum;
 }
 
 /* A Project completes the moment its Mobs' power reaches its cost. */
@@ -333,8 +616,41 @@ static void check_complete(sv_state *s, int p) {
     f->a = (uint8_t)p;
 }
 
-static void place_mob(sv_state *s, int card, int project, int how) {
+/* Tells a Mob's arrival on a Project (from_owner/from_host: where a
+ * stolen Mob came from). */
+static void tell_place(const sv_state *s, told *t, int card, int project,
+                       int how, int from_owner, int from_host) {
+  char pw[16], have[16], cost[16], tok[48] = "";
+  int me = s->w[project].owner;
+  power_text(C(card)->power, pw, sizeof pw);
+  power_text(mob_power(s, project), have, sizeof have);
+  power_text(C(project)->cost, cost, sizeof cost);
+  if (s->w[card].proof)
+    snprintf(tok, sizeof tok, ", with %s Asteroid-proof token",
+             how == PLACE_STEAL ? "its" : "an");
+  if (how == PLACE_PLAY)
+    SAY(t, -1, "Villain %d played %s (%s%s) as a Mob on %s: %s of %s.", me + 1,
+        nm(card), pw, tok, nm(project), have, cost);
+  else if (how == PLACE_HAND)
+    SAY(t, -1,
+        "Villain %d put %s (%s%s) from their hand as a Mob on %s: %s of %s.",
+        me + 1, nm(card), pw, tok, nm(project), have, cost);
+  else if (how == PLACE_DISCARD)
+    SAY(t, -1,
+        "Villain %d put %s (%s%s) from the Minion discard pile as a Mob on "
+        "%s: %s of %s.",
+        me + 1, nm(card), pw, tok, nm(project), have, cost);
+  else
+    SAY(t, -1,
+        "Villain %d stole Villain %d's Mob %s (%s%s) from %s and put it on "
+        "%s: %s of %s.",
+        me + 1, from_owner + 1, nm(card), pw, tok, nm(from_host), nm(project),
+        have, cost);
+}
+
+static void place_mob(sv_state *s, told *t, int card, int project, int how) {
   int player = s->w[project].owner;
+  int from_owner = s->w[card].owner, from_host = s->w[card].host;
   uint8_t proof = how == PLACE_STEAL ? s->w[card].proof : C(card)->proof;
   if (how == PLACE_DISCARD)
     eng_pile_remove(&s->mdisc, (uint16_t)card);
@@ -343,6 +659,8 @@ static void place_mob(sv_state *s, int card, int project, int how) {
   put(s, card, SV_Z_MOB, player);
   s->w[card].host = (uint8_t)project;
   s->w[card].proof = proof;
+  if (TELLING(t))
+    tell_place(s, t, card, project, how, from_owner, from_host);
   if (mob_power(s, project) >= C(project)->cost)
     check_complete(s, project);
   else
@@ -631,8 +949,51 @@ static bool options(const sv_state *s, eng_prompt *p) {
 
 /* ---- automatic work ------------------------------------------------ */
 
+/* The op a frame works for, for the tests' trace: an effect, or the Mob
+ * placement, launch or discard an effect asked for; -1 for the rules'
+ * own work (hits, completions, triggers, costs, the Evening). */
+static int frame_op(const sv_frame *f) {
+  switch ((sv_frame_kind)f->kind) {
+  case SV_F_EFFECT:
+    return f->op;
+  case SV_F_PLACE:
+    return f->b == PLACE_HAND      ? SV_OP_PUT_MOB_FROM_HAND
+           : f->b == PLACE_DISCARD ? SV_OP_PUT_MOB_FROM_DISCARD
+           : f->b == PLACE_STEAL   ? SV_OP_STEAL_MOB
+                                   : -1;
+  case SV_F_LAUNCH:
+    return SV_OP_LAUNCH_ASTEROID;
+  case SV_F_DISCARD:
+    if (f->b != SV_WHY_EFFECT)
+      return -1;
+    return f->a == f->player ? SV_OP_DISCARD_MINION : SV_OP_EACH_OTHER_DISCARDS;
+  case SV_F_HIT:
+  case SV_F_COMPLETE:
+  case SV_F_SHOOT:
+  case SV_F_TRIGGERS:
+    return -1;
+  }
+  return -1;
+}
+
+/* "Villain N" as the subject of a line, or NULL when nobody listens. */
+static const char *villain(const told *t, int seat, char buf[24]) {
+  if (!TELLING(t))
+    return NULL;
+  snprintf(buf, 24, "Villain %d", seat + 1);
+  return buf;
+}
+
+static int count_in(const sv_state *s, int z, int owner) {
+  int n = 0;
+  zset in = zone(s, z);
+  for (int i; (i = next(&in)) >= 0;)
+    n += s->w[i].owner == owner;
+  return n;
+}
+
 /* Resolves trigger k of a TRIGGERS frame. */
-static void resolve_trigger(sv_state *s, sv_frame *f, int k) {
+static void resolve_trigger(sv_state *s, told *t, sv_frame *f, int k) {
   int src = f->list[k];
   int owner = f->owner[k] & 0x3f;
   bool if_destroyed = f->owner[k] & 0x80;
@@ -646,79 +1007,256 @@ static void resolve_trigger(sv_state *s, sv_frame *f, int k) {
     a = &C(src)->facility;
   else if (w->zone == side && w->owner == owner)
     a = side == SV_Z_FACILITY ? &C(src)->facility : &C(src)->project;
-  if (a && (if_destroyed || a->kind == SV_KIND_WHENEVER))
-    push_effects(s, a, owner, src); /* gone or changed: it fizzles */
+  if (!a || !(if_destroyed || a->kind == SV_KIND_WHENEVER)) {
+    /* gone or changed: it fizzles */
+    SAY(t, -1,
+        "Villain %d's %s no longer shows the ability that triggered, so "
+        "nothing happens.",
+        owner + 1, nm(src));
+    return;
+  }
+  int ab =
+      (if_destroyed || side == SV_Z_FACILITY ? SV_AB_FACILITY : SV_AB_PROJECT) |
+      a->kind;
+  if (if_destroyed)
+    SAY(t, -1, "Villain %d's destroyed Secret Facility %s triggers.", owner + 1,
+        nm(src));
+  else
+    SAY(t, -1, "Villain %d's %s %s triggers.", owner + 1,
+        side == SV_Z_FACILITY ? "Secret Facility" : "Project", nm(src));
+  push_effects(s, a, owner, src, ab);
+}
+
+/* Tells that an effect found nothing to act on. */
+static void tell_fizzle(const sv_state *s, told *t, const sv_frame *f) {
+  if (!TELLING(t))
+    return;
+  char src[64], why[96];
+  int me = f->player + 1;
+  bool projects = has(s, SV_Z_PROJECT, f->player);
+  source_text(f->src, f->b, src, sizeof src);
+  switch ((sv_op)f->op) {
+  case SV_OP_DESTROY_OWN_PROJECT:
+    snprintf(why, sizeof why, "Villain %d has no Project to destroy", me);
+    break;
+  case SV_OP_TAKE_DISCARD_PROJECT:
+    snprintf(why, sizeof why, "the Domination discard pile is empty");
+    break;
+  case SV_OP_TAKE_DISCARD_MINION:
+    snprintf(why, sizeof why, "the Minion discard pile is empty");
+    break;
+  case SV_OP_PUT_MOB_FROM_HAND:
+    if (projects)
+      snprintf(why, sizeof why, "Villain %d has no Minion card in hand", me);
+    else
+      snprintf(why, sizeof why, "Villain %d has no Project to put a Mob on",
+               me);
+    break;
+  case SV_OP_PUT_MOB_FROM_DISCARD:
+    if (projects)
+      snprintf(why, sizeof why, "the Minion discard pile is empty");
+    else
+      snprintf(why, sizeof why, "Villain %d has no Project to put a Mob on",
+               me);
+    break;
+  case SV_OP_STEAL_MOB:
+    if (projects)
+      snprintf(why, sizeof why, "no other Villain has a Mob");
+    else
+      snprintf(why, sizeof why,
+               "Villain %d has no Project to put a stolen Mob on", me);
+    break;
+  case SV_OP_SWAP_MOBS:
+    snprintf(why, sizeof why, "there are no two Mobs on different Projects");
+    break;
+  case SV_OP_DESTROY_MOB:
+    snprintf(why, sizeof why, "no other Villain has a Mob");
+    break;
+  case SV_OP_DESTROY_PROJECT:
+    snprintf(why, sizeof why, "no other Villain has a Project without Mobs");
+    break;
+  case SV_OP_DESTROY_FACILITY:
+  case SV_OP_REVERT_FACILITY:
+    snprintf(why, sizeof why, "no other Villain has a Secret Facility");
+    break;
+  case SV_OP_CHARGE_ASTEROID:
+    if (f->scope == SV_SCOPE_ANY)
+      snprintf(why, sizeof why, "there is no uncharged Asteroid");
+    else
+      snprintf(why, sizeof why, "Villain %d has no uncharged Asteroid", me);
+    break;
+  case SV_OP_SHOOT_DOWN:
+    if (f->scope == SV_SCOPE_ANY)
+      snprintf(why, sizeof why, "no other Villain has an Asteroid in flight");
+    else
+      snprintf(why, sizeof why, "no Asteroid flies at Villain %d", me);
+    break;
+  case SV_OP_RETARGET:
+    snprintf(why, sizeof why, "no other Villain has an Asteroid in flight");
+    break;
+  case SV_OP_ADD_PROOF:
+    snprintf(why, sizeof why, "Villain %d has no %s without a token", me,
+             f->scope == SV_SCOPE_DEFAULT    ? "Mob"
+             : f->scope == SV_SCOPE_FACILITY ? "Secret Facility"
+                                             : "Mob or Secret Facility");
+    break;
+  case SV_OP_REMOVE_PROOF:
+    snprintf(why, sizeof why,
+             "no other Villain's Mob or Secret Facility has a token");
+    break;
+  case SV_OP_DRAW_MINION:
+  case SV_OP_DISCARD_MINION:
+  case SV_OP_EACH_OTHER_DISCARDS:
+  case SV_OP_LAUNCH_ASTEROID:
+  case SV_OP_DRAW_PROJECT:
+  case SV_OP_DESTROY_ALL_MOBS:
+  case SV_OP_EXTRA_MOB:
+  case SV_OP_EXTRA_OPS:
+  case SV_OP_COUNT:
+    snprintf(why, sizeof why, "there is nothing to do");
+    break;
+  }
+  SAY(t, -1, "%s: nothing happens, since %s.", src, why);
+}
+
+/* "Villain 2", "Villain 2 and Villain 3", ...: every seat but me, going
+ * round from me's left. */
+static void others_text(const sv_state *s, int me, char *buf, size_t cap) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int k = 1; k < s->players && o < cap; k++)
+    o += (size_t)snprintf(buf + o, cap - o, "%sVillain %d",
+                          k == 1                ? ""
+                          : k == s->players - 1 ? " and "
+                                                : ", ",
+                          (me + k) % s->players + 1);
 }
 
 /* Does the automatic part of an effect frame. Returns false when the
  * frame waits for a decision. */
-static bool effect_auto(sv_state *s, unsigned *fl) {
+static bool effect_auto(sv_state *s, told *t) {
   sv_frame *f = top(s);
-  int me = f->player;
+  int me = f->player, op = f->op;
   switch ((sv_op)f->op) {
   case SV_OP_DRAW_MINION: {
     int n = f->n;
     pop(s);
-    for (int k = 0; k < n; k++)
-      draw_minion(s, me, fl);
+    acted(t, op);
+    draw_minions(s, t, me, n);
     return true;
   }
   case SV_OP_DISCARD_MINION: {
-    int n = f->n;
+    int n = f->n, src = f->src, ab = f->b;
     pop(s);
-    push_discard(s, me, n);
+    acted(t, op);
+    SAY(t, -1, "Villain %d must discard %d Minion card%s.", me + 1, n,
+        n == 1 ? "" : "s");
+    push_discard(s, me, n, SV_WHY_EFFECT, src, ab, me);
     return true;
   }
   case SV_OP_EACH_OTHER_DISCARDS: {
-    int n = f->n;
+    int n = f->n, src = f->src, ab = f->b;
     pop(s);
+    acted(t, op);
+    if (TELLING(t)) {
+      char who[64];
+      others_text(s, me, who, sizeof who);
+      SAY(t, -1, "%s must %sdiscard %d Minion card%s.", who,
+          s->players > 2 ? "each " : "", n, n == 1 ? "" : "s");
+    }
     for (int k = s->players - 1; k >= 1; k--)
-      push_discard(s, (me + k) % s->players, n);
+      push_discard(s, (me + k) % s->players, n, SV_WHY_EFFECT, src, ab, me);
     return true;
   }
   case SV_OP_LAUNCH_ASTEROID: {
     if (f->n == 0) {
       pop(s);
+      acted(t, op);
       return true;
     }
     f->n--;
-    int c = draw_domination(s, fl);
+    int src = f->src, ab = f->b;
+    int c = draw_domination(s, t);
     if (c < 0)
       return true;
     put(s, c, SV_Z_LIMBO, me);
+    SAY(t, -1,
+        "Villain %d turned up %s from the Domination deck, to launch as an "
+        "Asteroid.",
+        me + 1, nm(c));
     sv_frame *l = push(s, SV_F_LAUNCH, me);
-    if (l)
+    if (l) {
       l->a = (uint8_t)c;
+      l->src = (uint8_t)src;
+      l->b = (uint8_t)ab;
+    }
     return true;
   }
   case SV_OP_DRAW_PROJECT: {
     int n = f->n;
     pop(s);
+    acted(t, op);
     for (int k = 0; k < n; k++) {
-      int c = draw_domination(s, fl);
+      int c = draw_domination(s, t);
       if (c < 0)
         return true;
       put(s, c, SV_Z_PROJECT, me);
+      if (TELLING(t)) {
+        char cost[16];
+        power_text(C(c)->cost, cost, sizeof cost);
+        SAY(t, -1,
+            "Villain %d took %s from the Domination deck as a Project (it "
+            "needs %s).",
+            me + 1, nm(c), cost);
+      }
     }
     return true;
   }
   case SV_OP_DESTROY_ALL_MOBS: {
     pop(s);
+    acted(t, op);
+    if (TELLING(t)) { /* one line per Villain who loses Mobs */
+      int total = 0;
+      for (int k = 1; k < s->players; k++) {
+        int victim = (me + k) % s->players, mobs[SV_N_MINION], n = 0;
+        for (int m = MIN_LO; m < DOM_LO; m++)
+          if (s->w[m].zone == SV_Z_MOB && s->w[m].owner == victim)
+            mobs[n++] = m;
+        if (n == 0)
+          continue;
+        char list[200];
+        name_list(mobs, n, list, sizeof list);
+        SAY(t, -1, "Villain %d destroyed all of Villain %d's Mobs: %s.", me + 1,
+            victim + 1, list);
+        total += n;
+      }
+      if (total == 0)
+        SAY(t, -1,
+            "Villain %d would destroy every Mob on other Villains' Projects, "
+            "but there is none.",
+            me + 1);
+    }
     for (int k = 1; k < s->players; k++) {
       int victim = (me + k) % s->players;
       for (int m = MIN_LO; m < DOM_LO; m++)
         if (s->w[m].zone == SV_Z_MOB && s->w[m].owner == victim)
-          destroy_mob(s, m, me);
+          destroy_mob(s, t, m, me, NULL, me);
     }
     return true;
   }
   case SV_OP_EXTRA_MOB:
     s->mobs_left = (uint8_t)(s->mobs_left + f->n);
+    SAY(t, -1, "Villain %d may play %d more Mob%s this turn.", me + 1, f->n,
+        f->n == 1 ? "" : "s");
     pop(s);
+    acted(t, op);
     return true;
   case SV_OP_EXTRA_OPS:
     s->ops_left = (uint8_t)(s->ops_left + f->n);
+    SAY(t, -1, "Villain %d may play %d more Minion Ops this turn.", me + 1,
+        f->n);
     pop(s);
+    acted(t, op);
     return true;
   case SV_OP_DESTROY_OWN_PROJECT:
   case SV_OP_TAKE_DISCARD_PROJECT:
@@ -742,27 +1280,35 @@ static bool effect_auto(sv_state *s, unsigned *fl) {
   eng_prompt p;
   p.n = 0;
   effect_options(s, f, &p);
-  if (p.n == 0) { /* nothing to choose from: the effect does nothing */
+  if (p.n == 0) {     /* nothing (left) to choose from */
+    if (f->step == 0) /* it never acted: the effect does nothing */
+      tell_fizzle(s, t, f);
     pop(s);
+    acted(t, op);
     return true;
   }
   return false;
 }
 
 /* Advances the top frame; false when it waits for a decision. */
-static bool frame_auto(sv_state *s, unsigned *fl) {
+static bool frame_auto(sv_state *s, told *t) {
   sv_frame *f = top(s);
   switch ((sv_frame_kind)f->kind) {
   case SV_F_EFFECT:
-    return effect_auto(s, fl);
+    return effect_auto(s, t);
   case SV_F_DISCARD:
     if (f->n == 0 || hand_size(s, f->player) == 0) {
+      if (f->n > 0)
+        SAY(t, -1, "Villain %d has no Minion card left to discard.",
+            f->player + 1);
       pop(s);
       return true;
     }
     return false;
   case SV_F_PLACE:
     if (!has(s, SV_Z_PROJECT, f->player)) {
+      SAY(t, -1, "Villain %d has no Project left to put a Mob on.",
+          f->player + 1);
       pop(s);
       return true;
     }
@@ -771,7 +1317,10 @@ static bool frame_auto(sv_state *s, unsigned *fl) {
     int ast = f->a;
     if (f->step == 0) { /* 1. the owner draws a Minion card, hit or miss */
       f->step = 1;
-      draw_minion(s, f->player, fl);
+      SAY(t, -1, "Villain %d's %sAsteroid %s hits Villain %d.", f->player + 1,
+          s->w[ast].charged ? "charged " : "", ast_nm(ast),
+          s->w[ast].target + 1);
+      draw_minions(s, t, f->player, 1);
       return true;
     }
     if (f->step == 1) { /* 2. destroy something, if possible */
@@ -782,6 +1331,9 @@ static bool frame_auto(sv_state *s, unsigned *fl) {
       if (p.n > 0)
         return false;
       f->step = 2;
+      if (s->w[ast].zone == SV_Z_ASTEROID)
+        SAY(t, -1, "The Asteroid %s finds nothing of Villain %d's to destroy.",
+            ast_nm(ast), s->w[ast].target + 1);
       return true;
     }
     if (f->step == 2) { /* the target's "an Asteroid hits you" abilities */
@@ -791,8 +1343,11 @@ static bool frame_auto(sv_state *s, unsigned *fl) {
       return true;
     }
     pop(s); /* 4. the Asteroid goes to the discard pile */
-    if (s->w[ast].zone == SV_Z_ASTEROID)
+    if (s->w[ast].zone == SV_Z_ASTEROID) {
       to_ddisc(s, ast);
+      SAY(t, -1, "The Asteroid %s goes to the Domination discard pile.",
+          ast_nm(ast));
+    }
     return true;
   }
   case SV_F_COMPLETE: {
@@ -801,18 +1356,46 @@ static bool frame_auto(sv_state *s, unsigned *fl) {
       /* Discard the Mobs (discarded, not destroyed), then "When complete"
        * while the card is still a Project. */
       f->step = 1;
+      if (TELLING(t)) {
+        int mobs[SV_N_MINION], k = 0;
+        for (int m = MIN_LO; m < DOM_LO; m++)
+          if (s->w[m].zone == SV_Z_MOB && s->w[m].host == pr)
+            mobs[k++] = m;
+        char have[16], cost[16], list[300];
+        power_text(mob_power(s, pr), have, sizeof have);
+        power_text(C(pr)->cost, cost, sizeof cost);
+        name_list(mobs, k, list, sizeof list);
+        SAY(t, -1,
+            "Villain %d completed the Project %s (%s of %s): its Mob%s %s "
+            "go%s to the Minion discard pile.",
+            owner + 1, nm(pr), have, cost, k == 1 ? "" : "s", list,
+            k == 1 ? "es" : "");
+      }
       for (int m = MIN_LO; m < DOM_LO; m++)
         if (s->w[m].zone == SV_Z_MOB && s->w[m].host == pr)
-          to_mdisc(s, m);
+          to_mdisc(s, t, m);
       if (s->w[pr].zone == SV_Z_PROJECT &&
           C(pr)->project.kind == SV_KIND_WHEN_COMPLETE)
-        push_effects(s, &C(pr)->project, owner, pr);
+        push_effects(s, &C(pr)->project, owner, pr,
+                     SV_AB_PROJECT | SV_KIND_WHEN_COMPLETE);
       return true;
     }
     pop(s);
-    if (s->w[pr].zone != SV_Z_PROJECT || s->w[pr].owner != owner)
+    if (s->w[pr].zone != SV_Z_PROJECT || s->w[pr].owner != owner) {
+      SAY(t, -1,
+          "%s is no longer Villain %d's Project, so it does not become a "
+          "Secret Facility.",
+          nm(pr), owner + 1);
       return true;
+    }
     put(s, pr, SV_Z_FACILITY, owner); /* rotate: now a Secret Facility */
+    if (TELLING(t)) {
+      char pts[96];
+      points_text(s, owner, pts, sizeof pts);
+      SAY(t, -1,
+          "%s is now Villain %d's Secret Facility, worth %d point%s: %s.",
+          nm(pr), owner + 1, C(pr)->points, C(pr)->points == 1 ? "" : "s", pts);
+    }
     for (int k = s->players - 1; k >= 1; k--) {
       int other = (owner + k) % s->players;
       fire(s, SV_TRIG_OTHER_COMPLETES_PROJECT, other, -1, other);
@@ -824,11 +1407,13 @@ static bool frame_auto(sv_state *s, unsigned *fl) {
     int ast = f->a, me = f->player;
     if (f->step == 0) {
       f->step = 1;
-      push_discard(s, me, s->w[ast].charged ? 3 : 2);
+      push_discard(s, me, s->w[ast].charged ? 3 : 2, SV_WHY_SHOOT, ast, 0, me);
       return true;
     }
     pop(s);
     if (s->w[ast].zone == SV_Z_ASTEROID) {
+      SAY(t, -1, "Villain %d shot down Villain %d's Asteroid %s.", me + 1,
+          s->w[ast].owner + 1, ast_nm(ast));
       to_ddisc(s, ast);
       fire(s, SV_TRIG_YOU_SHOOT_DOWN, me, -1, me);
     }
@@ -840,7 +1425,7 @@ static bool frame_auto(sv_state *s, unsigned *fl) {
       return true;
     }
     if (f->n_list == 1) {
-      resolve_trigger(s, f, 0);
+      resolve_trigger(s, t, f, 0);
       return true;
     }
     return false;
@@ -851,10 +1436,11 @@ static bool frame_auto(sv_state *s, unsigned *fl) {
 }
 
 /* Advances the phase machine; false when the current player decides. */
-static bool phase_auto(sv_state *s, unsigned *fl) {
+static bool phase_auto(sv_state *s, told *t) {
   int me = s->current;
   switch ((sv_phase)s->phase) {
   case SV_PH_START:
+    SAY(t, -1, "Villain %d's turn begins (turn %d).", me + 1, (int)s->turn);
     for (int i = DOM_LO; i < SV_N; i++)
       if (s->w[i].zone == SV_Z_ASTEROID && s->w[i].owner == me)
         s->w[i].due = 1;
@@ -873,7 +1459,7 @@ static bool phase_auto(sv_state *s, unsigned *fl) {
     s->phase = SV_PH_ACT2;
     return true;
   case SV_PH_ACT2:
-    draw_minion(s, me, fl);
+    draw_minions(s, t, me, 1);
     s->phase = SV_PH_ACT3;
     return true;
   case SV_PH_ACT3:
@@ -881,9 +1467,18 @@ static bool phase_auto(sv_state *s, unsigned *fl) {
       if (s->w[i].zone == SV_Z_LIMBO)
         return false;
     {
-      int c = draw_domination(s, fl);
-      if (c >= 0)
+      int c = draw_domination(s, t);
+      if (c >= 0) {
         put(s, c, SV_Z_LIMBO, me);
+        if (TELLING(t)) {
+          char cost[16];
+          power_text(C(c)->cost, cost, sizeof cost);
+          SAY(t, -1,
+              "Villain %d turned up %s (%s, %d point%s) from the Domination "
+              "deck.",
+              me + 1, nm(c), cost, C(c)->points, C(c)->points == 1 ? "" : "s");
+        }
+      }
     }
     return true;
   case SV_PH_DAY:
@@ -891,7 +1486,10 @@ static bool phase_auto(sv_state *s, unsigned *fl) {
   case SV_PH_EVENING: {
     int extra = hand_size(s, me) - SV_HAND_LIMIT;
     if (extra > 0) {
-      push_discard(s, me, extra);
+      SAY(t, -1,
+          "Villain %d holds %d Minion cards and must discard %d, down to %d.",
+          me + 1, hand_size(s, me), extra, SV_HAND_LIMIT);
+      push_discard(s, me, extra, SV_WHY_EVENING, 0, 0, me);
       return true;
     }
     for (int i = 0; i < SV_N; i++)
@@ -908,70 +1506,113 @@ static bool phase_auto(sv_state *s, unsigned *fl) {
   return false;
 }
 
-static void do_answer(sv_state *s, uint32_t code, unsigned *fl);
+static void do_answer(sv_state *s, uint32_t code, told *t);
 
 /* Runs automatic work until a decision is needed or the game ends. */
-static void run(sv_state *s, unsigned *fl) {
+static void run(sv_state *s, told *t) {
+  const bool tracing = t->trace != NULL; /* read once: the loop is hot */
   for (int guard = 0; guard < 100000; guard++) {
-    check_victory(s);
+    if (tracing) /* whose lines these are (tell_end: the rules' own) */
+      t->op = s->sp > 0 ? frame_op(top(s)) : -1;
+    check_victory(s, t);
     if (s->over)
       return;
     if (s->sp > 0) {
-      if (frame_auto(s, fl))
+      if (frame_auto(s, t))
         continue;
       eng_prompt p;
       options(s, &p);
       if (p.n == 1) {
-        do_answer(s, p.code[0], fl);
+        do_answer(s, p.code[0], t);
         continue;
       }
       return;
     }
-    if (!phase_auto(s, fl))
+    if (!phase_auto(s, t))
       return;
   }
 }
 
 /* ---- answers -------------------------------------------------------- */
 
-static void effect_answer(sv_state *s, sv_frame *f, uint32_t code) {
-  int me = f->player, a = OPT_A(code);
+static void effect_answer(sv_state *s, told *t, sv_frame *f, uint32_t code) {
+  int me = f->player, a = OPT_A(code), op = f->op;
+  char by[24];
   switch ((sv_op)f->op) {
   case SV_OP_DESTROY_OWN_PROJECT:
     pop(s);
-    destroy_project(s, a, me);
+    acted(t, op);
+    destroy_project(s, t, a, me, villain(t, me, by), me, "");
     return;
   case SV_OP_TAKE_DISCARD_PROJECT:
     pop(s);
+    acted(t, op);
     eng_pile_remove(&s->ddisc, (uint16_t)a);
     put(s, a, SV_Z_PROJECT, me);
+    if (TELLING(t)) {
+      char cost[16];
+      power_text(C(a)->cost, cost, sizeof cost);
+      SAY(t, -1,
+          "Villain %d took %s from the Domination discard pile as a Project "
+          "(it needs %s).",
+          me + 1, nm(a), cost);
+    }
     return;
   case SV_OP_TAKE_DISCARD_MINION:
     f->n--;
+    f->step = 1; /* it acted: running out of cards later is no fizzle */
     eng_pile_remove(&s->mdisc, (uint16_t)a);
     put(s, a, SV_Z_HAND, me);
+    SAY(t, -1,
+        "Villain %d took %s from the Minion discard pile into their hand.",
+        me + 1, nm(a));
     return;
   case SV_OP_PUT_MOB_FROM_HAND: {
     if (OPT_TYPE(code) == OPT_STOP) {
       pop(s);
+      acted(t, op);
+      SAY(t, -1, "Villain %d put no more Mobs from their hand.", me + 1);
       return;
     }
     f->n--;
+    f->step = 1;
+    int src = f->src, ab = f->b;
     sv_frame *pl = push(s, SV_F_PLACE, me);
     if (pl) {
       pl->a = (uint8_t)a;
       pl->b = PLACE_HAND;
+      pl->src = (uint8_t)src;
+      pl->n = (uint8_t)ab;
+    }
+    if (TELLING(t) && count_in(s, SV_Z_PROJECT, me) > 1) {
+      SAY(t, -1,
+          "Villain %d is putting a Minion card from their hand as a Mob.",
+          me + 1);
+      SAY(t, me, "You are putting %s from your hand as a Mob.", nm(a));
     }
     return;
   }
   case SV_OP_PUT_MOB_FROM_DISCARD:
   case SV_OP_STEAL_MOB: {
     int how = f->op == SV_OP_STEAL_MOB ? PLACE_STEAL : PLACE_DISCARD;
+    int src = f->src, ab = f->b;
     pop(s);
+    acted(t, op);
     sv_frame *pl = push(s, SV_F_PLACE, me);
     if (pl) {
       pl->a = (uint8_t)a;
       pl->b = (uint8_t)how;
+      pl->src = (uint8_t)src;
+      pl->n = (uint8_t)ab;
+    }
+    if (TELLING(t) && count_in(s, SV_Z_PROJECT, me) > 1) {
+      if (how == PLACE_DISCARD)
+        SAY(t, -1,
+            "Villain %d is putting %s from the Minion discard pile as a Mob.",
+            me + 1, nm(a));
+      else
+        SAY(t, -1, "Villain %d is stealing Villain %d's Mob %s from %s.",
+            me + 1, s->w[a].owner + 1, nm(a), nm(s->w[a].host));
     }
     return;
   }
@@ -979,11 +1620,27 @@ static void effect_answer(sv_state *s, sv_frame *f, uint32_t code) {
     if (f->step == 0) {
       f->step = 1;
       f->a = (uint8_t)a;
+      if (TELLING(t)) {
+        eng_prompt p;
+        p.n = 0;
+        effect_options(s, f, &p);
+        if (p.n > 1)
+          SAY(t, -1,
+              "Villain %d is swapping Villain %d's Mob %s (on %s) with "
+              "another Mob.",
+              me + 1, s->w[a].owner + 1, nm(a), nm(s->w[a].host));
+      }
       return;
     } else {
       int m1 = f->a, m2 = a;
       pop(s);
+      acted(t, op);
       sv_where w1 = s->w[m1], w2 = s->w[m2];
+      SAY(t, -1,
+          "Villain %d swapped Villain %d's Mob %s (on %s) with Villain %d's "
+          "Mob %s (on %s).",
+          me + 1, w1.owner + 1, nm(m1), nm(w1.host), w2.owner + 1, nm(m2),
+          nm(w2.host));
       /* Each Mob takes the other's place and keeps its own token. */
       s->w[m1].host = w2.host;
       s->w[m1].owner = w2.owner;
@@ -995,32 +1652,68 @@ static void effect_answer(sv_state *s, sv_frame *f, uint32_t code) {
     }
   case SV_OP_DESTROY_MOB:
     pop(s);
-    destroy_mob(s, a, me);
+    acted(t, op);
+    destroy_mob(s, t, a, me, villain(t, me, by), me);
     return;
   case SV_OP_DESTROY_PROJECT:
     pop(s);
-    destroy_project(s, a, me);
+    acted(t, op);
+    destroy_project(s, t, a, me, villain(t, me, by), me, "");
     return;
   case SV_OP_DESTROY_FACILITY:
     pop(s);
-    if (s->w[a].proof)
+    acted(t, op);
+    if (s->w[a].proof) {
       s->w[a].proof = 0; /* the token is discarded instead */
-    else
-      destroy_facility(s, a, me);
+      SAY(t, -1,
+          "Villain %d's attack only discarded the Asteroid-proof token of "
+          "Villain %d's Secret Facility %s.",
+          me + 1, s->w[a].owner + 1, nm(a));
+    } else {
+      destroy_facility(s, t, a, me, villain(t, me, by), me);
+    }
     return;
   case SV_OP_REVERT_FACILITY: {
     pop(s);
+    acted(t, op);
     int owner = s->w[a].owner;
+    bool token = s->w[a].proof;
     put(s, a, SV_Z_PROJECT, owner); /* token discarded, ability switches */
+    if (TELLING(t)) {
+      char pts[96];
+      points_text(s, owner, pts, sizeof pts);
+      SAY(t, -1,
+          "Villain %d turned Villain %d's Secret Facility %s back into a "
+          "Project%s: %s.",
+          me + 1, owner + 1, nm(a),
+          token ? " (its Asteroid-proof token is discarded)" : "", pts);
+    }
     return;
   }
   case SV_OP_CHARGE_ASTEROID:
     pop(s);
+    acted(t, op);
     s->w[a].charged = 1;
     s->recheck = 1;
+    if (TELLING(t)) {
+      char w[24];
+      if (s->w[a].owner == me)
+        snprintf(w, sizeof w, "their");
+      else
+        snprintf(w, sizeof w, "Villain %d's", s->w[a].owner + 1);
+      SAY(t, -1,
+          "Villain %d put a Charge token on %s Asteroid %s (at Villain %d).",
+          me + 1, w, ast_nm(a), s->w[a].target + 1);
+    }
     return;
   case SV_OP_SHOOT_DOWN:
     pop(s);
+    acted(t, op);
+    SAY(t, -1,
+        "Villain %d shot down Villain %d's %sAsteroid %s (it flew at Villain "
+        "%d).",
+        me + 1, s->w[a].owner + 1, s->w[a].charged ? "charged " : "", ast_nm(a),
+        s->w[a].target + 1);
     to_ddisc(s, a);
     fire(s, SV_TRIG_YOU_SHOOT_DOWN, me, -1, me);
     return;
@@ -1028,22 +1721,66 @@ static void effect_answer(sv_state *s, sv_frame *f, uint32_t code) {
     if (f->step == 0) {
       f->step = 1;
       f->a = (uint8_t)a;
+      if (TELLING(t)) {
+        int seats = 0;
+        for (int x = 0; x < s->players; x++)
+          seats += can_target(s, me, x);
+        if (seats > 1)
+          SAY(t, -1,
+              "Villain %d is taking over Villain %d's Asteroid %s (at "
+              "Villain %d).",
+              me + 1, s->w[a].owner + 1, ast_nm(a), s->w[a].target + 1);
+      }
     } else {
       int ast = f->a;
       pop(s);
+      acted(t, op);
+      int was_owner = s->w[ast].owner, was_target = s->w[ast].target;
       s->w[ast].owner = (uint8_t)me;
       s->w[ast].target = (uint8_t)a;
       s->w[ast].due = 0;
       s->recheck = 1;
+      if (was_target == a)
+        SAY(t, -1,
+            "Villain %d took over Villain %d's %sAsteroid %s: it still flies "
+            "at Villain %d.",
+            me + 1, was_owner + 1, s->w[ast].charged ? "charged " : "",
+            ast_nm(ast), a + 1);
+      else
+        SAY(t, -1,
+            "Villain %d took over Villain %d's %sAsteroid %s: it flew at "
+            "Villain %d and now flies at Villain %d.",
+            me + 1, was_owner + 1, s->w[ast].charged ? "charged " : "",
+            ast_nm(ast), was_target + 1, a + 1);
     }
     return;
   case SV_OP_ADD_PROOF:
     pop(s);
+    acted(t, op);
     s->w[a].proof = 1;
+    if (s->w[a].zone == SV_Z_MOB)
+      SAY(t, -1,
+          "Villain %d put an Asteroid-proof token on their Mob %s (on %s).",
+          me + 1, nm(a), nm(s->w[a].host));
+    else
+      SAY(t, -1,
+          "Villain %d put an Asteroid-proof token on their Secret Facility %s.",
+          me + 1, nm(a));
     return;
   case SV_OP_REMOVE_PROOF:
     pop(s);
+    acted(t, op);
     s->w[a].proof = 0;
+    if (s->w[a].zone == SV_Z_MOB)
+      SAY(t, -1,
+          "Villain %d discarded the Asteroid-proof token of Villain %d's Mob "
+          "%s (on %s).",
+          me + 1, s->w[a].owner + 1, nm(a), nm(s->w[a].host));
+    else
+      SAY(t, -1,
+          "Villain %d discarded the Asteroid-proof token of Villain %d's "
+          "Secret Facility %s.",
+          me + 1, s->w[a].owner + 1, nm(a));
     return;
   case SV_OP_DRAW_MINION:
   case SV_OP_DISCARD_MINION:
@@ -1058,44 +1795,57 @@ static void effect_answer(sv_state *s, sv_frame *f, uint32_t code) {
   }
 }
 
-static void frame_answer(sv_state *s, uint32_t code) {
+static void frame_answer(sv_state *s, told *t, uint32_t code) {
   sv_frame *f = top(s);
   int a = OPT_A(code);
   switch ((sv_frame_kind)f->kind) {
   case SV_F_EFFECT:
-    effect_answer(s, f, code);
+    effect_answer(s, t, f, code);
     return;
   case SV_F_DISCARD:
     f->n--;
-    to_mdisc(s, a);
+    to_mdisc(s, t, a);
+    SAY(t, -1, "Villain %d discarded %s.", f->player + 1, nm(a));
     return;
   case SV_F_PLACE: {
     int card = f->a, how = f->b;
     pop(s);
-    place_mob(s, card, a, how);
+    place_mob(s, t, card, a, how);
     return;
   }
   case SV_F_HIT: {
-    int me = f->player;
+    int me = f->player, ast = f->a;
+    char by[48] = "";
+    if (TELLING(t))
+      snprintf(by, sizeof by, "The Asteroid %s", ast_nm(ast));
     f->step = 2;
     if (s->w[a].zone == SV_Z_MOB) {
-      if (s->w[a].proof && !s->w[f->a].charged)
+      if (s->w[a].proof && !s->w[ast].charged) {
         s->w[a].proof = 0; /* the token absorbs an uncharged hit */
-      else
-        destroy_mob(s, a, me);
+        SAY(t, -1,
+            "%s knocked the Asteroid-proof token off Villain %d's Mob %s (on "
+            "%s), and the Mob survives.",
+            by, s->w[a].owner + 1, nm(a), nm(s->w[a].host));
+      } else {
+        destroy_mob(s, t, a, me, TELLING(t) ? by : NULL, -1);
+      }
     } else if (s->w[a].zone == SV_Z_PROJECT) {
-      destroy_project(s, a, me);
+      destroy_project(s, t, a, me, TELLING(t) ? by : NULL, -1, "");
     } else if (s->w[a].proof) {
       s->w[a].proof = 0; /* a Facility's token absorbs a charged hit */
+      SAY(t, -1,
+          "%s knocked the Asteroid-proof token off Villain %d's Secret "
+          "Facility %s, and the Facility survives.",
+          by, s->w[a].owner + 1, nm(a));
     } else {
-      destroy_facility(s, a, me);
+      destroy_facility(s, t, a, me, TELLING(t) ? by : NULL, -1);
     }
     return;
   }
   case SV_F_TRIGGERS:
     for (int k = 0; k < f->n_list; k++)
       if (f->list[k] == a) {
-        resolve_trigger(s, f, k);
+        resolve_trigger(s, t, f, k);
         return;
       }
     return;
@@ -1104,6 +1854,8 @@ static void frame_answer(sv_state *s, uint32_t code) {
     pop(s);
     put(s, c, SV_Z_ASTEROID, me);
     s->w[c].target = (uint8_t)a;
+    SAY(t, -1, "Villain %d launched %s as an Asteroid at Villain %d.", me + 1,
+        nm(c), a + 1);
     return;
   }
   case SV_F_COMPLETE:
@@ -1112,29 +1864,47 @@ static void frame_answer(sv_state *s, uint32_t code) {
   }
 }
 
-static void use_ability(sv_state *s, int i) {
+static void use_ability(sv_state *s, told *t, int i) {
   int me = s->current;
   bool facility = s->w[i].zone == SV_Z_FACILITY;
   const sv_ability *a = facility ? &C(i)->facility : &C(i)->project;
+  int ab = (facility ? SV_AB_FACILITY : SV_AB_PROJECT) | a->kind;
+  char cost[48] = "";
+  if (TELLING(t) && a->cost)
+    snprintf(cost, sizeof cost, ", paying %d Minion card%s", a->cost,
+             a->cost == 1 ? "" : "s");
   if (a->kind == SV_KIND_ONCE_PER_TURN) {
+    SAY(t, -1, "Villain %d used their %s %s%s.", me + 1,
+        facility ? "Secret Facility" : "Project", nm(i), cost);
     s->w[i].used = 1;
-    push_effects(s, a, me, i);
+    push_effects(s, a, me, i, ab);
   } else { /* "Destroy this": the card goes first, then its ability */
-    push_effects(s, a, me, i);
-    if (facility)
+    push_effects(s, a, me, i, ab);
+    if (facility) {
       to_ddisc(s, i); /* your own choice: "If destroyed" does not apply */
-    else
-      destroy_project(s, i, me);
+      if (TELLING(t)) {
+        char pts[96];
+        points_text(s, me, pts, sizeof pts);
+        SAY(t, -1,
+            "Villain %d destroyed their own Secret Facility %s for its "
+            "ability%s: %s.",
+            me + 1, nm(i), cost, pts);
+      }
+    } else {
+      char by[24], why[64] = "";
+      if (TELLING(t))
+        snprintf(why, sizeof why, " for its ability%s", cost);
+      destroy_project(s, t, i, me, villain(t, me, by), me, why);
+    }
   }
   if (a->cost)
-    push_discard(s, me, a->cost);
+    push_discard(s, me, a->cost, SV_WHY_COST, i, ab, me);
 }
 
-static void do_answer(sv_state *s, uint32_t code, unsigned *fl) {
-  (void)fl;
+static void do_answer(sv_state *s, uint32_t code, told *t) {
   int a = OPT_A(code);
   if (s->sp > 0) {
-    frame_answer(s, code);
+    frame_answer(s, t, code);
     return;
   }
   int me = s->current;
@@ -1145,9 +1915,17 @@ static void do_answer(sv_state *s, uint32_t code, unsigned *fl) {
       if (s->w[i].zone == SV_Z_LIMBO) {
         if (OPT_TYPE(code) == OPT_PROJECT) {
           put(s, i, SV_Z_PROJECT, me);
+          if (TELLING(t)) {
+            char cost[16];
+            power_text(C(i)->cost, cost, sizeof cost);
+            SAY(t, -1, "Villain %d started %s as a Project (it needs %s).",
+                me + 1, nm(i), cost);
+          }
         } else {
           put(s, i, SV_Z_ASTEROID, me);
           s->w[i].target = (uint8_t)a;
+          SAY(t, -1, "Villain %d launched %s as an Asteroid at Villain %d.",
+              me + 1, nm(i), a + 1);
         }
       }
     s->phase = SV_PH_DAY;
@@ -1157,30 +1935,49 @@ static void do_answer(sv_state *s, uint32_t code, unsigned *fl) {
     if (f) {
       f->a = (uint8_t)a;
       f->b = PLACE_PLAY;
+      f->src = (uint8_t)a;
+    }
+    /* The card stays in the hand until its Project is chosen: until then
+     * only its player may know which it is. */
+    if (TELLING(t) && count_in(s, SV_Z_PROJECT, me) > 1) {
+      SAY(t, -1, "Villain %d is playing a Minion card as a Mob.", me + 1);
+      SAY(t, me, "You are playing %s as a Mob.", nm(a));
     }
     return;
   }
   case OPT_OPS:
     if (!C(a)->swift && s->ops_left > 0)
       s->ops_left--;
-    to_mdisc(s, a);
-    push_effects(s, &C(a)->ops, me, a);
+    to_mdisc(s, t, a);
+    SAY(t, -1, "Villain %d played %s as %sMinion Ops.", me + 1, nm(a),
+        C(a)->swift ? "Swift " : "");
+    push_effects(s, &C(a)->ops, me, a, SV_AB_OPS);
     return;
   case OPT_SHOOT: {
     sv_frame *f = push(s, SV_F_SHOOT, me);
     if (f)
       f->a = (uint8_t)a;
+    SAY(t, -1,
+        "Villain %d is shooting down Villain %d's %sAsteroid %s, discarding "
+        "%d Minion cards.",
+        me + 1, s->w[a].owner + 1, s->w[a].charged ? "charged " : "", ast_nm(a),
+        s->w[a].charged ? 3 : 2);
     return;
   }
   case OPT_USE:
-    use_ability(s, a);
+    use_ability(s, t, a);
     return;
   case OPT_CHARGE:
     s->w[a].charged = 1;
     s->recheck = 1;
-    push_discard(s, me, 3);
+    SAY(t, -1,
+        "Villain %d charged their Asteroid %s (at Villain %d), discarding 3 "
+        "Minion cards.",
+        me + 1, ast_nm(a), s->w[a].target + 1);
+    push_discard(s, me, 3, SV_WHY_CHARGE, a, 0, me);
     return;
   case OPT_END:
+    SAY(t, -1, "Villain %d ended their Day.", me + 1);
     s->phase = SV_PH_EVENING;
     return;
   default:
@@ -1245,17 +2042,16 @@ static eng_rc sv_setup(void *st, const eng_config *cfg, uint64_t seed) {
   }
   eng_pile_shuffle(&s->mdeck, &s->rng);
   eng_pile_shuffle(&s->ddeck, &s->rng);
-  unsigned fl = 0;
+  told t = {.op = -1}; /* nobody listens to the setup */
   for (int p = 0; p < s->players; p++)
-    for (int k = 0; k < 2; k++)
-      draw_minion(s, p, &fl);
+    draw_minions(s, &t, p, 2);
   s->current =
       (uint8_t)(cfg->first >= 0 ? cfg->first
                                 : (int)eng_rng_below(&s->rng, s->players));
   s->turn = 1;
   s->mobs_left = s->ops_left = 1;
   s->phase = SV_PH_START;
-  run(s, &fl);
+  run(s, &t);
   return ENG_OK;
 }
 
@@ -1264,13 +2060,29 @@ static void sv_prompt(const void *st, eng_prompt *p) { options(st, p); }
 /* The core hands apply() only codes of the current prompt (see eng.h), so
  * the options are not rebuilt here: that would double the cost of every
  * answer in random playouts. */
-static eng_rc sv_apply(void *st, uint32_t code, unsigned *flags) {
+/* apply() and the tests' sv_apply_traced: one body, inlined into each so
+ * that random playouts pay nothing for the trace. */
+static inline eng_rc apply_told(void *st, uint32_t code, unsigned *flags,
+                                eng_events *ev, sv_trace *trace) {
   sv_state *s = st;
   if (s->over)
     return ENG_GAME_OVER;
-  do_answer(s, code, flags);
-  run(s, flags);
+  told t = {.ev = ev, .trace = trace};
+  t.op = trace && s->sp > 0 ? frame_op(top(s)) : -1;
+  do_answer(s, code, &t);
+  run(s, &t);
+  *flags |= t.fl;
   return s->overflow ? ENG_INTERNAL : ENG_OK;
+}
+
+eng_rc sv_apply_traced(void *st, uint32_t code, unsigned *flags, eng_events *ev,
+                       sv_trace *trace) {
+  return apply_told(st, code, flags, ev, trace);
+}
+
+static eng_rc sv_apply(void *st, uint32_t code, unsigned *flags,
+                       eng_events *ev) {
+  return apply_told(st, code, flags, ev, NULL);
 }
 
 static void seat_name(int seat, char *buf, size_t cap) {
@@ -1281,57 +2093,182 @@ static void power_of(int i, char *buf, size_t cap) {
   sv_format_power(i < DOM_LO ? C(i)->power : C(i)->cost, buf, cap);
 }
 
-static const char *frame_question(const sv_state *s, const sv_frame *f) {
+/* Whether a Mob placement's or a launch's frame knows its source: frames
+ * saved before the source was kept hold src 0, and a card whose Ops
+ * cannot cause op is no source. */
+static bool source_known(int src, int op) {
+  if (src >= DOM_LO)
+    return true;
+  const sv_ability *a = &C(src)->ops;
+  for (int k = 0; k < a->n_effects; k++)
+    if (a->eff[k].op == op)
+      return true;
+  return false;
+}
+
+/* The question of the decision on top of the stack, naming the card whose
+ * ability or rule asks it. */
+static void frame_question(const sv_state *s, const sv_frame *f, char *buf,
+                           size_t cap) {
+  char src[64];
   switch ((sv_frame_kind)f->kind) {
-  case SV_F_DISCARD:
-    return "Discard which Minion card?";
+  case SV_F_DISCARD: {
+    char left[24] = "";
+    if (f->n > 1)
+      snprintf(left, sizeof left, " (%d to go)", f->n);
+    switch (f->b) {
+    case SV_WHY_COST: {
+      const sv_ability *a = SV_AB_SIDE(f->step) == SV_AB_FACILITY
+                                ? &C(f->src)->facility
+                                : &C(f->src)->project;
+      source_text(f->src, f->step, src, sizeof src);
+      if (f->src >= DOM_LO && SV_AB_SIDE(f->step) && a->cost)
+        snprintf(buf, cap, "%s costs %d Minion card%s: discard which%s?", src,
+                 a->cost, a->cost == 1 ? "" : "s", left);
+      else
+        snprintf(buf, cap, "%s: discard which Minion card%s?", src, left);
+      return;
+    }
+    case SV_WHY_SHOOT:
+      snprintf(buf, cap,
+               "Shooting down the Asteroid %s: discard which Minion card%s?",
+               ast_nm(f->src), left);
+      return;
+    case SV_WHY_CHARGE:
+      snprintf(buf, cap,
+               "Charging the Asteroid %s: discard which Minion card%s?",
+               ast_nm(f->src), left);
+      return;
+    case SV_WHY_EVENING:
+      snprintf(buf, cap,
+               "Evening, down to %d cards: discard which Minion card%s?",
+               SV_HAND_LIMIT, left);
+      return;
+    case SV_WHY_EFFECT:
+      source_text(f->src, f->step, src, sizeof src);
+      if (f->a != f->player)
+        snprintf(buf, cap, "Villain %d's %s: discard which Minion card%s?",
+                 f->a + 1, src, left);
+      else
+        snprintf(buf, cap, "%s: discard which Minion card%s?", src, left);
+      return;
+    default:
+      snprintf(buf, cap, "Discard which Minion card%s?", left);
+      return;
+    }
+  }
   case SV_F_PLACE:
-    return "Onto which of your Projects?";
+    if (f->b == PLACE_PLAY) {
+      snprintf(buf, cap, "Play %s as a Mob onto which of your Projects?",
+               nm(f->a));
+      return;
+    }
+    if (!source_known(f->src, frame_op(f))) {
+      snprintf(buf, cap, "Put %s onto which of your Projects?", nm(f->a));
+      return;
+    }
+    source_text(f->src, f->n, src, sizeof src);
+    snprintf(buf, cap, "%s: put %s onto which of your Projects?", src,
+             nm(f->a));
+    return;
   case SV_F_HIT:
-    return "Your Asteroid hits: destroy what?";
+    snprintf(buf, cap, "Your Asteroid %s hits Villain %d: destroy what?",
+             ast_nm(f->a), s->w[f->a].target + 1);
+    return;
   case SV_F_TRIGGERS:
-    return "Several abilities trigger: which resolves first?";
+    snprintf(buf, cap,
+             "Several abilities trigger at once: which resolves "
+             "first?");
+    return;
   case SV_F_LAUNCH:
-    return "Launch the Asteroid at which Villain?";
+    if (!source_known(f->src, SV_OP_LAUNCH_ASTEROID)) {
+      snprintf(buf, cap, "Launch %s as an Asteroid at which Villain?",
+               nm(f->a));
+      return;
+    }
+    source_text(f->src, f->b, src, sizeof src);
+    snprintf(buf, cap, "%s: launch %s as an Asteroid at which Villain?", src,
+             nm(f->a));
+    return;
   case SV_F_COMPLETE:
   case SV_F_SHOOT:
-    return "";
+    buf[0] = '\0';
+    return;
   case SV_F_EFFECT:
     break;
   }
+  const char *q = "choose";
+  char what[96];
   switch ((sv_op)f->op) {
   case SV_OP_DESTROY_OWN_PROJECT:
-    return "Destroy which of your Projects?";
+    q = "destroy which of your Projects";
+    break;
   case SV_OP_TAKE_DISCARD_PROJECT:
-    return "Take which Domination card from the discard pile as a Project?";
+    q = "take which Domination card from the discard pile as your Project";
+    break;
   case SV_OP_TAKE_DISCARD_MINION:
-    return "Take which Minion card from the discard pile?";
+    if (f->n > 1) {
+      snprintf(what, sizeof what,
+               "take which Minion card from the discard pile (%d to go)", f->n);
+      q = what;
+    } else {
+      q = "take which Minion card from the discard pile";
+    }
+    break;
   case SV_OP_PUT_MOB_FROM_HAND:
-    return "Put which Minion card from your hand as a Mob?";
+    q = "put which Minion card from your hand as a Mob";
+    break;
   case SV_OP_PUT_MOB_FROM_DISCARD:
-    return "Put which Minion card from the discard pile as a Mob?";
+    q = "put which Minion card from the discard pile as a Mob";
+    break;
   case SV_OP_STEAL_MOB:
-    return "Steal which Mob?";
+    q = "steal which Mob";
+    break;
   case SV_OP_SWAP_MOBS:
-    return f->step ? "Swap it with which Mob?" : "Swap which Mob?";
+    if (f->step) {
+      snprintf(what, sizeof what, "swap %s with which Mob", nm(f->a));
+      q = what;
+    } else {
+      q = "swap which Mob";
+    }
+    break;
   case SV_OP_DESTROY_MOB:
-    return "Destroy which Mob?";
+    q = "destroy which Mob";
+    break;
   case SV_OP_DESTROY_PROJECT:
-    return "Destroy which Project?";
+    q = "destroy which Project";
+    break;
   case SV_OP_DESTROY_FACILITY:
-    return "Destroy which Secret Facility?";
+    q = "destroy which Secret Facility";
+    break;
   case SV_OP_REVERT_FACILITY:
-    return "Turn which Secret Facility back into a Project?";
+    q = "turn which Secret Facility back into a Project";
+    break;
   case SV_OP_CHARGE_ASTEROID:
-    return "Charge which Asteroid?";
+    q = "put a Charge token on which Asteroid";
+    break;
   case SV_OP_SHOOT_DOWN:
-    return "Shoot down which Asteroid?";
+    q = "shoot down which Asteroid";
+    break;
   case SV_OP_RETARGET:
-    return f->step ? "Point it at which Villain?" : "Retarget which Asteroid?";
+    if (f->step) {
+      snprintf(what, sizeof what, "point the Asteroid %s at which Villain",
+               ast_nm(f->a));
+      q = what;
+    } else {
+      q = "retarget which Asteroid";
+    }
+    break;
   case SV_OP_ADD_PROOF:
-    return "Put an Asteroid-proof token on what?";
+    q = f->scope == SV_SCOPE_DEFAULT
+            ? "put an Asteroid-proof token on which Mob"
+        : f->scope == SV_SCOPE_FACILITY
+            ? "put an Asteroid-proof token on which Secret Facility"
+            : "put an Asteroid-proof token on which Mob or Secret Facility";
+    break;
   case SV_OP_REMOVE_PROOF:
-    return "Discard which Asteroid-proof token?";
+    q = "discard which Asteroid-proof token";
+    break;
   case SV_OP_DRAW_MINION:
   case SV_OP_DISCARD_MINION:
   case SV_OP_EACH_OTHER_DISCARDS:
@@ -1343,24 +2280,30 @@ static const char *frame_question(const sv_state *s, const sv_frame *f) {
   case SV_OP_COUNT:
     break;
   }
-  (void)s;
-  return "Choose.";
+  source_text(f->src, f->b, src, sizeof src);
+  snprintf(buf, cap, "%s: %s?", src, q);
 }
 
 static void sv_question(const void *st, const eng_prompt *p, char *buf,
                         size_t cap) {
   const sv_state *s = st;
   (void)p;
-  if (s->over)
+  if (cap == 0)
+    return;
+  if (s->over) {
     snprintf(buf, cap, "The game is over.");
-  else if (s->sp > 0)
-    snprintf(buf, cap, "%s", frame_question(s, &s->stack[s->sp - 1]));
-  else if (s->phase == SV_PH_ACT3)
-    snprintf(buf, cap,
-             "Start the drawn card as a Project, or launch it as "
-             "an Asteroid?");
-  else
-    snprintf(buf, cap, "Your day: what next?");
+  } else if (s->sp > 0) {
+    frame_question(s, &s->stack[s->sp - 1], buf, cap);
+  } else if (s->phase == SV_PH_ACT3) {
+    int drawn = -1;
+    for (int i = DOM_LO; i < SV_N; i++)
+      if (s->w[i].zone == SV_Z_LIMBO)
+        drawn = i;
+    snprintf(buf, cap, "Start %s as a Project, or launch it as an Asteroid?",
+             drawn >= 0 ? nm(drawn) : "the drawn card");
+  } else {
+    snprintf(buf, cap, "Your Day: what next?");
+  }
 }
 
 /* Describes a card on the table for an option label. */
@@ -1545,6 +2488,5 @@ const eng_ruleset sv_ruleset = {
     .cards = sv_cards_list,
     .cards_markdown = sv_cards_markdown_list,
     .render = sv_render,
-    .public_answer = sv_public_answer,
     .ai = sv_ai_choose,
 };

@@ -225,6 +225,38 @@ typedef enum {
   SV_F_LAUNCH,   /* a drawn card waits for its target: a = card */
 } sv_frame_kind;
 
+/* Which ability an effect comes from, kept in its frames so that
+ * questions and lines can name it ("Chronosphere (when complete)"): a
+ * Minion card's Ops, or one side of a Domination card ORed with the
+ * ability's kind (an sv_kind). Frames saved before it was kept read 0. */
+enum { SV_AB_OPS = 0, SV_AB_PROJECT = 0x10, SV_AB_FACILITY = 0x20 };
+#define SV_AB_SIDE(ab) ((ab)&0x30)
+#define SV_AB_KIND(ab) ((ab)&0x0f)
+
+/* Why a player discards (an SV_F_DISCARD frame's b), for the question. */
+enum {
+  SV_WHY_NONE,    /* (frames saved before the reason was kept) */
+  SV_WHY_COST,    /* the cost of the ability of src */
+  SV_WHY_SHOOT,   /* shooting down Asteroid src */
+  SV_WHY_CHARGE,  /* charging Asteroid src (Total Annihilation) */
+  SV_WHY_EVENING, /* down to the hand limit */
+  SV_WHY_EFFECT   /* an effect of src, used by seat a */
+};
+
+/* One entry of the effect stack. What the fields hold depends on kind:
+ *   EFFECT   op, n, scope; step (how far a two-choice op is, or 1 once
+ *            an op that repeats has acted); a (the first choice); src and
+ *            b (the card and SV_AB_* of its ability).
+ *   DISCARD  n (cards left to discard); b (SV_WHY_*); src, step (the
+ *            card and SV_AB_* of what demands it); a (the seat whose
+ *            effect it is, for SV_WHY_EFFECT).
+ *   PLACE    a (the Mob's card); b (how it comes: PLACE_* in sv.c); src,
+ *            n (the card and SV_AB_* of the effect that puts it).
+ *   HIT      a (the Asteroid); step (1. draw 2. destroy 3. triggers).
+ *   COMPLETE a (the Project); step.
+ *   SHOOT    a (the Asteroid); step.
+ *   TRIGGERS n_list, list, owner.
+ *   LAUNCH   a (the drawn card); src, b (the effect that launches it). */
 #define SV_TRIG_MAX 12
 typedef struct sv_frame {
   uint8_t kind;
@@ -286,10 +318,23 @@ int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
  * option a sensible player picks in prompt p of state st, ties broken by
  * rng. Looks only at what seat p->player may see; never fails. */
 int sv_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng);
-/* sv_text.c */
+/* sv_text.c: renders a view as Markdown into buf (see eng_ruleset.render). */
 void sv_render(const json_t *view, int what, char *buf, size_t cap);
-void sv_public_answer(const void *after, int seat, uint32_t code,
-                      const char *label, char *buf, size_t cap);
+
+/* A test seam into what apply() tells: per effect op, how often it
+ * finished its work (or found nothing to do) and how many public lines
+ * were told for it, its Mob placements, launches and discards included;
+ * and the Minion cards that went to the discard pile, face up, at some
+ * moment (set, never cleared: the caller clears it per answer). */
+typedef struct sv_trace {
+  long acted[SV_OP_COUNT];
+  long told[SV_OP_COUNT];
+  uint8_t shown[SV_N];
+} sv_trace;
+/* sv_ruleset.apply that also records into *trace (the caller's; NULL:
+ * nothing recorded, exactly sv_ruleset.apply). Returns as apply. */
+eng_rc sv_apply_traced(void *st, uint32_t code, unsigned *flags, eng_events *ev,
+                       sv_trace *trace);
 /* sv.c helpers shared with sv_io.c */
 int sv_points(const sv_state *s, int seat);
 int sv_team_points(const sv_state *s, int seat);

@@ -1,6 +1,7 @@
 /*
- * sv_text.c: Supervillain for people: the table and a hand as Markdown,
- * and the public account of an answer.
+ * sv_text.c: Supervillain for people: the table and a hand as Markdown.
+ * (What an answer did is told by the rules themselves, in sv.c, as they
+ * apply it.)
  *
  * The renderers read only a view (sv_view's JSON), never the state, so
  * they cannot show what the viewer may not see. Seats are written
@@ -175,19 +176,4 @@ void sv_render(const json_t *view, int what, char *buf, size_t cap) {
     render_hand(view, &o);
   else
     render_table(view, &o);
-}
-
-void sv_public_answer(const void *after, int seat, uint32_t code,
-                      const char *label, char *buf, size_t cap) {
-  const sv_state *s = after;
-  int type = OPT_TYPE(code), a = OPT_A(code);
-  bool names_card = type == OPT_MOB || type == OPT_OPS || type == OPT_PICK;
-  if (names_card && a < SV_N && !sv_zone_public(s->w[a].zone)) {
-    /* The card is still hidden (say, a Mob waiting for its Project):
-     * tell what kind of choice it was, not which card. */
-    snprintf(buf, cap, "Villain %d %s.", seat + 1,
-             type == OPT_MOB ? "plays a card as a Mob" : "chooses a card");
-    return;
-  }
-  snprintf(buf, cap, "Villain %d: %s", seat + 1, label);
 }
