@@ -710,11 +710,13 @@ void cmd_result_text(const live *L, char *out, size_t cap) {
              res.reason);
 }
 
-/* Whether seat s gets the current prompt by DM (cmd_prompt). */
-static bool prompted_by_dm(const live *L, int s) {
+/* Whether seat s gets the current prompt by DM (cmd_prompt): not an AI
+ * seat, nor a player whose time for this turn ran out (the AI answers for
+ * them). */
+static bool prompted_by_dm(cmd_ctx *c, const live *L, int s) {
   const eng_prompt *p = &L->g->prompt;
   return p->player >= 0 && p->player < L->n_seats && p->player == s &&
-         !cmd_is_ai(L->seats[s].user);
+         !cmd_is_ai(L->seats[s].user) && !cmd_clock_ran_out(c, L, s);
 }
 
 /* Tells the player who must answer now, by DM: their hand, the question
@@ -726,7 +728,7 @@ static bool prompted_by_dm(const live *L, int s) {
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
                 const char *hand) {
   const eng_prompt *p = &L->g->prompt;
-  if (!prompted_by_dm(L, p->player))
+  if (!prompted_by_dm(c, L, p->player))
     return;
   static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
   int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
@@ -790,7 +792,7 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
    * the prompt below. */
   for (int s = 0; s < L->n_seats; s++)
     if ((!before || strcmp(before[s], now[s]) != 0) &&
-        (over || !prompted_by_dm(L, s)))
+        (over || !prompted_by_dm(c, L, s)))
       send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
                NULL, 0, NULL, "hand");
   if (!over)

@@ -133,7 +133,7 @@ const cmd_def cmd_table[] = {
        0, 0},
       GAME_OPT}},
     {"mute",
-     "No more reminders for this turn",
+     "No more reminders (nor the deadline's warning) this turn",
      false,
      cmd_h_mute,
      1,
@@ -146,8 +146,8 @@ const cmd_def cmd_table[] = {
      {{"reminders", "channel, dm or off", CMD_ARG_STRING, false, false, 0, 0},
       {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
        0, 0},
-      {"quiet", "Hours without reminders, e.g. 22-7", CMD_ARG_STRING, false,
-       false, 0, 0}}},
+      {"quiet", "Hours without reminders or deadline warnings, e.g. 22-7",
+       CMD_ARG_STRING, false, false, 0, 0}}},
     {"vacation",
      "Pause your clock in a game for some days",
      false,
@@ -156,12 +156,12 @@ const cmd_def cmd_table[] = {
      {{"days", "How many days", CMD_ARG_INTEGER, true, false, 1, 60},
       GAME_OPT}},
     {"deadline",
-     "Set a game's time per decision (opener or moderator)",
+     "Set a game's time per turn (opener or moderator)",
      false,
      cmd_h_deadline,
      2,
-     {{"hours", "Hours per decision; 0 turns the deadline off", CMD_ARG_INTEGER,
-       true, false, 0, 720},
+     {{"hours", "Hours each player has per turn; 0 turns the deadline off",
+       CMD_ARG_INTEGER, true, false, 0, 720},
       GAME_OPT}},
     {"abort", "Moderators: end a game at once", true, h_abort, 1, {GAME_OPT}},
     {"replace",
@@ -653,6 +653,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   bool revealed = g->answers[g->n_answers - 1].revealed;
   if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed))
     return;
+  cmd_played_self(c, L, seat); /* present: no missed turns in a row */
   char line[400], named[600];
   g->rs->public_answer(g->state, seat, code, label, line, sizeof line);
   cmd_names(L, line, named, sizeof named);
