@@ -576,6 +576,23 @@ int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
   return take_ids(rc, &l, ids, max);
 }
 
+int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap) {
+  sto_seat inv[ENG_MAX_SEATS];
+  int n = 0;
+  buf[0] = '\0';
+  sto_rc rc = sto_invite_list(c->cfg.db, L->row.id, inv, ENG_MAX_SEATS, &n);
+  if (rc && rc != STO_TOO_BIG)
+    return -1;
+  size_t o = 0;
+  for (int k = 0; k < n && o < cap; k++)
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s",
+                          k == 0       ? ""
+                          : k == n - 1 ? " and "
+                                       : ", ",
+                          inv[k].name);
+  return n;
+}
+
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
                        const char *what) {
   if (strcmp(L->row.creator, r->user) == 0 || r->is_mod)

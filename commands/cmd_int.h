@@ -110,6 +110,10 @@ int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
  * channel the user sits in, or the only one); replies and returns NULL
  * when there is none or it is ambiguous. */
 live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses);
+/* The members still invited to lobby L (a rematch's): their names
+ * ("bob and carol") in buf; returns how many, or -1 when they cannot be
+ * read. */
+int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap);
 /* Whether r comes from the player who opened L or a moderator; if not,
  * replies that only they can `what` ("start it") and returns false. */
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
@@ -225,9 +229,13 @@ bool cmd_paused(cmd_ctx *c, const live *L);
 void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
                       const char *why);
 /* Seats `to` (a person or an AI seat; its seat number is ignored) in seat
- * of running or lobby game L, with a fresh clock and no missed turns.
- * false after failing the command. */
+ * of running or lobby game L, with a fresh clock and no missed turns; a
+ * person the AI takes over from is remembered for a rematch
+ * (cmd_seat_human). false after failing the command. */
 bool cmd_give_seat(cmd_ctx *c, live *L, int seat, const sto_seat *to);
+/* The person who held seat of L before the AI took it over (out: their
+ * id and name, seat = seat); false when there is none. */
+bool cmd_seat_human(cmd_ctx *c, const live *L, int seat, sto_seat *out);
 /* ---- game commands (cmd_table.c) ---- */
 /* /game start (a rematch starts its game through it). */
 void cmd_h_start(cmd_ctx *c, const cmd_request *r);

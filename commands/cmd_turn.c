@@ -312,10 +312,22 @@ static void seat_key(const char *what, int seat, char *buf, size_t cap) {
 }
 
 bool cmd_give_seat(cmd_ctx *c, live *L, int seat, const sto_seat *to) {
-  char scope[40], k_miss[24];
+  char scope[40], k_user[24], k_name[24], k_miss[24];
   cmd_game_scope(L, scope, sizeof scope);
+  seat_key("human", seat, k_user, sizeof k_user);
+  seat_key("human_name", seat, k_name, sizeof k_name);
   seat_key("misses", seat, k_miss, sizeof k_miss);
+  const sto_seat *from = &L->seats[seat];
   sto_rc rc = STO_OK;
+  /* The person the AI takes over from is remembered for a rematch; a
+   * person who takes the seat makes the memory moot. */
+  if (cmd_is_ai(to->user) && !cmd_is_ai(from->user))
+    rc = sto_setting_set(c->cfg.db, scope, k_user, from->user);
+  if (!rc && cmd_is_ai(to->user) && !cmd_is_ai(from->user))
+    rc = sto_setting_set(c->cfg.db, scope, k_name, from->name);
+  sto_seat was;
+  if (!rc && !cmd_is_ai(to->user) && cmd_seat_human(c, L, seat, &was))
+    rc = sto_setting_set(c->cfg.db, scope, k_user, "");
   /* Whoever sits down starts with a fresh clock and no missed turns. */
   if (!rc && cmd_game_value(c, L, k_miss, 0) != 0)
     rc = sto_setting_set(c->cfg.db, scope, k_miss, "0");
@@ -332,6 +344,22 @@ bool cmd_give_seat(cmd_ctx *c, live *L, int seat, const sto_seat *to) {
     return false;
   }
   L->seats[seat] = s;
+  return true;
+}
+
+bool cmd_seat_human(cmd_ctx *c, const live *L, int seat, sto_seat *out) {
+  char scope[40], key[24];
+  cmd_game_scope(L, scope, sizeof scope);
+  memset(out, 0, sizeof *out);
+  out->seat = seat;
+  seat_key("human", seat, key, sizeof key);
+  if (sto_setting_get(c->cfg.db, scope, key, out->user, sizeof out->user) ||
+      !out->user[0] || cmd_is_ai(out->user))
+    return false;
+  seat_key("human_name", seat, key, sizeof key);
+  if (sto_setting_get(c->cfg.db, scope, key, out->name, sizeof out->name) ||
+      !out->name[0])
+    snprintf(out->name, sizeof out->name, "%s", out->user);
   return true;
 }
 

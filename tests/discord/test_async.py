@@ -40,6 +40,9 @@ channel of its own, so that no part waits behind another's messages.
    that carries the file waits for the acknowledgement (sent before it,
    Discord refuses it with 10015 and the file is lost) and the file is
    the same.
+2b. A rematch: alice's rematch of a 3-player game invites bob and carol
+   in one announcement whose allowed_mentions let exactly those two be
+   pinged; it cannot start until bob joined and carol declined.
 4. DM channels survive a restart: each player's DM channel was opened
    once and is stored (setting `dm_channel` of scope `user:<id>`); after
    SIGTERM and a restart on the same database, a move that sends the
@@ -71,6 +74,7 @@ GUILD2 = "1187000000000000101"     # the server with threads on
 CH_THREADS = "1187000000000000210"  # its channel: the threads' parent
 CH_TIMERS = "1187000000000000202"
 CH_EXPORT = "1187000000000000203"
+CH_REMATCH = "1187000000000000205"
 MOD = "dave"
 WAITING = re.compile(r"Waiting for (\w[\w ]*)\.")
 PROMPT_ID = r"^[ms]:%d:%d:"
@@ -481,6 +485,44 @@ def part_timers(fake, db, stats):
     return game, y
 
 
+# -- 2b. a rematch's invitations -------------------------------------------------
+
+def part_rematch(fake, db, stats):
+    """A 3-player game ended by a moderator; alice's rematch invites bob
+    and carol in one announcement that may ping exactly them two; it
+    cannot start before both answered; bob joins, carol declines, and it
+    starts."""
+    game = game_no(public(dl.slash(fake, "alice", "new", dl.options(
+        game="supervillain", seats=3), channel=CH_REMATCH), "/game new"),
+        "/game new")
+    for who in ("bob", "carol"):
+        public(dl.slash(fake, who, "join", channel=CH_REMATCH), who + " join")
+    public(dl.slash(fake, "alice", "start", channel=CH_REMATCH), "start")
+    public(mod_slash(fake, "abort", channel=CH_REMATCH), "abort")
+    info = dl.slash(fake, "alice", "rematch", channel=CH_REMATCH)
+    text = public(info, "/game rematch")
+    ids = [dl.USERS["bob"], dl.USERS["carol"]]
+    check("<@%s> and <@%s> are invited back" % tuple(ids) in text,
+          "the rematch said %r" % text)
+    data = (info["callback"] or {}).get("data") or {}
+    check(data.get("allowed_mentions") == {"parse": [], "users": ids},
+          "the rematch's allowed_mentions are %r (bob and carol alone may "
+          "be pinged)" % data.get("allowed_mentions"))
+    m = re.search(r"game #(\d+) \(", text)
+    check(m and int(m.group(1)) > game, "no new game in %r" % text)
+    text = private(dl.slash(fake, "alice", "start", channel=CH_REMATCH),
+                   "an early start")
+    check("bob and carol are still invited" in text, "start said %r" % text)
+    public(dl.slash(fake, "bob", "join", channel=CH_REMATCH), "bob's join")
+    text = public(dl.slash(fake, "carol", "leave", channel=CH_REMATCH),
+                  "carol's decline")
+    check("carol declined the invitation" in text, "leave said %r" % text)
+    text = public(dl.slash(fake, "alice", "start", channel=CH_REMATCH),
+                  "the rematch's start")
+    check("Seats in turn order: alice, bob." in text, "start said %r" % text)
+    stats["rematch"] = 1
+
+
 # -- 3. export -----------------------------------------------------------------
 
 def part_export_game(fake, db, rng, stats):
@@ -695,7 +737,7 @@ def run(binary, openapi, tmp):
     fake = dl.Fake(openapi, tmp, "--identify-interval-ms", "1000")
     bot = None
     stats = {"reminders": 0, "warnings": 0, "muted": 0, "deadlines": 0,
-             "tampered": 0}
+             "tampered": 0, "rematch": 0}
     failed, state = [], {}
 
     def part(name, fn, needs=None):
@@ -711,6 +753,7 @@ def run(binary, openapi, tmp):
         bot = dl.Bot(binary, fake, db)
         part("threads", lambda: part_threads(fake, db, stats))
         part("timers", lambda: part_timers(fake, db, stats))
+        part("rematch", lambda: part_rematch(fake, db, stats))
         part("export game", lambda: part_export_game(fake, db, rng, stats))
         part("export", lambda: part_export(
             fake, bot, db, state["export game"], tmp, stats),
@@ -723,12 +766,13 @@ def run(binary, openapi, tmp):
         part("in time", lambda: answered_in_time(fake))
         part("violations", lambda: fake.no_violations())
         bot.stop()
-        check(not failed, "%d of 8 parts failed: %s" % (
+        check(not failed, "%d of 9 parts failed: %s" % (
             len(failed), "; ".join("%s: %s" % f for f in failed)))
         return ("a game in thread %s (%d messages there, none in the "
                 "parent); %d reminders (channel with one ping, DM), a muted "
                 "turn, a half-time warning, %d deadlines (ai, forfeit) by "
-                "the bot's timers; a %d-answer game exported as a %d-byte "
+                "the bot's timers; a rematch pinging its 2 invited players; "
+                "a %d-answer game exported as a %d-byte "
                 "multipart upload that lair replay accepts (%d moves) and "
                 "%d tampered copies it refuses, the same file after a slow "
                 "acknowledgement; DM channels reused after a "

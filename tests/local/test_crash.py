@@ -4,9 +4,9 @@
 For each command kind (a move, the final move, a move the AI seats answer,
 /game new with AI seats, join, leave, kick, leaving a running game, a
 moderator's abort, undo, a deadline firing, a deadline that escalates
-after a second missed turn) a database is prepared up to just before the
-command and copied; an uninterrupted run of the command on one copy
-gives the after-state. Then the command is run again and again on fresh copies by
+after a second missed turn, a rematch inviting a player back) a database
+is prepared up to just before the command and copied; an uninterrupted
+run of the command on one copy gives the after-state. Then the command is run again and again on fresh copies by
 a `lair local` built with the fault hook (LAIR_FAULTS) and started with
 LAIR_FAULT_AFTER=N, which kills the process with SIGKILL right after its
 Nth write (or BEGIN/COMMIT), for N = 1, 2, ... until the command runs to
@@ -45,6 +45,8 @@ TABLES = {
 EXPECT = {
     "escalate": ("audit", "hand the seat to the AI for good",
                  lambda rows: [r[2] for r in rows][-1:] == ["missed_turns"]),
+    "rematch": ("invites", "invite bob back",
+                lambda rows: [(r[0], r[1]) for r in rows] == [(2, "bob")]),
 }
 EVERY_N_UP_TO = 60  # every N up to here, then a sample, then the last ones
 STEP_AFTER = 5
@@ -150,6 +152,9 @@ def prepare(binary, tmp, name, seed):
             # command, run by a new process whose clock starts again.
             return (setup + lines + ["!advance 150m"] + more +
                     [end, "!advance 70m"], "!advance 5h")
+        if name == "rematch":
+            # A lobby with bob invited back (and pinged), nothing started.
+            return setup + ["mod> /game abort"], "alice> /game rematch"
         raise ll.Fail("no scenario %s" % name)
     finally:
         lair.kill()
@@ -279,7 +284,7 @@ def run(binary, tmp):
     results = []
     for i, name in enumerate(["move", "final", "ai_move", "new_ai", "join",
                               "leave", "kick", "leave_running", "abort",
-                              "undo", "deadline", "escalate"]):
+                              "undo", "deadline", "escalate", "rematch"]):
         results.append(scenario(binary, tmp, name, 4100 + i))
     return "; ".join(results)
 

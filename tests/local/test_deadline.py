@@ -12,7 +12,7 @@ With a virtual clock (!advance) at the console table:
 - escalation: miss_limit 2 with miss_action ai (the seat is the AI's,
   under the player's name, for the rest of the game) and with forfeit
   (the count starts again when the player answers themself), announced
-  and audited;
+  and audited, and the player asked back by a rematch;
 - forfeit never at the first miss unless miss_limit is 1: a database
   whose server chose deadline_policy forfeit under the old schema is
   migrated to miss_action forfeit at the second miss;
@@ -262,6 +262,12 @@ def test_escalation_ai(binary, tmp, stats):
     ll.check(nxt and nxt[0] == q, "after the escalation %r decides" % (nxt,))
     user, options = play_turn(lair, q, nxt[1])
     ll.check(user == q, "the AI seat did not play its turn")
+    # A rematch asks p back.
+    lair.send("mod> /game abort")
+    out = lair.send("%s> /game rematch" % q)
+    ll.check(any("<@%s>" % p in t and "invited back" in t
+                 for t in texts(out)), "the rematch did not invite %s "
+             "back: %r" % (p, texts(out)))
     stats["escalations"] += 1
     lair.close()
 
