@@ -73,9 +73,19 @@ def send_ok(lair, line):
     return out
 
 
-def setup(binary, tmp, name, seed, settings):
+def setup(binary, tmp, name, seed, settings, align=False):
+    """A 2-player game with the server's settings; align: the bot's clock
+    is first moved to 5 minutes past an hour (lair.hour, UTC), so that
+    quiet hours, which are real hours, are not crossed by the minutes
+    the test takes."""
     db = os.path.join(tmp, name + ".db")
     lair = ll.Lair(binary, db, seed=seed, mods=["mod"])
+    if align:
+        now = time.time()
+        shift = (65 - time.gmtime(now).tm_min) % 60
+        if shift:
+            lair.send("!advance %dm" % shift)
+        lair.hour = time.gmtime(now + shift * 60).tm_hour
     for key, value in settings:
         out = lair.send("mod> /game settings key:%s value:%s" % (key, value))
         ll.check("set %s to %s" % (key, value) in out[0]["text"],
@@ -353,20 +363,12 @@ def test_first_miss_forfeit(binary, tmp, stats):
 
 # -- warnings -----------------------------------------------------------------
 
-def wait_for_safe_minute():
-    """Quiet hours are the player's real hours: keep clear of an hour's
-    turn while a case runs."""
-    if time.gmtime().tm_min >= 57:
-        time.sleep(61 * (60 - time.gmtime().tm_min))
-
-
 def test_warnings(binary, tmp, stats):
     cases = ("channel", "dm", "off", "mute", "quiet_held", "quiet_all")
     for case in cases:
-        wait_for_safe_minute()
         lair, db, p, _ = setup(binary, tmp, "warn-" + case, 40, (
-            ("deadline_hours", "12"), ("reminder_hours", "100")))
-        h = time.gmtime().tm_hour
+            ("deadline_hours", "12"), ("reminder_hours", "100")), align=True)
+        h = lair.hour
         if case == "dm":
             lair.send("%s> /game prefs reminders:dm" % p)
         elif case == "off":
