@@ -80,8 +80,9 @@ typedef struct out_msg {
   int64_t version;
   cmd_choice *options;
   int n_options;
-  char mention[32]; /* a user the message may ping ("" none) */
-  char *file_name;  /* an attachment (an exported record), or NULL */
+  /* the users the message may ping, separated by spaces ("" none) */
+  char mention[ENG_MAX_SEATS * (STO_ID_MAX + 1)];
+  char *file_name; /* an attachment (an exported record), or NULL */
   char *file_data;
   size_t file_len;
   char latest[48]; /* "slot:game" when a later message replaces it, or "" */

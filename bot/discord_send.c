@@ -114,11 +114,18 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
   int lines = 0;
   for (const char *p = m->text; *p; p++)
     lines += *p == '\n';
-  /* Nobody is pinged, except the player a reminder is for. */
-  json_t *o = m->mention[0]
-                  ? json_pack("{s{s[]s[s]}}", "allowed_mentions", "parse",
-                              "users", m->mention)
-                  : json_pack("{s{s[]}}", "allowed_mentions", "parse");
+  /* Nobody is pinged, except the player a reminder is for (or the
+   * players a rematch invites). */
+  json_t *o = json_pack("{s{s[]}}", "allowed_mentions", "parse");
+  json_t *users = m->mention[0] ? json_array() : NULL;
+  for (const char *p = m->mention; users && *p;) {
+    size_t n = strcspn(p, " ");
+    if (n)
+      json_array_append_new(users, json_stringn(p, n));
+    p += n + (p[n] == ' ');
+  }
+  if (users)
+    json_object_set_new(json_object_get(o, "allowed_mentions"), "users", users);
   if (m->file_name)
     json_object_set_new(
         o, "attachments",

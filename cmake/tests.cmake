@@ -90,7 +90,7 @@ endforeach()
 find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
-                     history states commands)
+                     history states commands deadline rematch)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py
@@ -100,7 +100,7 @@ foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
 endforeach()
 
 # The crash test needs the fault hook (LAIR_FAULTS, on in tools/test.sh):
-# it kills `lair local` after each write of ten kinds of command.
+# it kills `lair local` after each write of thirteen kinds of command.
 if(LAIR_FAULTS)
   add_test(NAME local_crash
            COMMAND ${LAIR_PYTHON3} -B ${PROJECT_SOURCE_DIR}/tests/local/test_crash.py

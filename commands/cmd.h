@@ -41,7 +41,8 @@ typedef struct cmd_msg {
   int64_t version;           /* moves recorded in that game (for custom_ids) */
   const cmd_choice *options; /* a prompt addressed to `user` */
   int n_options;
-  const char *mention; /* a user id the message may ping, or NULL */
+  const char *mention; /* the user ids the message may ping (separated by
+                          spaces; at most ENG_MAX_SEATS), or NULL */
   /* What the message shows when a later message to the same place (same
    * to, user and game) replaces it: "hand" (a player's hand, with their
    * turn's prompt when they decide) or "reminder"; NULL for messages that

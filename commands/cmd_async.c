@@ -8,7 +8,9 @@
  * (the console's can be moved with !advance). A due timer is claimed
  * before it acts, so a restart, or a second process, never fires it
  * twice; a reminder's next time counts from when it was sent, so a long
- * downtime yields one reminder, not a burst.
+ * downtime yields one reminder, not a burst. A deadline is a turn's clock
+ * (cmd_turn.c keeps them): when it runs out the AI plays the rest of the
+ * turn, and miss_limit missed turns in a row bring miss_action.
  */
 #include "cmd_int.h"
 
@@ -135,33 +137,130 @@ static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
   cmd_set_timer(c, L, "remind", t->seat, c->now + next, t->data + 1);
 }
 
-static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t, bool warn) {
+/* What miss_action does to seat, said to its player ("you forfeit...")
+ * or about them ("bob forfeits..."). */
+static void escalation(cmd_ctx *c, const live *L, int seat, bool you, char *buf,
+                       size_t cap) {
+  const char *name = L->seats[seat].name;
+  if (cmd_game_setting(c, L, "miss_action") == 1)
+    snprintf(buf, cap, "%s%s the game (the seat goes to the AI)",
+             you ? "you forfeit" : name, you ? "" : " forfeits");
+  else
+    snprintf(buf, cap, "the AI plays %s%s seat for the rest of the game",
+             you ? "your" : name, you ? "" : "'s");
+}
+
+/* What seat's next missed turn brings, said to its player: the AI plays
+ * the rest of the turn, or, when it reaches miss_limit, miss_action. */
+static void next_miss(cmd_ctx *c, const live *L, int seat, char *buf,
+                      size_t cap) {
+  long limit = cmd_game_setting(c, L, "miss_limit");
+  if (limit > 0 && cmd_misses(c, L, seat) + 1 >= limit)
+    escalation(c, L, seat, true, buf, cap);
+  else
+    snprintf(buf, cap, "the AI plays the rest of your turn");
+}
+
+/* The half-time warning, routed like reminders: in the channel with a
+ * ping, by DM when the player asked for DMs, not at all when they muted
+ * this turn or turned reminders off; during their quiet hours it waits
+ * for them to end, unless the deadline comes first: then none is sent. */
+static void fire_warning(cmd_ctx *c, live *L, const sto_timer *t) {
   const sto_seat *s = &L->seats[t->seat];
-  char req[64];
-  snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
-  cmd_request r = cmd_timer_request(L, req);
-  long hours = cmd_game_setting(c, L, "deadline_hours");
-  if (warn) {
-    char text[300], left[32];
-    fmt_duration(hours * HOUR - hours * HOUR / 2, left, sizeof left);
-    snprintf(text, sizeof text,
-             "<@%s>, half your time for game #%" PRId64 " is gone: decide "
-             "within %s, or %s.",
-             s->user, L->row.id, left,
-             cmd_setting(c, L->row.guild, "deadline_policy") == 0
-                 ? "the AI answers for you"
-                 : "your seat goes to the AI");
-    cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user, NULL);
+  int64_t due = cmd_clock_due(c, L, t->seat);
+  char key[24];
+  snprintf(key, sizeof key, "mute:%d", t->seat);
+  int route = reminder_route(c, s->user);
+  if (due <= c->now || route == 2 ||
+      cmd_game_value(c, L, key, -1) == L->g->prompt.turn)
+    return;
+  int64_t quiet = quiet_left(c, s->user, c->now);
+  if (quiet > 0) {
+    if (c->now + quiet < due) {
+      sto_timer w = *t;
+      w.due = c->now + quiet;
+      w.turn = L->g->prompt.turn;
+      sto_timer_set(c->cfg.db, &w);
+    }
     return;
   }
-  if (cmd_game_setting(c, L, "deadline_policy") == 1) {
-    cmd_forfeit_seat(c, &r, L, t->seat, "the deadline passed");
+  char req[64], left[32], then[160], text[400];
+  snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
+  cmd_request r = cmd_timer_request(L, req);
+  fmt_duration(due - c->now, left, sizeof left);
+  next_miss(c, L, t->seat, then, sizeof then);
+  if (route == 1) {
+    snprintf(text, sizeof text,
+             "Half your time for this turn of game #%" PRId64 " is gone: "
+             "decide within %s, or %s.",
+             L->row.id, left, then);
+    cmd_send_to(c, &r, CMD_TO_DM, s->user, s->name, L, text, NULL, "reminder");
   } else {
+    snprintf(text, sizeof text,
+             "<@%s>, half your time for this turn of game #%" PRId64
+             " is gone: decide within %s, or %s.",
+             s->user, L->row.id, left, then);
+    cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user, NULL);
+  }
+}
+
+/* The seat's clock ran out: a missed turn. Below miss_limit the AI plays
+ * the rest of the turn; at it, miss_action hands the seat to the AI for
+ * good, announced and written to the audit log. */
+static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t) {
+  int seat = t->seat;
+  char req[64], name[64];
+  snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
+  snprintf(name, sizeof name, "%s", L->seats[seat].name);
+  cmd_request r = cmd_timer_request(L, req);
+  long limit = cmd_game_setting(c, L, "miss_limit");
+  long misses = cmd_add_miss(c, L, seat);
+  if (misses < 0)
+    return;
+  char what[200];
+  escalation(c, L, seat, false, what, sizeof what);
+  if (limit > 0 && misses >= limit) {
+    char missed[48];
+    if (misses == 1)
+      snprintf(missed, sizeof missed, "missed a turn");
+    else
+      snprintf(missed, sizeof missed, "missed %ld turns in a row", misses);
+    sto_seat ai;
+    cmd_ai_seat(seat, ENG_AI_HEURISTIC, &ai);
+    bool forfeits = cmd_game_setting(c, L, "miss_action") == 1;
+    if (forfeits)
+      cmd_announce(c, &r, L,
+                   "%s %s and forfeits game #%" PRId64 ": the seat goes to "
+                   "%s, and %s can no longer win.",
+                   name, missed, L->row.id, ai.name, name);
+    else {
+      /* The AI plays on in the player's name. */
+      snprintf(ai.name, sizeof ai.name, "%.56s (AI)", name);
+      cmd_announce(c, &r, L,
+                   "%s %s; the AI plays %s's seat for the rest of game "
+                   "#%" PRId64 ".",
+                   name, missed, name, L->row.id);
+    }
+    /* The audit names the setting that acted, not a member. */
+    cmd_request by = r;
+    by.user = "miss_limit";
+    cmd_audit(c, &by, "missed_turns", L->row.id, "%s (seat %d) %s: %s", name,
+              seat + 1, missed,
+              forfeits ? "forfeited to the AI"
+                       : "the AI plays the seat to the end");
+    if (!cmd_give_seat(c, L, seat, &ai))
+      return;
+  } else {
+    cmd_clock_run_out(c, L, seat);
+    char more[300] = "";
+    if (limit > 0)
+      snprintf(more, sizeof more,
+               " That is %ld missed turn%s in a row; at %ld, %s.", misses,
+               misses == 1 ? "" : "s", limit, what);
     cmd_announce(c, &r, L,
-                 "%s's time ran out in game #%" PRId64 "; the AI answers "
-                 "for them this once.",
-                 s->name, L->row.id);
-    cmd_ai_answer(c, &r, L, ENG_AI_HEURISTIC);
+                 "%s's time for this turn of game #%" PRId64 " ran out: the "
+                 "AI plays the rest of %s's turn.%s",
+                 name, L->row.id, name, more);
   }
   cmd_settle(c, &r, L);
   cmd_arm_timers(c, L);
@@ -185,7 +284,9 @@ void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
   snprintf(key, sizeof key, "mute:%d", seat);
   cmd_set_game_value(c, L, key, L->g->prompt.turn);
   sto_timer_clear(c->cfg.db, L->row.id, "remind", seat);
-  cmd_reply(c, r, L, "No more reminders for this turn of game #%" PRId64 ".",
+  cmd_reply(c, r, L,
+            "No more reminders for this turn of game #%" PRId64
+            ", nor its deadline's warning.",
             L->row.id);
 }
 
@@ -321,12 +422,17 @@ void cmd_h_deadline(cmd_ctx *c, const cmd_request *r) {
   }
   if (r->is_mod)
     cmd_audit(c, r, "deadline", L->row.id, "%ld hours", hours);
+  /* The clocks of the turn in progress start again with the new time. */
+  sto_timer_clear(c->cfg.db, L->row.id, "deadline", -1);
+  sto_timer_clear(c->cfg.db, L->row.id, "warn", -1);
   cmd_arm_timers(c, L);
   if (hours)
     cmd_announce(c, r, L,
-                 "Game #%" PRId64 ": each decision now has a %ld-hour "
-                 "deadline (warning at half time).",
-                 L->row.id, hours);
+                 "Game #%" PRId64 ": each player now has %ld hour%s per "
+                 "turn (warning at half time; the turn in progress counts "
+                 "from now). When it runs out, the AI plays the rest of "
+                 "their turn.",
+                 L->row.id, hours, hours == 1 ? "" : "s");
   else
     cmd_announce(c, r, L, "Game #%" PRId64 " has no deadline any more.",
                  L->row.id);
@@ -375,11 +481,8 @@ static bool give_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
   } else {
     cmd_ai_seat(seat, ENG_AI_HEURISTIC, &s);
   }
-  if (sto_seat_set(c->cfg.db, L->row.id, &s)) {
-    cmd_fail(c, "The seat could not be changed.");
+  if (!cmd_give_seat(c, L, seat, &s))
     return false;
-  }
-  L->seats[seat] = s;
   if (L->g && to_user) { /* the newcomer gets the hand at once */
     if (L->g->prompt.player == seat) {
       cmd_prompt(c, r, L, NULL, true); /* the prompt carries the hand */
@@ -472,12 +575,16 @@ void cmd_fire_timer(cmd_ctx *c, const sto_timer *t) {
     return;
   }
   if (L->row.status != STO_RUNNING || !L->g || cmd_paused(c, L) ||
-      L->g->prompt.player != t->seat || t->seat < 0 || t->seat >= L->n_seats)
+      L->g->prompt.player != t->seat || t->seat < 0 || t->seat >= L->n_seats ||
+      cmd_is_ai(L->seats[t->seat].user))
     return; /* the decision it was for is gone */
+  /* A turn clock counts for its turn only (-1: armed before clocks were
+   * kept by turn, for the turn in progress). */
+  bool this_turn = t->turn < 0 || t->turn == L->g->prompt.turn;
   if (strcmp(t->kind, "remind") == 0)
     fire_reminder(c, L, t);
-  else if (strcmp(t->kind, "warn") == 0)
-    fire_deadline(c, L, t, true);
-  else if (strcmp(t->kind, "deadline") == 0)
-    fire_deadline(c, L, t, false);
+  else if (strcmp(t->kind, "warn") == 0 && this_turn)
+    fire_warning(c, L, t);
+  else if (strcmp(t->kind, "deadline") == 0 && this_turn)
+    fire_deadline(c, L, t);
 }

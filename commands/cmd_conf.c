@@ -5,7 +5,9 @@
  *
  * Settings live in storage under the scope "guild:<id>" ("guild:local"
  * at the console table); a game may override some under "game:<id>"
- * (its deadline). Every change is written to the audit log.
+ * (its deadline). Every change is written to the audit log. A setting
+ * that is replaced is kept in `retired` with what replaced it, and a
+ * storage migration carries the stored values over.
  */
 #include "cmd_int.h"
 
@@ -14,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const policies[] = {"ai", "forfeit", NULL};
+static const char *const actions[] = {"ai", "forfeit", NULL};
 static const char *const undo_modes[] = {"turn", "off", NULL};
 static const char *const on_off[] = {"off", "on", NULL};
 
@@ -25,12 +27,19 @@ static const cmd_setting_def defs[] = {
     {"reminder_hours", "hours before the first turn reminder", 1, 168, 4, NULL},
     {"reminder_cap_hours", "the longest gap between reminders, in hours", 1,
      336, 24, NULL},
-    {"deadline_hours", "hours a player has for a decision (0: no deadline)", 0,
-     720, 0, NULL},
-    {"deadline_policy",
-     "what happens at a deadline: ai answers, or the seat "
-     "is forfeited to the AI",
-     0, 1, 0, policies},
+    {"deadline_hours",
+     "hours each player has per turn (0: no deadline); then the AI plays the "
+     "rest of their turn. The warning at half time waits out their quiet "
+     "hours, and is not sent when the deadline comes first",
+     0, 720, 0, NULL},
+    {"miss_limit",
+     "missed turns in a row (deadlines passed without an own answer between "
+     "them) before miss_action (0: never)",
+     0, 20, 0, NULL},
+    {"miss_action",
+     "at miss_limit: ai plays the seat to the end under the player's name, "
+     "or forfeit: the seat goes to the AI and the player can no longer win",
+     0, 1, 0, actions},
     {"vacation_days", "days of vacation a player may take per game", 0, 60, 7,
      NULL},
     {"lobby_hours", "hours an unstarted lobby stays open", 1, 720, 72, NULL},
@@ -41,6 +50,24 @@ static const cmd_setting_def defs[] = {
      LONG_MAX, 0, NULL},
 };
 #define N_DEFS (sizeof defs / sizeof defs[0])
+
+/* Settings that are no more, and what took their place (a moderator may
+ * still type them). */
+static const struct {
+  const char *key, *note;
+} retired[] = {
+    {"deadline_policy",
+     "deadline_policy is no more: when a player's time for a turn runs out "
+     "the AI plays the rest of that turn, and miss_limit missed turns in a "
+     "row lead to miss_action (ai or forfeit)."},
+};
+
+const char *cmd_setting_retired(const char *key) {
+  for (size_t i = 0; i < sizeof retired / sizeof retired[0]; i++)
+    if (strcmp(retired[i].key, key) == 0)
+      return retired[i].note;
+  return NULL;
+}
 
 const cmd_setting_def *cmd_setting_at(size_t i) {
   return i < N_DEFS ? &defs[i] : NULL;

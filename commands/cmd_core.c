@@ -621,6 +621,23 @@ int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
   return take_ids(rc, &l, ids, max);
 }
 
+int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap) {
+  sto_seat inv[ENG_MAX_SEATS];
+  int n = 0;
+  buf[0] = '\0';
+  sto_rc rc = sto_invite_list(c->cfg.db, L->row.id, inv, ENG_MAX_SEATS, &n);
+  if (rc && rc != STO_TOO_BIG)
+    return -1;
+  size_t o = 0;
+  for (int k = 0; k < n && o < cap; k++)
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s",
+                          k == 0       ? ""
+                          : k == n - 1 ? " and "
+                                       : ", ",
+                          inv[k].name);
+  return n;
+}
+
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
                        const char *what) {
   if (strcmp(L->row.creator, r->user) == 0 || r->is_mod)
@@ -858,8 +875,6 @@ void cmd_result_text(const live *L, char *out, size_t cap) {
              res.reason);
 }
 
-/* Whether seat s gets the current prompt by DM (cmd_prompt). */
-
 /* ---- the turn's messages ---------------------------------------------
  * A turn is one channel message, edited as the turn goes on: what each
  * answer did (the lines stored with the moves), the table and whom it
@@ -1004,10 +1019,13 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
   cmd_send_edit(c, r, CMD_TO_DM, who, L, key, title, text, opts, k);
 }
 
-static bool prompted_by_dm(const live *L, int s) {
+/* Whether seat s gets the current prompt by DM (cmd_prompt): not an AI
+ * seat, nor a player whose time for this turn ran out (the AI answers for
+ * them). */
+static bool prompted_by_dm(cmd_ctx *c, const live *L, int s) {
   const eng_prompt *p = &L->g->prompt;
   return p->player >= 0 && p->player < L->n_seats && p->player == s &&
-         !cmd_is_ai(L->seats[s].user);
+         !cmd_is_ai(L->seats[s].user) && !cmd_clock_ran_out(c, L, s);
 }
 
 /* Tells the player who must answer now, by DM: their turn's message with
@@ -1016,7 +1034,7 @@ static bool prompted_by_dm(const live *L, int s) {
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
                 const char *hand, bool fresh) {
   const eng_prompt *p = &L->g->prompt;
-  if (!prompted_by_dm(L, p->player))
+  if (!prompted_by_dm(c, L, p->player))
     return;
   static _Thread_local char own[CMD_TEXT_MAX + 1];
   if (!hand) {
@@ -1043,9 +1061,9 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L, int turn,
   cmd_hands(L, now);
   for (int s = 0; s < L->n_seats; s++) {
     bool changed = !before || strcmp(before[s], now[s]) != 0;
-    if (s == mover && (passed || !prompted_by_dm(L, s)))
+    if (s == mover && (passed || !prompted_by_dm(c, L, s)))
       turn_dm(c, r, L, s, turn, now[s], false); /* their turn's DM, final */
-    else if (changed && (over || !prompted_by_dm(L, s)))
+    else if (changed && (over || !prompted_by_dm(c, L, s)))
       send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
                NULL, 0, NULL, "hand");
   }

@@ -4,6 +4,9 @@
  * that `lair replay` checks), rematches, and the moderators' views of a
  * server (its audit log, every game in every channel).
  *
+ * A rematch is a lobby that invites the game's people back (storage's
+ * invitations): it cannot start until each has joined or declined.
+ *
  * History is rebuilt from the stored moves, not taken from the cached
  * game: the log needs the state right after each answer to tell it
  * publicly, an aborted game has no cached engine, and an export that
@@ -478,7 +481,12 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
               old);
     return;
   }
-  if (cmd_seat_of(L, r->user) < 0 && !r->is_mod) {
+  bool played = cmd_seat_of(L, r->user) >= 0;
+  for (int s = 0; !played && s < L->n_seats; s++) {
+    sto_seat was; /* a player the AI took over from played it too */
+    played = cmd_seat_human(c, L, s, &was) && strcmp(was.user, r->user) == 0;
+  }
+  if (!played && !r->is_mod) {
     cmd_reply(c, r, L,
               "Only the players of game #%" PRId64 " or a moderator can ask "
               "for a rematch.",
@@ -504,28 +512,35 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   }
   if (!cmd_channel_has_room(c, r))
     return;
-  long per_member = cmd_setting(c, r->guild, "games_per_member");
+  /* Who is asked back: every person of the game, the ones the AI took
+   * over from included (in their seat's order). AI seats of the game's
+   * own (added in its lobby) come along; AI seats that stood in for a
+   * person do not. The requester, if they played, sits down at once. */
+  sto_seat asked[ENG_MAX_SEATS], bots[ENG_MAX_SEATS], me = {.seat = 0};
+  int n_asked = 0, n_bots = 0;
+  bool seated = false;
   for (int s = 0; s < L->n_seats; s++) {
-    if (cmd_is_ai(L->seats[s].user))
+    sto_seat who = L->seats[s];
+    if (cmd_is_ai(who.user) && !cmd_seat_human(c, L, s, &who)) {
+      bots[n_bots++] = who;
       continue;
-    long n = cmd_open_games_of(c, L->seats[s].user);
-    if (n < 0) {
-      cmd_reply(c, r, L, "The games of %s could not be read.",
-                L->seats[s].name);
-      return;
     }
-    if (n >= per_member) {
-      cmd_reply(c, r, L,
-                "%s already sits in %ld open game%s (the limit is %ld); the "
-                "rematch needs every seat of game #%" PRId64 ".",
-                L->seats[s].name, n, n == 1 ? "" : "s", per_member, old);
-      return;
+    bool twice = strcmp(who.user, r->user) == 0 && seated;
+    for (int k = 0; k < n_asked; k++)
+      twice |= strcmp(asked[k].user, who.user) == 0;
+    if (twice)
+      continue;
+    who.seat = s;
+    if (strcmp(who.user, r->user) == 0) {
+      me = who;
+      snprintf(me.name, sizeof me.name, "%s", r->user_name);
+      seated = true;
+    } else {
+      asked[n_asked++] = who;
     }
   }
-  /* Copy what the new game needs: loading it may drop L from the cache. */
-  sto_seat seats[ENG_MAX_SEATS];
-  int n_seats = L->n_seats;
-  memcpy(seats, L->seats, sizeof seats);
+  if (seated && !cmd_member_has_room(c, r, L))
+    return;
   sto_game g = {.ruleset_version = rs->version,
                 .status = STO_LOBBY,
                 .created = c->now,
@@ -540,46 +555,83 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   snprintf(g.channel, sizeof g.channel, "%s", L->row.channel);
   snprintf(g.creator, sizeof g.creator, "%s", r->user);
   int64_t gid = 0;
+  int n_seats = 0;
   sto_rc rc = sto_game_create(c->cfg.db, &g, &gid);
-  for (int s = 0; !rc && s < n_seats; s++) {
-    seats[s].seat = s;
-    rc = sto_seat_set(c->cfg.db, gid, &seats[s]);
+  if (!rc && seated) {
+    me.seat = n_seats++;
+    rc = sto_seat_set(c->cfg.db, gid, &me);
   }
+  for (int k = 0; !rc && k < n_bots; k++) {
+    sto_seat bot;
+    cmd_ai_seat(n_seats, cmd_ai_level(bots[k].user), &bot);
+    bot.seat = n_seats++;
+    rc = sto_seat_set(c->cfg.db, gid, &bot);
+  }
+  for (int k = 0; !rc && k < n_asked; k++)
+    rc = sto_invite_set(c->cfg.db, gid, &asked[k]);
   if (rc) {
     cmd_fail(c, "The rematch could not be created: %s", sto_strerror(rc));
     return;
   }
   char why[200], list[400];
   live *N = cmd_load(c, gid, why, sizeof why);
+  if (!N) {
+    cmd_fail(c, "The rematch could not be created: %s.", why);
+    return;
+  }
   size_t o = 0;
   list[0] = '\0';
-  for (int s = 0; s < n_seats && o < sizeof list; s++)
+  for (int s = 0; s < N->n_seats && o < sizeof list; s++)
     o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", s ? ", " : "",
-                          seats[s].name);
-  bool start = n_seats >= rs->min_players;
+                          N->seats[s].name);
+  if (n_asked > 0) {
+    /* Everyone asked back is pinged once, here. */
+    char names[600] = "", ping[ENG_MAX_SEATS * (STO_ID_MAX + 1)] = "";
+    size_t on = 0, op = 0;
+    for (int k = 0; k < n_asked && on < sizeof names && op < sizeof ping; k++) {
+      const char *sep = k == 0 ? "" : k == n_asked - 1 ? " and " : ", ";
+      on += (size_t)snprintf(names + on, sizeof names - on, "%s<@%s>", sep,
+                             asked[k].user);
+      op += (size_t)snprintf(ping + op, sizeof ping - op, "%s%s", k ? " " : "",
+                             asked[k].user);
+    }
+    char msg[CMD_TEXT_MAX];
+    snprintf(msg, sizeof msg,
+             "%s asked for a rematch of game #%" PRId64 ": game #%" PRId64
+             " (%s, %s) is open, and %s %s invited back: join with /game "
+             "join, or decline with /game leave. It cannot start before "
+             "everyone invited has answered.%s%s%s",
+             r->user_name, old, gid, rs->name,
+             cfg.mode[0] ? cfg.mode : "standard", names,
+             n_asked == 1 ? "is" : "are", N->n_seats ? " Seated: " : "",
+             N->n_seats ? list : "", N->n_seats ? "." : "");
+    cmd_send_to(c, r, CMD_TO_CHANNEL, NULL, NULL, N, msg, ping, NULL);
+    cmd_arm_lobby(c, N);
+    return;
+  }
+  bool start = N->n_seats >= rs->min_players;
   cmd_announce(c, r, N,
                "%s asked for a rematch of game #%" PRId64 ": game #%" PRId64
-               " (%s, %s) with the same players in the same seats: %s.%s",
+               " (%s, %s) with %s.%s",
                r->user_name, old, gid, rs->name,
                cfg.mode[0] ? cfg.mode : "standard", list,
                start ? ""
                      : " Join with /game join; start it with /game "
                        "start.");
   if (!start) {
-    if (N)
-      cmd_arm_lobby(c, N);
+    cmd_arm_lobby(c, N);
     return;
   }
-  /* Starting goes through /game start itself, so the rematch starts
-     exactly as any game does (seed, table, hands, prompt, timers). */
+  /* Nobody to wait for: it starts through /game start itself, exactly as
+     any game does (seed, table, hands, prompt, timers). */
   char id_text[24];
   snprintf(id_text, sizeof id_text, "%" PRId64, gid);
-  cmd_request s = *r;
-  s.command = "start";
-  s.n_args = 1;
-  s.args[0].name = "game";
-  s.args[0].value = id_text;
-  cmd_h_start(c, &s);
+  cmd_request st = *r;
+  st.command = "start";
+  st.n_args = 1;
+  st.args[0].name = "game";
+  st.args[0].value = id_text;
+  cmd_h_start(c, &st);
 }
 
 /* ---- /gamemod audit --------------------------------------------------------- */

@@ -117,6 +117,10 @@ void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
  * channel the user sits in, or the only one); replies and returns NULL
  * when there is none or it is ambiguous. */
 live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses);
+/* The members still invited to lobby L (a rematch's): their names
+ * ("bob and carol") in buf; returns how many, or -1 when they cannot be
+ * read. */
+int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap);
 /* Whether r comes from the player who opened L or a moderator; if not,
  * replies that only they can `what` ("start it") and returns false. */
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
@@ -179,6 +183,8 @@ typedef struct cmd_setting_def {
   const char *const *words; /* NULL-terminated names of the values, or NULL */
 } cmd_setting_def;
 const cmd_setting_def *cmd_setting_find(const char *key);
+/* What replaced a setting that is no more (a sentence), or NULL. */
+const char *cmd_setting_retired(const char *key);
 /* The ith setting of the table, or NULL past its end. */
 const cmd_setting_def *cmd_setting_at(size_t i);
 /* The value of setting d in scope (*found: whether it was set there), or
@@ -230,14 +236,40 @@ int cmd_ai_level(const char *user);
 void cmd_ai_seat(int seat, int level, sto_seat *out);
 /* Lets AI seats answer while it is their decision. */
 void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L);
-/* Re-arms reminders and deadlines for whoever must answer now. */
+/* Keeps the turn clocks (deadlines: the rule is in cmd_turn.c) and
+ * re-arms the reminder for whoever must answer now. A clock already
+ * running goes on: calling it again, or after a restart, starts none. */
 void cmd_arm_timers(cmd_ctx *c, live *L);
+/* Marks seat's clock for the turn in progress as run out: the AI answers
+ * the seat's prompts until the turn passes (cmd_settle). */
+void cmd_clock_run_out(cmd_ctx *c, const live *L, int seat);
+/* Whether seat's clock ran out in the turn in progress. */
+bool cmd_clock_ran_out(cmd_ctx *c, const live *L, int seat);
+/* When seat's running clock for this turn runs out, or 0 when it has none
+ * running. */
+int64_t cmd_clock_due(cmd_ctx *c, const live *L, int seat);
+/* Counts a missed turn for seat (durably, in the command's transaction);
+ * returns the missed turns in a row, or -1 after failing the command. */
+long cmd_add_miss(cmd_ctx *c, const live *L, int seat);
+/* seat's missed turns in a row. */
+long cmd_misses(cmd_ctx *c, const live *L, int seat);
+/* seat's person answered a prompt themself: no missed turns in a row. */
+void cmd_played_self(cmd_ctx *c, const live *L, int seat);
 /* Starts a new lobby's expiry clock. */
 void cmd_arm_lobby(cmd_ctx *c, live *L);
 bool cmd_paused(cmd_ctx *c, const live *L);
-/* Hands seat to the AI for good (leaving, kicks, the forfeit policy). */
+/* Hands seat to the AI for good (leaving, kicks, missed turns under
+ * miss_action forfeit), announced as a forfeit with why. */
 void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
                       const char *why);
+/* Seats `to` (a person or an AI seat; its seat number is ignored) in seat
+ * of running or lobby game L, with a fresh clock and no missed turns; a
+ * person the AI takes over from is remembered for a rematch
+ * (cmd_seat_human). false after failing the command. */
+bool cmd_give_seat(cmd_ctx *c, live *L, int seat, const sto_seat *to);
+/* The person who held seat of L before the AI took it over (out: their
+ * id and name, seat = seat); false when there is none. */
+bool cmd_seat_human(cmd_ctx *c, const live *L, int seat, sto_seat *out);
 /* ---- game commands (cmd_table.c) ---- */
 /* /game start (a rematch starts its game through it). */
 void cmd_h_start(cmd_ctx *c, const cmd_request *r);

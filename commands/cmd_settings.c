@@ -33,6 +33,10 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   const cmd_setting_def *d = cmd_setting_find(key);
+  if (!d && cmd_setting_retired(key)) {
+    cmd_reply(c, r, NULL, "%s", cmd_setting_retired(key));
+    return;
+  }
   if (!d) {
     char list[400] = "";
     size_t o = 0;

@@ -76,7 +76,8 @@ const cmd_def cmd_table[] = {
      {GAME_OPT}},
     {"game",
      "leave",
-     "Leave a game (a running one only with confirm:yes)",
+     "Leave a game or decline a rematch's invitation (a running game only "
+     "with confirm:yes)",
      false,
      h_leave,
      2,
@@ -157,7 +158,7 @@ const cmd_def cmd_table[] = {
      {GAME_OPT}},
     {"game",
      "rematch",
-     "Play an ended game again: same game and mode, same players invited",
+     "Play an ended game again: a lobby inviting its players back",
      false,
      cmd_h_rematch,
      1,
@@ -177,8 +178,8 @@ const cmd_def cmd_table[] = {
      false,
      cmd_h_deadline,
      2,
-     {{"hours", "Hours per turn; 0 turns the deadline off", CMD_ARG_INTEGER,
-       true, false, 0, 720, NULL},
+     {{"hours", "Hours each player has per turn; 0 turns the deadline off",
+       CMD_ARG_INTEGER, true, false, 0, 720, NULL},
       GAME_OPT}},
     {"prefs",
      "show",
@@ -197,11 +198,11 @@ const cmd_def cmd_table[] = {
        false, 0, 0, reminder_routes},
       {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
        0, 0, NULL},
-      {"quiet", "Hours without reminders, e.g. 22-7", CMD_ARG_STRING, false,
-       false, 0, 0, NULL}}},
+      {"quiet", "Hours without reminders or deadline warnings, e.g. 22-7",
+       CMD_ARG_STRING, false, false, 0, 0, NULL}}},
     {"prefs",
      "mute",
-     "No more reminders for this turn of a game",
+     "No more reminders (nor the deadline's warning) this turn",
      false,
      cmd_h_mute,
      1,
@@ -438,6 +439,38 @@ static live *lobby(cmd_ctx *c, const cmd_request *r) {
   return L;
 }
 
+/* The invitations to lobby L still open (a rematch's): how many (-1 when
+ * they cannot be read); *mine receives the one of user (their id or
+ * name), or an empty user when they hold none. */
+static int invitations(cmd_ctx *c, const live *L, const char *user,
+                       sto_seat *mine) {
+  sto_seat inv[ENG_MAX_SEATS];
+  int n = 0;
+  memset(mine, 0, sizeof *mine);
+  sto_rc rc = sto_invite_list(c->cfg.db, L->row.id, inv, ENG_MAX_SEATS, &n);
+  if (rc && rc != STO_TOO_BIG)
+    return -1;
+  for (int k = 0; k < n && !mine->user[0]; k++)
+    if (strcmp(inv[k].user, user) == 0 || strcasecmp(inv[k].name, user) == 0)
+      *mine = inv[k];
+  return n;
+}
+
+/* What a lobby's announcement adds about its invitations: who is still
+ * invited, or that everyone invited has answered (answered: this request
+ * answered one). */
+static void invited_line(cmd_ctx *c, const live *L, bool answered, char *buf,
+                         size_t cap) {
+  char names[400];
+  int n = cmd_invited(c, L, names, sizeof names);
+  buf[0] = '\0';
+  if (n > 0)
+    snprintf(buf, cap, " Still invited: %s.", names);
+  else if (n == 0 && answered)
+    snprintf(buf, cap,
+             " Everyone invited has answered: it can start (/game start).");
+}
+
 static void h_join(cmd_ctx *c, const cmd_request *r) {
   live *L = lobby(c, r);
   if (!L)
@@ -452,9 +485,25 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
     cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
-  if (L->n_seats >= seats) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " is full (%d players).", L->row.id,
-              seats);
+  /* A rematch keeps a seat for each member it invited. */
+  sto_seat inv;
+  int n_inv = invitations(c, L, r->user, &inv);
+  bool invited = inv.user[0] != '\0';
+  if (n_inv < 0) {
+    cmd_reply(c, r, L, "Game #%" PRId64 " could not be read; nothing changed.",
+              L->row.id);
+    return;
+  }
+  if (L->n_seats >= seats || (!invited && L->n_seats + n_inv >= seats)) {
+    char names[400];
+    if (n_inv > 0 && !invited && cmd_invited(c, L, names, sizeof names) > 0)
+      cmd_reply(c, r, L,
+                "Game #%" PRId64 " is full: its other seats are kept for "
+                "%s, invited to it.",
+                L->row.id, names);
+    else
+      cmd_reply(c, r, L, "Game #%" PRId64 " is full (%d players).", L->row.id,
+                seats);
     return;
   }
   if (!cmd_member_has_room(c, r, L))
@@ -463,15 +512,18 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   snprintf(s.user, sizeof s.user, "%s", r->user);
   snprintf(s.name, sizeof s.name, "%s", r->user_name);
   sto_rc rc = sto_seat_set(c->cfg.db, L->row.id, &s);
+  if (!rc && invited)
+    rc = sto_invite_remove(c->cfg.db, L->row.id, r->user, NULL);
   if (rc) {
     cmd_fail(c, "You could not join: %s", sto_strerror(rc));
     return;
   }
   L->seats[L->n_seats++] = s;
-  char list[400];
+  char list[400], more[500];
   seat_list(L, list, sizeof list);
-  cmd_announce(c, r, L, "%s joined game #%" PRId64 ". Players: %s.",
-               r->user_name, L->row.id, list);
+  invited_line(c, L, invited, more, sizeof more);
+  cmd_announce(c, r, L, "%s joined game #%" PRId64 ". Players: %s.%s",
+               r->user_name, L->row.id, list, more);
 }
 
 /* Removes seat i from a lobby, keeping seats numbered 0..n-1. */
@@ -508,6 +560,23 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   int seat = cmd_seat_of(L, r->user);
+  sto_seat inv;
+  if (seat < 0 && L->row.status == STO_LOBBY &&
+      invitations(c, L, r->user, &inv) > 0 && inv.user[0]) {
+    /* Declining a rematch frees the seat kept for them. */
+    sto_rc rc = sto_invite_remove(c->cfg.db, L->row.id, r->user, NULL);
+    if (rc) {
+      cmd_fail(c, "Your answer could not be saved: %s", sto_strerror(rc));
+      return;
+    }
+    char more[500];
+    invited_line(c, L, true, more, sizeof more);
+    cmd_announce(c, r, L, "%s declined the invitation to game #%" PRId64 ".%s",
+                 r->user_name, L->row.id, more);
+    if (cmd_invited(c, L, more, sizeof more) == 0)
+      close_if_empty(c, r, L);
+    return;
+  }
   if (seat < 0) {
     cmd_reply(c, r, L, "You are not in game #%" PRId64 ".", L->row.id);
     return;
@@ -547,6 +616,22 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   }
   if (!cmd_opener_or_mod(c, r, L, "start it"))
     return;
+  char names[400];
+  int n_inv = cmd_invited(c, L, names, sizeof names);
+  if (n_inv != 0) {
+    if (n_inv < 0)
+      cmd_reply(c, r, L,
+                "Game #%" PRId64 " could not be read; nothing changed.",
+                L->row.id);
+    else
+      cmd_reply(c, r, L,
+                "Game #%" PRId64 " cannot start yet: %s %s still invited to "
+                "it. Each joins with /game join or declines with /game "
+                "leave (a moderator can withdraw an invitation with /gamemod "
+                "kick).",
+                L->row.id, names, n_inv == 1 ? "is" : "are");
+    return;
+  }
   if (L->n_seats < rs->min_players) {
     char lead[160];
     snprintf(lead, sizeof lead, "%s needs at least %d players; game #%" PRId64
@@ -627,19 +712,20 @@ static void h_status(cmd_ctx *c, const cmd_request *r) {
   }
   char t[CMD_TEXT_MAX * 2];
   if (!L->g) {
-    char list[400];
+    char list[400], more[500];
     seat_list(L, list, sizeof list);
+    invited_line(c, L, false, more, sizeof more);
     snprintf(t, sizeof t,
-             "Game #%" PRId64 " (%s) is waiting for players: %s. Join "
+             "Game #%" PRId64 " (%s) is waiting for players: %s.%s Join "
              "with /game join; its opener starts it with /game start.",
-             L->row.id, game_name(L), list);
+             L->row.id, game_name(L), list, more);
   } else {
-    cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t);
-    if (L->g->prompt.player >= 0) {
-      size_t o = strlen(t);
-      snprintf(t + o, sizeof t - o, "Waiting for %s.",
-               L->seats[L->g->prompt.player].name);
-    }
+    /* Whom it waits for first: a long table is sent in pieces. */
+    size_t o = 0;
+    if (L->g->prompt.player >= 0)
+      o = (size_t)snprintf(t, sizeof t, "Game #%" PRId64 ": Waiting for %s.\n",
+                           L->row.id, L->seats[L->g->prompt.player].name);
+    cmd_render(L, -1, ENG_RENDER_TABLE, t + o, sizeof t - o);
   }
   if (post)
     cmd_announce(c, r, L, "%s", t);
@@ -822,6 +908,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   cmd_answer_lines(seat, &ev, label, &lines);
   if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return;
+  cmd_played_self(c, L, seat); /* present: no missed turns in a row */
   cmd_after_change(c, r, L, turn, seat, before);
 }
 
@@ -1029,6 +1116,25 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
   for (int i = 0; seat < 0 && i < L->n_seats; i++)
     if (strcasecmp(L->seats[i].name, who) == 0)
       seat = i;
+  sto_seat inv;
+  if (seat < 0 && L->row.status == STO_LOBBY &&
+      invitations(c, L, who, &inv) > 0 && inv.user[0]) {
+    sto_rc rc = sto_invite_remove(c->cfg.db, L->row.id, inv.user, NULL);
+    if (rc) {
+      cmd_fail(c, "The invitation could not be withdrawn: %s",
+               sto_strerror(rc));
+      return;
+    }
+    char more[500];
+    invited_line(c, L, true, more, sizeof more);
+    cmd_audit(c, r, "kick", L->row.id, "%s (invited, from the lobby)",
+              inv.name);
+    cmd_announce(c, r, L, "%s withdrew %s's invitation to game #%" PRId64 ".%s",
+                 r->user_name, inv.name, L->row.id, more);
+    if (cmd_invited(c, L, more, sizeof more) == 0)
+      close_if_empty(c, r, L);
+    return;
+  }
   if (seat < 0) {
     cmd_reply(c, r, L, "'%.40s' is not in game #%" PRId64 ".", who, L->row.id);
     return;

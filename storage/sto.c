@@ -117,7 +117,30 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN ai_due INTEGER NOT NULL DEFAULT 0;"
     "UPDATE games SET ai_due = 1 WHERE status = 1;"
     "CREATE INDEX games_ai_due ON games(id) WHERE ai_due = 1;",
-    /* 5: what each move did, in words, for whom (seat -1: everyone): the
+    /* 5: asynchronous play as people play it. A timer's engine turn, so
+     * that a turn's clock (kept, stopped and restarted by seat) survives
+     * a restart; the rows armed before it keep -1 and count for the turn
+     * in progress. Invitations to a rematch's lobby, of the members who
+     * have not joined or declined yet. And deadline_policy, which either
+     * answered once per decision or forfeited at the first miss, becomes
+     * miss_action/miss_limit: a server that chose forfeit forfeits at the
+     * second missed turn in a row, the first being played by the AI. */
+    "ALTER TABLE timers ADD COLUMN turn INTEGER NOT NULL DEFAULT -1;"
+    "CREATE TABLE invites("
+    " game INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+    " user TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " seat INTEGER NOT NULL,"
+    " PRIMARY KEY(game, user)) WITHOUT ROWID;"
+    "CREATE INDEX invites_by_user ON invites(user);"
+    "INSERT OR IGNORE INTO settings(scope, key, value)"
+    " SELECT scope, 'miss_action', 'forfeit' FROM settings"
+    " WHERE key = 'deadline_policy' AND value = 'forfeit';"
+    "INSERT OR IGNORE INTO settings(scope, key, value)"
+    " SELECT scope, 'miss_limit', '2' FROM settings"
+    " WHERE key = 'deadline_policy' AND value = 'forfeit';"
+    "DELETE FROM settings WHERE key = 'deadline_policy';",
+    /* 6: what each move did, in words, for whom (seat -1: everyone): the
      * lines of a turn's channel message, a player's turn DM and the log,
      * written with the move. */
     "CREATE TABLE lines("
@@ -404,9 +427,10 @@ static sto_rc check_identity(sqlite3 *h, const char *path, int fresh, char *err,
 static const struct {
   int since;
   const char *name;
-} tables[] = {{1, "games"},    {1, "seats"},  {1, "moves"}, {1, "snapshots"},
-              {1, "settings"}, {3, "timers"}, {3, "audit"}, {4, "requests"},
-              {5, "lines"}};
+} tables[] = {{1, "games"},     {1, "seats"},    {1, "moves"},
+              {1, "snapshots"}, {1, "settings"}, {3, "timers"},
+              {3, "audit"},     {4, "requests"}, {5, "invites"},
+              {6, "lines"}};
 
 /* Whether every table of the file's schema version is in its schema (a
  * read of the schema pages only). */
@@ -743,6 +767,17 @@ static const char *const consistency[] = {
     "WHERE s.seq < 0 OR s.seq > g.moves",
 };
 
+/* The same for the rules of a later schema version, run on files of that
+ * version or newer (an older file has not got the tables yet). */
+static const struct {
+  int since;
+  const char *sql;
+} consistency_since[] = {
+    {5, "SELECT 'game ' || i.game || ': ' || i.user || ' is still invited "
+        "though the game started' FROM invites i JOIN games g ON "
+        "g.id = i.game WHERE g.status IN (1, 2)"},
+};
+
 #define CHECK_REPORT_MAX 100 /* lines per check; the rest are counted */
 
 /* Runs sql and reports each row's first column as a problem (skip_ok:
@@ -828,6 +863,15 @@ sto_rc sto_check(const char *path,
                      i < sizeof consistency / sizeof consistency[0];
        i++)
     rc = check_rows(h, consistency[i], report, ctx, problems, false);
+  int64_t version = 0;
+  if (rc == SQLITE_OK && damage == 0)
+    rc = query_int(h, "PRAGMA user_version", &version);
+  for (size_t i = 0; rc == SQLITE_OK && damage == 0 &&
+                     i < sizeof consistency_since / sizeof consistency_since[0];
+       i++)
+    if (version >= consistency_since[i].since)
+      rc =
+          check_rows(h, consistency_since[i].sql, report, ctx, problems, false);
   if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) {
     /* Too damaged to read on: that is the finding. */
     char what[300];

@@ -58,7 +58,8 @@ sto_rc sto_open(const char *path, sto **out, char *err, size_t cap);
 bool sto_created(const sto *db);
 /* Checks the whole file at path, read-only: SQLite's integrity check,
  * foreign keys, then Lair's rules on its rows (moves numbered 0..n-1 and
- * counted, seats dense, snapshots within the moves, known statuses),
+ * counted, seats dense, snapshots within the moves, known statuses, no
+ * invitation left in a started game),
  * calling report for each problem found (*problems counts them; a kind
  * with more than 100 is cut short). Returns STO_OK when the check ran,
  * problems or not, else why it could not (err says so). Reads the whole
@@ -115,9 +116,10 @@ sto_rc sto_game_count_user(sto *db, const char *user, unsigned statuses,
                            long *n);
 /* The game a request that names none means: among the games of channel
  * (or, channel NULL, the games user sits in anywhere) with a status in
- * statuses, the best two by rank (2 when user sits in it, plus 1 when it
- * is a lobby or running), newest first within a rank. *n receives how
- * many (0-2); two of equal rank make the choice ambiguous. */
+ * statuses, the best two by rank (2 when user sits in it or is invited
+ * to it, plus 1 when it is a lobby or running), newest first within a
+ * rank. *n receives how many (0-2); two of equal rank make the choice
+ * ambiguous. */
 sto_rc sto_game_pick(sto *db, const char *channel, const char *user,
                      unsigned statuses, int64_t ids[2], int ranks[2], int *n);
 /* Calls fn for each game in channel (all channels when channel is NULL)
@@ -150,6 +152,21 @@ sto_rc sto_seat_remove(sto *db, int64_t game, int seat);
 /* Reads up to max seats of game ordered by seat; *n receives the count.
  * STO_TOO_BIG if the game has more than max seats (out holds the first). */
 sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n);
+
+/* ---- invitations --------------------------------------------------------
+ * The members invited to a lobby (a rematch's) who have not joined or
+ * declined yet: a sto_seat each, whose seat is the one they held in the
+ * game before (it orders the list). A lobby's game picks rank an invited
+ * member as seated (sto_game_pick). */
+/* Invites inv->user to game (replacing an invitation of theirs);
+ * STO_NOT_FOUND if no such game. */
+sto_rc sto_invite_set(sto *db, int64_t game, const sto_seat *inv);
+/* Withdraws user's invitation to game; *removed (if not NULL) tells
+ * whether there was one. */
+sto_rc sto_invite_remove(sto *db, int64_t game, const char *user,
+                         bool *removed);
+/* Reads up to max invitations of game, as sto_seat_list reads seats. */
+sto_rc sto_invite_list(sto *db, int64_t game, sto_seat *out, int max, int *n);
 
 /* ---- moves ------------------------------------------------------------ */
 #define STO_OPTION_MAX 64
@@ -231,13 +248,18 @@ sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state);
 /* ---- timers -------------------------------------------------------------
  * Reminders, deadlines and lobby expiry are rows, not memory, so they
  * survive restarts and several processes can share them: whoever claims
- * a due row (deletes it while it still has the due time it read) acts. */
+ * a due row (deletes it while it still has the due time it read) acts.
+ * A turn's clock is a row too: while its seat is not deciding it is kept
+ * stopped (due STO_TIMER_STOPPED, never due) with the seconds it has
+ * left in data. */
+#define STO_TIMER_STOPPED INT64_MAX
 typedef struct sto_timer {
   int64_t game;
   char kind[17]; /* "remind", "warn", "deadline", "lobby" */
   int seat;      /* -1 when it concerns the whole game */
-  int64_t due;   /* Unix seconds */
-  int64_t data;  /* the timer's own counter (e.g. reminders sent) */
+  int64_t due;   /* Unix seconds, or STO_TIMER_STOPPED */
+  int64_t data;  /* the timer's own counter (reminders sent, seconds left) */
+  int turn;      /* the engine turn a turn clock counts; -1 for the others */
 } sto_timer;
 
 /* Sets (or moves) the timer (game, kind, seat). */

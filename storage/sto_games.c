@@ -1,6 +1,7 @@
 /*
- * sto_games.c: games, their seats and moves, the requests remembered with
- * their first answer, and snapshots (storage/sto.h).
+ * sto_games.c: games, their seats, the invitations to a rematch's lobby,
+ * moves, the requests remembered with their first answer, and snapshots
+ * (storage/sto.h).
  *
  * A move is accepted inside a transaction (the command's, or one of its
  * own) that checks its request id and its sequence number against the
@@ -348,7 +349,10 @@ sto_rc sto_seat_remove(sto *db, int64_t game, int seat) {
   return sto_spoil(db, r);
 }
 
-sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
+/* Reads the rows of list statement id (seat, user, name) for game into
+ * out, as sto_seat_list describes. */
+static sto_rc seat_rows(sto *db, st_id id, int64_t game, sto_seat *out, int max,
+                        int *n) {
   sqlite3_stmt *s;
   sto_rc r;
   int rc, count = 0;
@@ -357,7 +361,7 @@ sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
     *n = 0;
   if (!db || !n || max < 0 || (max > 0 && !out))
     return STO_INVALID;
-  if ((r = sto_stmt_get(db, ST_SEAT_LIST, &s)))
+  if ((r = sto_stmt_get(db, id, &s)))
     return r;
   sqlite3_bind_int64(s, 1, game);
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -376,9 +380,59 @@ sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
   }
   if (!r && rc != SQLITE_ROW)
     r = sto_map_rc(rc);
-  sto_stmt_put(db, ST_SEAT_LIST, s);
+  sto_stmt_put(db, id, s);
   *n = count;
   return r;
+}
+
+sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
+  return seat_rows(db, ST_SEAT_LIST, game, out, max, n);
+}
+
+/* ---- invitations ------------------------------------------------------ */
+
+sto_rc sto_invite_set(sto *db, int64_t game, const sto_seat *inv) {
+  sqlite3_stmt *s;
+  sto_rc r;
+
+  if (!db || !inv || !inv->user[0])
+    return sto_spoil(db, STO_INVALID);
+  if (!sto_fits(inv->user, sizeof inv->user) ||
+      !sto_fits(inv->name, sizeof inv->name))
+    return sto_spoil(db, STO_TOO_BIG);
+  if ((r = sto_stmt_get(db, ST_INVITE_SET, &s)))
+    return sto_spoil(db, r);
+  sqlite3_bind_int64(s, 1, game);
+  sto_bind_text(s, 2, inv->user);
+  sto_bind_text(s, 3, inv->name);
+  sqlite3_bind_int(s, 4, inv->seat);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_INVITE_SET, s);
+  return sto_spoil(db, r);
+}
+
+sto_rc sto_invite_remove(sto *db, int64_t game, const char *user,
+                         bool *removed) {
+  sqlite3_stmt *s;
+  sto_rc r;
+
+  if (removed)
+    *removed = false;
+  if (!db || !user)
+    return sto_spoil(db, STO_INVALID);
+  if ((r = sto_stmt_get(db, ST_INVITE_REMOVE, &s)))
+    return sto_spoil(db, r);
+  sqlite3_bind_int64(s, 1, game);
+  sto_bind_text(s, 2, user);
+  r = sto_step_write(db, s);
+  if (!r && removed)
+    *removed = sqlite3_changes(db->db) == 1;
+  sto_stmt_put(db, ST_INVITE_REMOVE, s);
+  return sto_spoil(db, r);
+}
+
+sto_rc sto_invite_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
+  return seat_rows(db, ST_INVITE_LIST, game, out, max, n);
 }
 
 /* The checks and writes of sto_move_append, inside its transaction. */

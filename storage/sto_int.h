@@ -4,7 +4,8 @@
  * that bind, step and read them. Not for other layers.
  *
  * sto.c opens and migrates the file and runs transactions; sto_games.c
- * holds games, seats, moves, remembered requests and snapshots;
+ * holds games, seats, invitations, moves, remembered requests and
+ * snapshots;
  * sto_timers.c timers; sto_settings.c settings and the audit log.
  */
 #ifndef LAIR_STO_INT_H
@@ -52,13 +53,15 @@
                      "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "   \
                      "AND status IN (?2, ?3, ?4, ?5)")                         \
   X(GAME_PICK_CHANNEL,                                                         \
-    "SELECT id, EXISTS(SELECT 1 FROM seats WHERE game = games.id AND "         \
-    "user = ?6) * 2 + (status IN (0, 1)) AS rank FROM games "                  \
+    "SELECT id, (EXISTS(SELECT 1 FROM seats WHERE game = games.id AND "        \
+    "user = ?6) OR EXISTS(SELECT 1 FROM invites WHERE game = games.id "        \
+    "AND user = ?6)) * 2 + (status IN (0, 1)) AS rank FROM games "             \
     "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5) "                       \
     "ORDER BY rank DESC, id DESC LIMIT 2")                                     \
   X(GAME_PICK_USER,                                                            \
     "SELECT id, 2 + (status IN (0, 1)) AS rank FROM games "                    \
-    "WHERE id IN (SELECT game FROM seats WHERE user = ?6) "                    \
+    "WHERE id IN (SELECT game FROM seats WHERE user = ?6 "                     \
+    "UNION SELECT game FROM invites WHERE user = ?6) "                         \
     "AND status IN (?2, ?3, ?4, ?5) ORDER BY rank DESC, id DESC LIMIT 2")      \
   X(REQUEST_PUT, "INSERT INTO requests(id, user, time, answer) "               \
                  "VALUES(?1, ?2, ?3, ?4)")                                     \
@@ -79,6 +82,12 @@
   X(SEAT_REMOVE, "DELETE FROM seats WHERE game = ?1 AND seat = ?2")            \
   X(SEAT_LIST, "SELECT seat, user, name FROM seats WHERE game = ?1 "           \
                "ORDER BY seat")                                                \
+  X(INVITE_SET, "INSERT INTO invites(game, user, name, seat) "                 \
+                "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(game, user) "              \
+                "DO UPDATE SET name = excluded.name, seat = excluded.seat")    \
+  X(INVITE_REMOVE, "DELETE FROM invites WHERE game = ?1 AND user = ?2")        \
+  X(INVITE_LIST, "SELECT seat, user, name FROM invites WHERE game = ?1 "       \
+                 "ORDER BY seat, user")                                        \
   X(MOVE_INSERT,                                                               \
     "INSERT INTO moves(game, seq, seat, kind, turn, revealed, option, "        \
     "request, time) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")               \
@@ -97,15 +106,17 @@
                   "SET seq = excluded.seq, state = excluded.state "            \
                   "WHERE excluded.seq >= snapshots.seq")                       \
   X(SNAPSHOT_GET, "SELECT seq, state FROM snapshots WHERE game = ?1")          \
-  X(TIMER_SET, "INSERT INTO timers(game, kind, seat, due, data) "              \
-               "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(game, kind, seat) "     \
-               "DO UPDATE SET due = excluded.due, data = excluded.data")       \
+  X(TIMER_SET, "INSERT INTO timers(game, kind, seat, due, data, turn) "        \
+               "VALUES(?1, ?2, ?3, ?4, ?5, ?6) "                               \
+               "ON CONFLICT(game, kind, seat) DO UPDATE SET "                  \
+               "due = excluded.due, data = excluded.data, "                    \
+               "turn = excluded.turn")                                         \
   X(TIMER_CLEAR, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
                  "(seat = ?3 OR ?3 < 0)")                                      \
   X(TIMER_CLEAR_GAME, "DELETE FROM timers WHERE game = ?1")                    \
-  X(TIMER_NEXT, "SELECT game, kind, seat, due, data FROM timers "              \
+  X(TIMER_NEXT, "SELECT game, kind, seat, due, data, turn FROM timers "        \
                 "WHERE due <= ?1 ORDER BY due, game, kind, seat LIMIT 1")      \
-  X(TIMER_GET, "SELECT game, kind, seat, due, data FROM timers "               \
+  X(TIMER_GET, "SELECT game, kind, seat, due, data, turn FROM timers "         \
                "WHERE game = ?1 AND kind = ?2 AND seat = ?3")                  \
   X(TIMER_CLAIM, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
                  "seat = ?3 AND due = ?4")                                     \

@@ -1,7 +1,8 @@
 /*
- * sto_timers.c: reminders, deadlines and lobby expiry as rows
+ * sto_timers.c: reminders, turn clocks and lobby expiry as rows
  * (storage/sto.h), so that they survive restarts and several processes
- * can share them: whoever claims a due row acts on it.
+ * can share them: whoever claims a due row acts on it. A stopped clock
+ * (due STO_TIMER_STOPPED) is kept but never due.
  */
 #include "sto_int.h"
 
@@ -15,7 +16,7 @@ static sto_rc read_timer(sqlite3_stmt *s, sto_timer *t) {
   if ((r = sto_col_i64(s, 0, &t->game)) ||
       (r = sto_col_text(s, 1, t->kind, sizeof t->kind)) ||
       (r = sto_col_int(s, 2, &t->seat)) || (r = sto_col_i64(s, 3, &t->due)) ||
-      (r = sto_col_i64(s, 4, &t->data)))
+      (r = sto_col_i64(s, 4, &t->data)) || (r = sto_col_int(s, 5, &t->turn)))
     return r;
   return STO_OK;
 }
@@ -32,6 +33,7 @@ sto_rc sto_timer_set(sto *db, const sto_timer *t) {
   sqlite3_bind_int(s, 3, t->seat);
   sqlite3_bind_int64(s, 4, t->due);
   sqlite3_bind_int64(s, 5, t->data);
+  sqlite3_bind_int(s, 6, t->turn);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_TIMER_SET, s);
   return sto_spoil(db, r);

@@ -2,12 +2,12 @@
  * test_storage.c: storage/sto.h on SQLite.
  *
  * Each test gets a fresh directory under /tmp (removed afterwards) and
- * works on real files: games, seats, moves (the sequence and request-id
- * arbiter), snapshots and settings; reopening; migration of an empty
- * file; refusal of garbage, newer, foreign and damaged files without
- * changing a byte of them; and a crash test that SIGKILLs a writer at a
- * random moment and checks that every acknowledged move survived, with
- * no gap and no duplicate.
+ * works on real files: games, seats, invitations, moves (the sequence
+ * and request-id arbiter), snapshots, settings and timers; reopening;
+ * migration of an empty file and of a version-4 file; refusal of garbage,
+ * newer, foreign and damaged files without changing a byte of them; and a crash
+ * test that SIGKILLs a writer at a random moment and checks that every
+ * acknowledged move survived, with no gap and no duplicate.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -807,6 +807,93 @@ static void test_stored_values_checked(void **state) {
   }
 }
 
+/* Timers keep the turn they count for; a stopped clock is kept but never
+ * due, and a due one is claimed once. */
+static void test_timers(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 1);
+  sto_timer t = {.game = game,
+                 .kind = "deadline",
+                 .seat = 1,
+                 .due = 500,
+                 .data = 3600,
+                 .turn = 7};
+  sto_timer got;
+  bool claimed;
+
+  assert_int_equal(sto_timer_set(db, &t), STO_OK);
+  snprintf(t.kind, sizeof t.kind, "warn");
+  t.due = STO_TIMER_STOPPED;
+  t.data = 1800;
+  assert_int_equal(sto_timer_set(db, &t), STO_OK);
+  assert_int_equal(sto_timer_get(db, game, "deadline", 1, &got), STO_OK);
+  assert_int_equal(got.turn, 7);
+  assert_int_equal(got.due, 500);
+  assert_int_equal(got.data, 3600);
+  assert_int_equal(sto_timer_next(db, 499, &got), STO_NOT_FOUND);
+  assert_int_equal(sto_timer_next(db, INT64_MAX - 1, &got), STO_OK);
+  assert_string_equal(got.kind, "deadline"); /* not the stopped warning */
+  assert_int_equal(sto_timer_claim(db, &got, &claimed), STO_OK);
+  assert_true(claimed);
+  assert_int_equal(sto_timer_claim(db, &got, &claimed), STO_OK);
+  assert_false(claimed);
+  assert_int_equal(sto_timer_next(db, INT64_MAX - 1, &got), STO_NOT_FOUND);
+  assert_int_equal(sto_timer_get(db, game, "warn", 1, &got), STO_OK);
+  assert_int_equal(got.due, STO_TIMER_STOPPED);
+  assert_int_equal(got.data, 1800);
+  assert_int_equal(got.turn, 7);
+  sto_close(db);
+}
+
+/* Invitations: set, listed in their seat order, withdrawn once; an
+ * invited member's game is picked as if they sat in it. */
+static void test_invites(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t old = make_game(db, "c", STO_FINISHED, 1);
+  int64_t lobby = make_game(db, "c", STO_LOBBY, 2);
+  int64_t other = make_game(db, "c", STO_LOBBY, 3);
+  sto_seat a = {.seat = 2}, b = {.seat = 0}, list[4];
+  int n, ranks[2];
+  int64_t ids[2];
+  bool removed;
+
+  (void)old;
+  copy(a.user, sizeof a.user, "u2");
+  copy(a.name, sizeof a.name, "Ann");
+  copy(b.user, sizeof b.user, "u3");
+  copy(b.name, sizeof b.name, "Bob");
+  assert_int_equal(sto_invite_set(db, lobby, &a), STO_OK);
+  assert_int_equal(sto_invite_set(db, lobby, &b), STO_OK);
+  assert_int_equal(sto_invite_set(db, lobby, &b), STO_OK); /* replaced */
+  assert_int_equal(sto_invite_set(db, 999, &b), STO_NOT_FOUND);
+  assert_int_equal(sto_invite_list(db, lobby, list, 4, &n), STO_OK);
+  assert_int_equal(n, 2);
+  assert_string_equal(list[0].name, "Bob");
+  assert_string_equal(list[1].name, "Ann");
+  assert_int_equal(sto_invite_list(db, lobby, list, 1, &n), STO_TOO_BIG);
+  /* u2 is invited to the older lobby: it outranks the newer one. */
+  assert_int_equal(
+      sto_game_pick(db, "c", "u2", 1u << STO_LOBBY, ids, ranks, &n), STO_OK);
+  assert_int_equal(n, 2);
+  assert_int_equal(ids[0], lobby);
+  assert_int_equal(ranks[0], 3);
+  assert_int_equal(ids[1], other);
+  assert_int_equal(ranks[1], 1);
+  assert_int_equal(
+      sto_game_pick(db, NULL, "u2", 1u << STO_LOBBY, ids, ranks, &n), STO_OK);
+  assert_int_equal(n, 1);
+  assert_int_equal(ids[0], lobby);
+  assert_int_equal(sto_invite_remove(db, lobby, "u2", &removed), STO_OK);
+  assert_true(removed);
+  assert_int_equal(sto_invite_remove(db, lobby, "u2", &removed), STO_OK);
+  assert_false(removed);
+  assert_int_equal(sto_invite_list(db, lobby, list, 4, &n), STO_OK);
+  assert_int_equal(n, 1);
+  sto_close(db);
+}
+
 /* ---- opening, migrating, refusing -------------------------------------- */
 
 static void test_reopen(void **state) {
@@ -1074,14 +1161,67 @@ static void test_check_rules(void **state) {
   assert_int_equal(sqlite3_exec(h,
                                 "DELETE FROM moves WHERE seq = 2;"
                                 "UPDATE snapshots SET seq = 9;"
-                                "UPDATE seats SET seat = 3;",
+                                "UPDATE seats SET seat = 3;"
+                                "INSERT INTO invites VALUES(1, 'x', 'X', 0);",
                                 NULL, NULL, NULL),
                    SQLITE_OK);
   sqlite3_close(h);
   assert_int_equal(
       sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
       STO_OK);
-  assert_int_equal(problems, 3);
+  assert_int_equal(problems, 4);
+}
+
+/* A file of schema version 4 is migrated forward: its timers count for
+ * the turn in progress (-1), it gains invitations, and a server's
+ * deadline_policy forfeit becomes miss_action forfeit at the second
+ * missed turn, its other settings untouched. */
+static void test_migration_5(void **state) {
+  fixture *f = *state;
+  sto *db = open_ok(f->path);
+  int64_t game = make_game(db, "c", STO_RUNNING, 1);
+  char buf[16];
+  sto_timer t;
+  sto_close(db);
+  raw_exec(f->path,
+           "DROP TABLE lines;"
+           "DROP TABLE invites;"
+           "ALTER TABLE timers DROP COLUMN turn;"
+           "PRAGMA user_version = 4;"
+           "INSERT INTO timers(game, kind, seat, due, data) "
+           "VALUES(1, 'deadline', 0, 1234, 0);"
+           "INSERT INTO settings VALUES('guild:1', 'deadline_policy', "
+           "'forfeit'), ('guild:2', 'deadline_policy', 'ai'), "
+           "('guild:3', 'deadline_policy', 'forfeit'), "
+           "('guild:3', 'miss_limit', '4'), ('guild:2', 'undo', 'off');");
+  db = open_ok(f->path);
+  assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
+                   sto_schema_version());
+  assert_int_equal(sto_timer_get(db, game, "deadline", 0, &t), STO_OK);
+  assert_int_equal(t.turn, -1);
+  assert_int_equal(t.due, 1234);
+  assert_int_equal(
+      sto_setting_get(db, "guild:1", "miss_action", buf, sizeof buf), STO_OK);
+  assert_string_equal(buf, "forfeit");
+  assert_int_equal(
+      sto_setting_get(db, "guild:1", "miss_limit", buf, sizeof buf), STO_OK);
+  assert_string_equal(buf, "2");
+  assert_int_equal(
+      sto_setting_get(db, "guild:3", "miss_limit", buf, sizeof buf), STO_OK);
+  assert_string_equal(buf, "4"); /* the moderator's own value is kept */
+  assert_int_equal(
+      sto_setting_get(db, "guild:2", "miss_action", buf, sizeof buf),
+      STO_NOT_FOUND);
+  assert_int_equal(sto_setting_get(db, "guild:2", "undo", buf, sizeof buf),
+                   STO_OK);
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM settings WHERE "
+                                    "key = 'deadline_policy'"),
+                   0);
+  sto_seat inv = {.seat = 0};
+  copy(inv.user, sizeof inv.user, "u");
+  copy(inv.name, sizeof inv.name, "U");
+  assert_int_equal(sto_invite_set(db, game, &inv), STO_OK);
+  sto_close(db);
 }
 
 static void test_truncated_file(void **state) {
@@ -1228,6 +1368,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
       cmocka_unit_test_setup_teardown(test_settings, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_timers, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_invites, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_migration_5, setup, teardown),
       cmocka_unit_test_setup_teardown(test_stored_values_checked, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_reopen, setup, teardown),

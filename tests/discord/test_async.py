@@ -19,13 +19,14 @@ channel of its own, so that no part waits behind another's messages.
    while the bot runs. A turn reminder comes as a channel message that
    mentions the awaited player, with allowed_mentions letting only that
    user be pinged; after `/prefs set reminders:dm` it comes by DM (no
-   ping, no channel message). `/prefs mute` silences the turn: after a
-   re-arm (the opener's `/game deadline`) the half-time warning fires but
-   no reminder (a reminder of that tick would be posted before the
-   warning: one route, first in first out). At the deadline (policy `ai`)
-   the time-ran-out notice comes, the AI's answer for the player is
-   stored as that seat's move, and the player whose decision is next gets
-   its prompt DM; with `deadline_policy` forfeit the seat goes to the AI,
+   ping, no channel message). Back to the channel, the opener's `/game
+   deadline` starts the turn's clock again and its half-time warning
+   pings the player alone; `/prefs mute` then silences the rest of the
+   turn (no reminder is left armed). At the deadline the time-ran-out
+   notice comes, the AI plays the rest of the player's turn (its answers
+   stored as that seat's moves), and the player whose turn is next gets
+   its prompt DM and a clock of its own; with `miss_limit` 1 and
+   `miss_action` forfeit the next miss forfeits the seat to the AI,
    which plays on until the other player gets the prompt.
 3. Export: a blitz game against one AI seat is played to its end by one
    member (autocomplete, then `/game move`); `/game export` answers with a
@@ -39,6 +40,9 @@ channel of its own, so that no part waits behind another's messages.
    that carries the file waits for the acknowledgement (sent before it,
    Discord refuses it with 10015 and the file is lost) and the file is
    the same.
+2b. A rematch: alice's rematch of a 3-player game invites bob and carol
+   in one announcement whose allowed_mentions let exactly those two be
+   pinged; it cannot start until bob joined and carol declined.
 4. DM channels survive a restart: each player's DM channel was opened
    once and is stored (setting `dm_channel` of scope `user:<id>`); after
    SIGTERM and a restart on the same database, a move that sends the
@@ -70,6 +74,7 @@ GUILD2 = "1187000000000000101"     # the server with threads on
 CH_THREADS = "1187000000000000210"  # its channel: the threads' parent
 CH_TIMERS = "1187000000000000202"
 CH_EXPORT = "1187000000000000203"
+CH_REMATCH = "1187000000000000205"
 MOD = "dave"
 WAITING = re.compile(r"Waiting for (\w[\w ]*)\.")
 PROMPT_ID = r"^[ms]:%d:%d:"
@@ -348,7 +353,7 @@ def due_now(db, game, kinds, seat=None, want=None):
 
 
 def part_timers(fake, db, stats):
-    for key, value in (("deadline_hours", "10"), ("deadline_policy", "ai")):
+    for key, value in (("deadline_hours", "10"), ("miss_action", "ai")):
         text = public(mod_slash(fake, "settings", dl.options(
             key=key, value=value), channel=CH_TIMERS), "settings " + key)
         check("set %s to %s" % (key, value) in text, "settings said %r" %
@@ -407,46 +412,50 @@ def part_timers(fake, db, stats):
           "the channel got a reminder though %s prefers DMs" % p)
     stats["reminders"] += 1
 
-    # c. Muted: back to channel reminders, then /prefs mute; the opener's
-    # /game deadline re-arms the timers; the warning fires, no reminder.
+    # c. Back to channel reminders; the opener's /game deadline starts
+    # the turn's clock again; its half-time warning pings p alone; then
+    # /prefs mute silences the rest of the turn.
     private(dl.slash(fake, p, "prefs", dl.options(reminders="channel"),
                      channel=CH_TIMERS), "/prefs set")
-    text = private(dl.slash(fake, p, "mute", channel=CH_TIMERS),
-                   "/prefs mute")
-    check(text == "No more reminders for this turn of game #%d." % game,
-          "mute said %r" % text)
     text = public(dl.slash(fake, "alice", "deadline", dl.options(hours=10),
                            channel=CH_TIMERS), "/game deadline")
-    check("10-hour deadline" in text, "deadline said %r" % text)
+    check("10 hours per turn" in text, "deadline said %r" % text)
     mark = last_message_id(fake, CH_TIMERS)
     dm_mark = last_message_id(fake, user=p)
     since = fake.last_request_n()
-    due_now(db, game, ["remind", "warn"])
-    warn = wait_post(fake, CH_TIMERS, "half your time for game #%d is gone"
-                     % game, "the half-time warning", mark)
+    due_now(db, game, ["warn"], seat, want=1)
+    warn = wait_post(fake, CH_TIMERS, "half your time for this turn of game "
+                     "#%d is gone" % game, "the half-time warning", mark)
     text = dl.message_text(warn)
-    check("the AI answers for you" in text and "5h 0m" in text,
+    check("the AI plays the rest of your turn" in text and
+          re.search(r"decide within 9h 5\dm", text),
           "the warning says %r" % text)
     reqs = sent_request(fake, "POST", "/channels/%s/messages" % CH_TIMERS,
                         since, "half your time")
     check(len(reqs) == 1, "%d warning requests" % len(reqs))
     check_ping(fake, reqs[0], p, "the half-time warning")
     stats["warnings"] += 1
+    text = private(dl.slash(fake, p, "mute", channel=CH_TIMERS),
+                   "/prefs mute")
+    check(text == "No more reminders for this turn of game #%d, nor its "
+          "deadline's warning." % game, "mute said %r" % text)
+    due_now(db, game, ["remind"], seat, want=0)
 
-    # d. The deadline: the AI answers once for p, the game moves on, and
-    # whoever decides next gets the prompt.
+    # d. The deadline: the AI plays the rest of p's turn, the game moves
+    # on, and whoever decides next gets the prompt.
     before = dl.moves_in_db(db, game)
     due_now(db, game, ["deadline"], seat, want=1)
-    ran_out = wait_post(fake, CH_TIMERS, "%s's time ran out in game #%d; "
-                        "the AI answers for them this once." % (p, game),
-                        "the deadline's notice", mark)
+    ran_out = wait_post(fake, CH_TIMERS, "%s's time for this turn of game "
+                        "#%d ran out: the AI plays the rest of %s's turn." %
+                        (p, game, p), "the deadline's notice", mark)
     check(not reminder_posts(fake, p, game, mark) and
           not reminder_dms(fake, p, game, dm_mark),
           "a muted turn was reminded (before the warning or the deadline)")
     stats["muted"] += 1
     rows = dl.moves_in_db(db, game)
-    check(len(rows) == len(before) + 1 and rows[-1][2] == seat and
-          rows[-1][1] == "ai:%d:%d" % (game, len(before)),
+    new = rows[len(before):]
+    check(new and all(r[2] == seat and r[1] == "ai:%d:%d" % (game, r[0])
+                      for r in new) and new[-1][3] == "end",
           "after %s's deadline the moves are %r (were %d)" %
           (p, rows[-3:], len(before)))
     x = waiting(fake, other, CH_TIMERS)
@@ -462,18 +471,19 @@ def part_timers(fake, db, stats):
           "order")
     stats["deadlines"] += 1
 
-    # e. Forfeit: x's seat goes to the AI, which plays on until the other
-    # member must decide; that member gets the prompt.
-    text = public(mod_slash(fake, "settings", dl.options(
-        key="deadline_policy", value="forfeit"), channel=CH_TIMERS),
-        "settings deadline_policy")
-    check("set deadline_policy to forfeit" in text, "settings said %r" %
-          text)
+    # e. Forfeit at the first miss (miss_limit 1): x's seat goes to the
+    # AI, which plays on until the other member must decide; that member
+    # gets the prompt.
+    for key, value in (("miss_limit", "1"), ("miss_action", "forfeit")):
+        text = public(mod_slash(fake, "settings", dl.options(
+            key=key, value=value), channel=CH_TIMERS), "settings " + key)
+        check("set %s to %s" % (key, value) in text, "settings said %r" %
+              text)
     y = "bob" if x == "alice" else "alice"
     mark = last_message_id(fake, CH_TIMERS)
     due_now(db, game, ["deadline"], xseat, want=1)
-    wait_post(fake, CH_TIMERS, "%s's seat in game #%d goes to AI" % (x, game),
-              "the forfeit's notice", mark)
+    wait_post(fake, CH_TIMERS, "%s missed a turn and forfeits game #%d: the "
+              "seat goes to AI" % (x, game), "the forfeit's notice", mark)
     users = seats(db, game)
     check(users[xseat].startswith("ai:") and
           users[1 - xseat] == dl.USERS[y],
@@ -483,6 +493,44 @@ def part_timers(fake, db, stats):
     prompt_dm(fake, y, game, len(dl.moves_in_db(db, game)))
     stats["deadlines"] += 1
     return game, y
+
+
+# -- 2b. a rematch's invitations -------------------------------------------------
+
+def part_rematch(fake, db, stats):
+    """A 3-player game ended by a moderator; alice's rematch invites bob
+    and carol in one announcement that may ping exactly them two; it
+    cannot start before both answered; bob joins, carol declines, and it
+    starts."""
+    game = game_no(public(dl.slash(fake, "alice", "new", dl.options(
+        kind="supervillain", seats=3), channel=CH_REMATCH), "/game new"),
+        "/game new")
+    for who in ("bob", "carol"):
+        public(dl.slash(fake, who, "join", channel=CH_REMATCH), who + " join")
+    public(dl.slash(fake, "alice", "start", channel=CH_REMATCH), "start")
+    public(mod_slash(fake, "abort", channel=CH_REMATCH), "abort")
+    info = dl.slash(fake, "alice", "rematch", channel=CH_REMATCH)
+    text = public(info, "/game rematch")
+    ids = [dl.USERS["bob"], dl.USERS["carol"]]
+    check("<@%s> and <@%s> are invited back" % tuple(ids) in text,
+          "the rematch said %r" % text)
+    data = (info["callback"] or {}).get("data") or {}
+    check(data.get("allowed_mentions") == {"parse": [], "users": ids},
+          "the rematch's allowed_mentions are %r (bob and carol alone may "
+          "be pinged)" % data.get("allowed_mentions"))
+    m = re.search(r"game #(\d+) \(", text)
+    check(m and int(m.group(1)) > game, "no new game in %r" % text)
+    text = private(dl.slash(fake, "alice", "start", channel=CH_REMATCH),
+                   "an early start")
+    check("bob and carol are still invited" in text, "start said %r" % text)
+    public(dl.slash(fake, "bob", "join", channel=CH_REMATCH), "bob's join")
+    text = public(dl.slash(fake, "carol", "leave", channel=CH_REMATCH),
+                  "carol's decline")
+    check("carol declined the invitation" in text, "leave said %r" % text)
+    text = public(dl.slash(fake, "alice", "start", channel=CH_REMATCH),
+                  "the rematch's start")
+    check("Seats in turn order: alice, bob." in text, "start said %r" % text)
+    stats["rematch"] = 1
 
 
 # -- 3. export -----------------------------------------------------------------
@@ -699,7 +747,7 @@ def run(binary, openapi, tmp):
     fake = dl.Fake(openapi, tmp, "--identify-interval-ms", "1000")
     bot = None
     stats = {"reminders": 0, "warnings": 0, "muted": 0, "deadlines": 0,
-             "tampered": 0}
+             "tampered": 0, "rematch": 0}
     failed, state = [], {}
 
     def part(name, fn, needs=None):
@@ -715,6 +763,7 @@ def run(binary, openapi, tmp):
         bot = dl.Bot(binary, fake, db)
         part("threads", lambda: part_threads(fake, db, stats))
         part("timers", lambda: part_timers(fake, db, stats))
+        part("rematch", lambda: part_rematch(fake, db, stats))
         part("export game", lambda: part_export_game(fake, db, rng, stats))
         part("export", lambda: part_export(
             fake, bot, db, state["export game"], tmp, stats),
@@ -727,12 +776,13 @@ def run(binary, openapi, tmp):
         part("in time", lambda: answered_in_time(fake))
         part("violations", lambda: fake.no_violations())
         bot.stop()
-        check(not failed, "%d of 8 parts failed: %s" % (
+        check(not failed, "%d of 9 parts failed: %s" % (
             len(failed), "; ".join("%s: %s" % f for f in failed)))
         return ("a game in thread %s (%d messages there, none in the "
                 "parent); %d reminders (channel with one ping, DM), a muted "
                 "turn, a half-time warning, %d deadlines (ai, forfeit) by "
-                "the bot's timers; a %d-answer game exported as a %d-byte "
+                "the bot's timers; a rematch pinging its 2 invited players; "
+                "a %d-answer game exported as a %d-byte "
                 "multipart upload that lair replay accepts (%d moves) and "
                 "%d tampered copies it refuses, the same file after a slow "
                 "acknowledgement; DM channels reused after a "

@@ -523,47 +523,47 @@ def t_dm_closed(c):
 def t_dm_closed_remembered(c):
     """After Discord refused a member's DMs (50007), no DM is tried on the
     next games' deals, until the member uses a command again: then DMs are
-    tried once more (and refused, as the DMs are still closed)."""
-    ch4 = "1187000000000000204"
-    dl.slash(c.fake, "carol", "new", dl.options(kind="supervillain"),
-             channel=ch4)
-    dl.slash(c.fake, "dave", "join", channel=ch4)
+    tried once more (and refused, as the DMs are still closed). dave joins
+    four lobbies (one per channel) while his DMs are open; carol starts
+    them one by one after they closed: each start deals dave a hand
+    without any doing of his."""
+    chans = ["11870000000000002%02d" % k for k in (4, 5, 6, 7)]
+    for ch in chans:
+        info = dl.slash(c.fake, "carol", "new", dl.options(
+            kind="supervillain"), channel=ch)
+        check(not dl.is_ephemeral(info), "new: %s" % dl.answer_text(info))
+        info = dl.slash(c.fake, "dave", "join", channel=ch)
+        check(not dl.is_ephemeral(info), "join: %s" % dl.answer_text(info))
     c.fake.post("/dm_closed", {"user_id": dl.USERS["dave"]})
 
-    def deal_again(what):
-        """Ends the channel's game and starts a rematch (carol's and a
-        moderator's doing, not dave's): a new hand is dealt to dave."""
-        info = dl.slash(c.fake, "mallory", "abort", channel=ch4,
-                        perms=dl.MOD_PERMISSIONS)
-        check("was ended by mallory" in dl.answer_text(info),
-              "%s: abort: %s" % (what, dl.answer_text(info)))
-        info = dl.slash(c.fake, "carol", "rematch", channel=ch4)
-        check(not dl.is_ephemeral(info), "%s: rematch: %s" %
+    def deal(ch, what):
+        info = dl.slash(c.fake, "carol", "start", channel=ch)
+        check(not dl.is_ephemeral(info), "%s: start: %s" %
               (what, dl.answer_text(info)))
 
     def refused():
         return c.fake.stats().get("dm_refused", 0)
 
     r0 = refused()
-    info = dl.slash(c.fake, "carol", "start", channel=ch4)
-    check(not dl.is_ephemeral(info), "start: %s" % dl.answer_text(info))
+    deal(chans[0], "deal 1")
     dl.wait_until(lambda: refused() > r0, 10, "the first refused DM")
     time.sleep(0.5)
     r1 = refused()
     for k in range(2):
-        deal_again("deal %d" % (k + 2))
+        deal(chans[k + 1], "deal %d" % (k + 2))
         time.sleep(1.0)
         check(refused() == r1, "deal %d: a DM was tried again though "
               "Discord had refused them (%d refused, %d before)" %
               (k + 2, refused(), r1))
     # dave uses a command: DMs are tried again at the next deal.
-    dl.slash(c.fake, "dave", "status", channel=ch4)
-    deal_again("after dave's command")
+    dl.slash(c.fake, "dave", "status", channel=chans[2])
+    deal(chans[3], "after dave's command")
     dl.wait_until(lambda: refused() > r1, 10,
                   "a DM tried again after dave's command")
     c.fake.post("/dm_closed", {"user_id": dl.USERS["dave"], "closed": False})
-    dl.slash(c.fake, "mallory", "abort", channel=ch4,
-             perms=dl.MOD_PERMISSIONS)
+    for ch in chans:
+        dl.slash(c.fake, "mallory", "abort", channel=ch,
+                 perms=dl.MOD_PERMISSIONS)
 
 
 def card_names(c):

@@ -3,9 +3,10 @@
 
 For each command kind (a move, the final move, a move the AI seats answer,
 /game new with AI seats, join, leave, kick, leaving a running game, a
-moderator's abort, undo, a deadline firing) a database is prepared up to just before the command
-and copied; an uninterrupted run of the command on one copy gives the
-after-state. Then the command is run again and again on fresh copies by
+moderator's abort, undo, a deadline firing, a deadline that escalates
+after a second missed turn, a rematch inviting a player back) a database
+is prepared up to just before the command and copied; an uninterrupted
+run of the command on one copy gives the after-state. Then the command is run again and again on fresh copies by
 a `lair local` built with the fault hook (LAIR_FAULTS) and started with
 LAIR_FAULT_AFTER=N, which kills the process with SIGKILL right after its
 Nth write (or BEGIN/COMMIT), for N = 1, 2, ... until the command runs to
@@ -35,9 +36,17 @@ TABLES = {
               "game, seq"),
     "snapshots": ("game, seq, state", "game"),
     "settings": ("scope, key, value", "scope, key"),
-    "timers": ("game, kind, seat, data", "game, kind, seat"),
+    "timers": ("game, kind, seat, data, turn", "game, kind, seat"),
+    "invites": ("game, user, name, seat", "game, user"),
     "audit": ("scope, actor, action, game, detail", "id"),
     "requests": ("id, user, answer", "id"),
+}
+# What some commands must have done for their scenario to mean anything.
+EXPECT = {
+    "escalate": ("audit", "hand the seat to the AI for good",
+                 lambda rows: [r[2] for r in rows][-1:] == ["missed_turns"]),
+    "rematch": ("invites", "invite bob back",
+                lambda rows: [(r[0], r[1]) for r in rows] == [(2, "bob")]),
 }
 EVERY_N_UP_TO = 60  # every N up to here, then a sample, then the last ones
 STEP_AFTER = 5
@@ -117,8 +126,35 @@ def prepare(binary, tmp, name, seed):
             out = lair.send(line)
             ll.check(not any(m["to"] == "ephemeral" for m in out), repr(out))
             # The half-time warning fires in the setup (a transaction of
-            # its own), the deadline in the command.
+            # its own), the deadline in the command: the AI plays the
+            # rest of the turn.
             return setup + [line, "!advance 90m"], "!advance 3h"
+        if name == "escalate":
+            # The second missed turn in a row: the seat goes to the AI
+            # for good (audited), which plays on until a person decides.
+            lines = ["mod> /gamemod settings key:miss_limit value:2",
+                     "mod> /gamemod settings key:miss_action value:ai",
+                     "alice> /game deadline hours:2"]
+            for line in lines:
+                out = lair.send(line)
+                ll.check(not any(m["to"] == "ephemeral" for m in out),
+                         repr(out))
+            out = lair.send("!advance 150m")
+            ll.check(any("That is 1 missed turn" in m["text"] for m in out),
+                     "no first miss: %r" % out)
+            other, options = ll.one_prompt(out, "the first miss")
+            more, who = lines_until_end(lair, other, options)
+            end = "%s> /game move choice:end" % who
+            out = lair.send(end)
+            ll.check(ll.one_prompt(out, end)[0] == user, repr(out))
+            # The clock of user's next turn starts at +150m: its warning
+            # fires in the setup (+220m), its deadline (+270m) in the
+            # command, run by a new process whose clock starts again.
+            return (setup + lines + ["!advance 150m"] + more +
+                    [end, "!advance 70m"], "!advance 5h")
+        if name == "rematch":
+            # A lobby with bob invited back (and pinged), nothing started.
+            return setup + ["mod> /gamemod abort"], "alice> /game rematch"
         raise ll.Fail("no scenario %s" % name)
     finally:
         lair.kill()
@@ -184,6 +220,10 @@ def scenario(binary, tmp, name, seed):
     after = dump(ref)
     ll.check(differs(before, after), "%s: %r changed nothing" %
              (name, command))
+    if name in EXPECT:
+        table, what, ok = EXPECT[name]
+        ll.check(ok(after[table]), "%s: %r did not %s: %s holds %r" %
+                 (name, command, what, table, after[table]))
     if not command.startswith("!"):
         # A retry of the same request is answered, not applied again.
         again = run_lines(binary, ref, seed, [command])[0]
@@ -244,7 +284,7 @@ def run(binary, tmp):
     results = []
     for i, name in enumerate(["move", "final", "ai_move", "new_ai", "join",
                               "leave", "kick", "leave_running", "abort",
-                              "undo", "deadline"]):
+                              "undo", "deadline", "escalate", "rematch"]):
         results.append(scenario(binary, tmp, name, 4100 + i))
     return "; ".join(results)
 

@@ -8,7 +8,8 @@ final state as the bot's !dump) and which, changed in each of several
 ways (an answer's id, a dropped answer, the seed, the result, the state
 checksum, the record checksum, a cut-off file, not a record at all), it
 refuses with exit status 1 or 2 and one clear line on stderr. /game
-rematch opens the same seats again at once; that game, aborted by a
+rematch opens a lobby that invites the other player back and starts once
+they joined; that game, aborted by a
 moderator, is exported and replayed too. The audit log holds the
 moderators' settings, kick and abort with actor and detail, newest
 first and paged; /gamemod list lists every game of the server.
@@ -279,7 +280,7 @@ def run(binary, tmp):
              (p.returncode, p.stderr))
     n_tampers = check_tampering(binary, tmp, rec, content)
 
-    # Rematch: the same seats in a new game, started at once.
+    # Rematch: a lobby that waits for the other player, then starts.
     text = only_reply(lair.send("carol> /game rematch"), "carol",
                       "an onlooker's rematch")
     ll.check("Only the players of game #1 or a moderator can ask for a "
@@ -289,15 +290,27 @@ def run(binary, tmp):
              "the rematch was refused: %r" % out)
     chan = [m for m in out if m["to"] == "channel"]
     ll.check(chan and "bob asked for a rematch of game #1: game #2 " in
-             chan[0]["text"] and chan[0]["game"] == 2,
+             chan[0]["text"] and "<@alice> is invited back" in
+             chan[0]["text"] and chan[0]["game"] == 2 and
+             chan[0]["status"] == "lobby",
              "the rematch was announced as %r" % chan[:1])
+    text = only_reply(lair.send("bob> /game start"), "bob",
+                      "a rematch started before alice answered")
+    ll.check("Game #2 cannot start yet: alice is still invited" in text,
+             "the early start said %r" % text)
+    out = lair.send("alice> /game join")
+    ll.check(any("alice joined game #2. Players: bob, alice. Everyone "
+                 "invited has answered" in m["text"] for m in out),
+             "alice's join said %r" % out)
+    out = lair.send("bob> /game start")
+    chan = [m for m in out if m["to"] == "channel"]
     ll.check(any("Game #2 (" in m["text"] and
-                 "starts! Seats in turn order: alice, bob." in m["text"]
-                 for m in chan), "game #2 did not start with alice, bob")
+                 "starts! Seats in turn order: bob, alice." in m["text"]
+                 for m in chan), "game #2 did not start with bob, alice")
     ll.check(all(m.get("status") == "running" for m in out
-                 if m.get("game") == 2 and m is not chan[0]),
+                 if m.get("game") == 2),
              "game #2 is not running after the rematch")
-    user, options = ll.one_prompt(out, "rematch")
+    user, options = ll.one_prompt(out, "the rematch's start")
     status = only_reply(lair.send("alice> /game rematch game:1"), "alice",
                         "a rematch over the channel's limit")
     ll.check("This channel already has 1 open game (the limit is 1)." in
@@ -323,7 +336,7 @@ def run(binary, tmp):
                  m["text"] for m in out), "the abort said %r" % out)
     rec2, content2 = export(lair, "bob> /game export", "bob", "game-2.json")
     ll.check(rec2["status"] == "aborted" and rec2["result"] is None and
-             len(rec2["answers"]) == 6 and rec2["seats"] == ["alice", "bob"],
+             len(rec2["answers"]) == 6 and rec2["seats"] == ["bob", "alice"],
              "the aborted game's record: %r" % rec2)
     path2 = os.path.join(tmp, "game-2.json")
     with open(path2, "w") as f:

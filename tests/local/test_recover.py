@@ -11,8 +11,9 @@ command: AI seats left to move answer, and timers that fell due fire.
    moves equal the reference's and the mark is gone.
 2. A deadline is set, then the process stops and the clock passes the
    deadline (the timers' due times are moved into the past). The next
-   process fires them at once: the AI answers for the late player, and
-   the announcement comes before the first line's own answer.
+   process fires them at once: the AI plays the rest of the late
+   player's turn, and the announcement comes before the first line's own
+   answer.
 """
 
 import shutil
@@ -105,7 +106,8 @@ def run(binary, tmp):
     out = lair.send("alice> /game status")
     lair.close()
     texts = [m["text"] for m in out if m["to"] == "channel"]
-    ll.check(any("time ran out" in t for t in texts),
+    ll.check(any("time for this turn of game #1 ran out: the AI plays the "
+                 "rest" in t for t in texts),
              "no deadline announcement at start-up: %r" % texts)
     ll.check(rows(old, "SELECT moves FROM games WHERE id = 1")[0][0] > n,
              "the AI did not answer for the late player")
