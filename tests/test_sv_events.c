@@ -8,7 +8,7 @@
  * every effect op and every option type told whenever it occurs, and
  * every question naming the card that asks it. Then exact texts from
  * positions (tests/data/supervillain/, built by tests/sv_position.c),
- * each naming the rulebook passage (shared/rules/000_4b034f0415a08eba.txt)
+ * each naming the rulebook passage (the English rulebook of Supervillain: This Galaxy Is Mine!)
  * whose event it tells.
  */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /*
  * test_sv_rules.c: the rules of Supervillain: This Galaxy Is Mine!, one
- * cmocka test per rulebook passage (shared/rules/000_4b034f0415a08eba.txt).
+ * cmocka test per rulebook passage (the English rulebook of Supervillain: This Galaxy Is Mine!).
  *
  * Each test names the passage it checks (section heading and a short
  * quote) and starts from a position file in tests/data/supervillain/

@@ -15,7 +15,8 @@
  * untold. When nobody reads the lines (random playouts) nothing is
  * formatted: every say is behind a test of the events pointer.
  *
- * The rulebook is shared/rules/000_4b034f0415a08eba.txt; where it leaves
+ * The rulebook is the English one of Supervillain: This Galaxy Is Mine!
+ * (the publisher's, not shipped with Lair); where it leaves
  * something open, docs/rules/supervillain.md records Lair's decision.
  */
 #include "sv.h"
