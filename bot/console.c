@@ -90,6 +90,9 @@ static void deliver(void *ctx, const cmd_msg *m) {
     }
     if (m->edit)
       json_object_set_new(o, "edit", json_boolean(edit));
+    if (m->lobby)
+      json_object_set_new(o, "buttons",
+                          json_pack("[ssss]", "join", "leave", "start", "addai"));
     if (m->title)
       json_object_set_new(o, "title", json_string(m->title));
     if (m->file_name && m->file_data) /* an attachment: shown, never saved */
@@ -120,6 +123,9 @@ static void deliver(void *ctx, const cmd_msg *m) {
       fprintf(k->out, "%*s", (int)strlen(tag) + 1, "");
   }
   fputc('\n', k->out);
+  if (m->lobby)
+    fprintf(k->out, "%*s[Join] [Leave] [Start] [Add AI]\n", (int)strlen(tag) + 1,
+            "");
 }
 
 static uint64_t next_seed(void *ctx) {

@@ -89,6 +89,7 @@ typedef struct out_msg {
   char edit[48];   /* "game:key" of a message kept up to date in place
                       (cmd_msg.edit), or "" */
   char *title;     /* cmd_msg.title, or NULL */
+  bool lobby;      /* cmd_msg.lobby: the lobby's buttons */
   uint64_t gen;    /* counts messages (a text's pieces share it) */
 } out_msg;
 

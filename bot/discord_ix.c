@@ -516,7 +516,7 @@ bool bot_dc_parse_custom(const char *id, char *kind, int64_t *game,
   *version = -1;
   *rest = "";
   if (*end == '\0')
-    return *kind == 'h';
+    return strchr("hjlba", *kind) != NULL;
   if (*end != ':')
     return false;
   long long v = strtoll(end + 1, &end, 10);
@@ -546,6 +546,19 @@ static void handle_component(bot_discord *b, const ix *x) {
   r.n_args = 1;
   r.args[0].name = "game";
   r.args[0].value = gtext;
+  if (kind == 'j' || kind == 'l' || kind == 'b' || kind == 'a') {
+    /* A lobby's button: the command for the clicker, in the lobby's
+     * channel, answered as that command is. */
+    r.in_dm = x->in_dm;
+    r.command = kind == 'j'   ? "join"
+                : kind == 'l' ? "leave"
+                : kind == 'b' ? "start"
+                              : "addai";
+    cmd_set_now(b->cmd, (int64_t)time(NULL));
+    cmd_handle(b->cmd, &r);
+    answer(b, x, false, false);
+    return;
+  }
   if (kind == 'h') {
     /* The button of the notice for closed DMs: the hand, and the turn's
      * prompt with its buttons, come here rather than by DM. */

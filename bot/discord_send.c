@@ -142,6 +142,26 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
     json_object_set_new(o, "content", json_string(m->text));
   if (m->n_options > 0)
     json_object_set_new(o, "components", bot_dc_components(m, 0));
+  else if (m->lobby && !ephemeral) {
+    /* Join, Leave, Start and Add AI: each runs that command for whoever
+     * clicks (custom_id "<kind>:<game>"; Lair checks who may). */
+    static const struct {
+      char kind;
+      const char *label;
+      int style;
+    } b[] = {{'j', "Join", 3}, {'l', "Leave", 2}, {'b', "Start", 1},
+             {'a', "Add AI", 2}};
+    json_t *row = json_pack("{sis[]}", "type", 1, "components");
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+      char id[40];
+      snprintf(id, sizeof id, "%c:%" PRId64, b[i].kind, m->game);
+      json_array_append_new(json_object_get(row, "components"),
+                            json_pack("{sisissss}", "type", 2, "style",
+                                      b[i].style, "label", b[i].label,
+                                      "custom_id", id));
+    }
+    json_object_set_new(o, "components", json_pack("[o]", row));
+  }
   if (ephemeral)
     json_object_set_new(o, "flags", json_integer(64));
   return o;
@@ -519,6 +539,7 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
     snprintf(o->edit, sizeof o->edit, "%" PRId64 ":%s", m->game, m->edit);
   if (m->title)
     o->title = strdup(m->title);
+  o->lobby = m->lobby;
   if (m->file_name && m->file_data) {
     o->file_name = strdup(m->file_name);
     o->file_data = malloc(m->file_len + 1);

@@ -59,6 +59,9 @@ typedef struct cmd_msg {
    * heads it (an embed's title on Discord). */
   const char *edit;
   const char *title;
+  /* A lobby's message: the transport adds Join, Leave, Start and Add AI
+   * buttons for game (each runs that /game command for the clicker). */
+  bool lobby;
   /* An attachment (a game record), or file_name NULL: file_len bytes of
    * file_data, sent as a file called file_name with the text. */
   const char *file_name;

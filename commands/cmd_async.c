@@ -465,8 +465,8 @@ void cmd_h_addai(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   L->seats[L->n_seats++] = s;
-  cmd_announce(c, r, L, "%s (%s) joined game #%" PRId64 ".", s.name,
-               eng_ai_name(level), L->row.id);
+  cmd_announce_lobby(c, r, L, "%s (%s) joined game #%" PRId64 ".", s.name,
+                     eng_ai_name(level), L->row.id);
 }
 
 /* Gives seat to `to` (a member) or to the AI (to NULL). */

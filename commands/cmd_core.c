@@ -385,6 +385,25 @@ void cmd_announce(cmd_ctx *c, const cmd_request *r, const live *L,
   va_end(ap);
 }
 
+void cmd_announce_lobby(cmd_ctx *c, const cmd_request *r, const live *L,
+                        const char *fmt, ...) {
+  char text[CMD_TEXT_MAX + 1];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  cmd_utf8_repair(text);
+  cmd_msg m = {.to = CMD_TO_CHANNEL,
+               .channel = L->row.channel,
+               .game = L->row.id,
+               .status = L->row.status,
+               .version = L->row.moves,
+               .text = text,
+               .lobby = L->row.status == STO_LOBBY};
+  cmd_deliver(c, &m);
+  (void)r;
+}
+
 /* ---- arguments ------------------------------------------------------ */
 
 const char *cmd_arg_get(const cmd_request *r, const char *name) {

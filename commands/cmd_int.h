@@ -90,6 +90,11 @@ void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
 void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L, const char *fmt,
                ...) __attribute__((format(printf, 4, 5)));
 /* A message to the channel. */
+/* Announces in L's channel (one message, at most CMD_TEXT_MAX bytes) with
+ * the lobby's buttons while L is a lobby. */
+void cmd_announce_lobby(cmd_ctx *c, const cmd_request *r, const live *L,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 void cmd_announce(cmd_ctx *c, const cmd_request *r, const live *L,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 const char *cmd_arg_get(const cmd_request *r, const char *name);

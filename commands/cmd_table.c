@@ -423,7 +423,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   if (threaded)
     cmd_announce(c, r, NULL, "%s opened game #%" PRId64 " in <#%s>.",
                  r->user_name, gid, g.channel);
-  cmd_announce(c, r, L,
+  cmd_announce_lobby(c, r, L,
                "%s opened game #%" PRId64 ": %s (%s, up to %ld players%s). "
                "Join with /game join; %s starts it with /game start.",
                r->user_name, gid, rs->name, cfg.mode[0] ? cfg.mode : "standard",
@@ -522,8 +522,8 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   char list[400], more[500];
   seat_list(L, list, sizeof list);
   invited_line(c, L, invited, more, sizeof more);
-  cmd_announce(c, r, L, "%s joined game #%" PRId64 ". Players: %s.%s",
-               r->user_name, L->row.id, list, more);
+  cmd_announce_lobby(c, r, L, "%s joined game #%" PRId64 ". Players: %s.%s",
+                     r->user_name, L->row.id, list, more);
 }
 
 /* Removes seat i from a lobby, keeping seats numbered 0..n-1. */
@@ -598,7 +598,8 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
     cmd_fail(c, "You could not leave: %s", sto_strerror(rc));
     return;
   }
-  cmd_announce(c, r, L, "%s left game #%" PRId64 ".", r->user_name, L->row.id);
+  cmd_announce_lobby(c, r, L, "%s left game #%" PRId64 ".", r->user_name,
+                     L->row.id);
   close_if_empty(c, r, L);
 }
 

@@ -151,8 +151,21 @@ def setup(c):
     check({"new", "join", "start", "move", "hand", "status"} <= subs and
           {"abort", "kick", "settings"} <= mod and "abort" not in subs,
           "the /game subcommands: %r" % sorted(subs))
-    dl.slash(c.fake, "alice", "new", dl.options(kind="supervillain"))
-    for p in PLAYERS[1:]:
+    info = dl.slash(c.fake, "alice", "new", dl.options(kind="supervillain"))
+    lobby = info["original"]
+    check([x.get("custom_id") for x in dl.custom_ids(lobby)] ==
+          ["j:1", "l:1", "b:1", "a:1"],
+          "the lobby's buttons: %r" % dl.custom_ids(lobby))
+    # The first to join clicks the lobby's Join button; the others type.
+    info = dl.click(c.fake, PLAYERS[1], "j:1", message_id=lobby["id"])
+    check(info["callback"]["type"] == 4 and not dl.is_ephemeral(info) and
+          "%s joined game #1" % PLAYERS[1] in dl.answer_text(info),
+          "the Join button answered %r" % info["callback"])
+    info = dl.click(c.fake, PLAYERS[1], "b:1", message_id=lobby["id"])
+    check(dl.is_ephemeral(info) and "Only the player who opened" in
+          dl.answer_text(info), "Start by another player: %r" %
+          dl.answer_text(info))
+    for p in PLAYERS[2:]:
         dl.slash(c.fake, p, "join")
     info = dl.slash(c.fake, "alice", "start")
     c.follow(dl.answer_text(info))
