@@ -63,6 +63,24 @@ static bool is_edit(console *k, const cmd_msg *m) {
   return false;
 }
 
+/* Writes an attachment (an exported record) beside the database, where
+ * the console's user finds it; path receives where, or why not. The name
+ * comes from Lair (game-N.json), never from a user. */
+static bool save_file(const console *k, const cmd_msg *m, char *path,
+                      size_t cap) {
+  const char *slash = strrchr(k->db_path, '/');
+  int dir = slash ? (int)(slash - k->db_path) : 1;
+  snprintf(path, cap, "%.*s/%s", dir, slash ? k->db_path : ".",
+           m->file_name);
+  FILE *f = fopen(path, "wb");
+  bool ok = f && fwrite(m->file_data, 1, m->file_len, f) == m->file_len;
+  if (f && fclose(f) != 0)
+    ok = false;
+  if (!ok)
+    snprintf(path, cap, "%s", strerror(errno));
+  return ok;
+}
+
 static void deliver(void *ctx, const cmd_msg *m) {
   console *k = ctx;
   bool edit = is_edit(k, m);
@@ -115,8 +133,14 @@ static void deliver(void *ctx, const cmd_msg *m) {
   fprintf(k->out, "%s ", tag);
   if (m->title)
     fprintf(k->out, "%s\n%*s", m->title, (int)strlen(tag) + 1, "");
-  if (m->file_name && m->file_data)
-    fprintf(k->out, "(file %s, %zu bytes) ", m->file_name, m->file_len);
+  if (m->file_name && m->file_data) {
+    char path[1200];
+    if (save_file(k, m, path, sizeof path))
+      fprintf(k->out, "(file saved as %s, %zu bytes) ", path, m->file_len);
+    else
+      fprintf(k->out, "(file %s, %zu bytes, NOT saved: %s) ", m->file_name,
+              m->file_len, path);
+  }
   for (const char *p = m->text; *p; p++) {
     fputc(*p, k->out);
     if (*p == '\n' && p[1])

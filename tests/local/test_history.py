@@ -214,7 +214,8 @@ def check_log(lair, total):
 
 
 def human_export(binary, db, tmp):
-    """The console without --json shows the attachment and saves nothing."""
+    """The console without --json saves the attachment beside the
+    database and names its path; nothing lands in the working directory."""
     cwd = os.path.join(tmp, "human")
     os.mkdir(cwd)
     p = subprocess.run([binary, "local", "--db", db], cwd=cwd,
@@ -222,13 +223,17 @@ def human_export(binary, db, tmp):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        env=ll.sanitizer_env(), timeout=120)
     out = p.stdout.decode()
-    m = re.search(r"\[eph alice\] \(file game-1\.json, (\d+) bytes\) The "
-                  r"record of game #1 ", out)
+    saved = os.path.join(os.path.dirname(db), "game-1.json")
+    m = re.search(r"\[eph alice\] \(file saved as %s, (\d+) bytes\) The "
+                  r"record of game #1 " % re.escape(saved), out)
     ll.check(p.returncode == 0 and not p.stderr and m,
              "human export: exit %d, stdout %r, stderr %r" %
              (p.returncode, out[-500:], p.stderr))
-    ll.check(os.listdir(cwd) == [], "the console wrote files: %r" %
+    ll.check(os.listdir(cwd) == [], "the console wrote files here: %r" %
              os.listdir(cwd))
+    ll.check(os.path.getsize(saved) == int(m.group(1)),
+             "the saved record has %d bytes, the console said %s" %
+             (os.path.getsize(saved), m.group(1)))
     return int(m.group(1))
 
 
