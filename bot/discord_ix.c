@@ -238,6 +238,21 @@ static void post_channel(bot_discord *b, const out_msg *m) {
   json_decref(body);
 }
 
+/* Answers x with message body (taken over): the callback, or the edit of
+ * the deferred answer. */
+static void answer_with(bot_discord *b, const ix *x, bool deferred,
+                        json_t *body) {
+  if (deferred) {
+    edit_original(b, x, body);
+  } else {
+    json_t *o = json_pack("{siso}", "type", 4, "data", body);
+    callback(b, x, o);
+    json_decref(o);
+    body = NULL;
+  }
+  json_decref(body);
+}
+
 /* Answers interaction x from the messages its command produced. */
 static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
   int first = -1; /* the message that becomes the interaction's answer */
@@ -322,30 +337,14 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
     gate_send_msg(b, x, "PATCH", path, body, m);
     json_decref(body);
   } else if (first >= 0) {
-    json_t *body = bot_dc_message_body(&b->msgs[first],
-                                       b->msgs[first].to == CMD_TO_EPHEMERAL);
-    if (deferred) {
-      edit_original(b, x, body);
-    } else {
-      json_t *o = json_pack("{siso}", "type", 4, "data", body);
-      callback(b, x, o);
-      json_decref(o);
-      body = NULL;
-    }
-    json_decref(body);
+    answer_with(b, x, deferred,
+                bot_dc_message_body(&b->msgs[first],
+                                    b->msgs[first].to == CMD_TO_EPHEMERAL));
   } else if (mine >= 0 || turn_msg >= 0) {
     /* What the command did, to the requester alone. */
-    json_t *body =
-        bot_dc_message_body(&b->msgs[mine >= 0 ? mine : turn_msg], true);
-    if (deferred) {
-      edit_original(b, x, body);
-    } else {
-      json_t *o = json_pack("{siso}", "type", 4, "data", body);
-      callback(b, x, o);
-      json_decref(o);
-      body = NULL;
-    }
-    json_decref(body);
+    answer_with(
+        b, x, deferred,
+        bot_dc_message_body(&b->msgs[mine >= 0 ? mine : turn_msg], true));
   } else if (!deferred) {
     json_t *o = json_pack("{sis{sssi}}", "type", 4, "data", "content", "Done.",
                           "flags", 64);
