@@ -728,7 +728,7 @@ void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
   const eng_prompt *p = &L->g->prompt;
   if (!prompted_by_dm(L, p->player))
     return;
-  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+  cmd_choice opts[ENG_OPTIONS_MAX];
   int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
   char q[ENG_QUESTION_MAX], qn[ENG_QUESTION_MAX * 2];
   L->g->rs->question(L->g->state, p, q, sizeof q);
@@ -784,7 +784,7 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L,
              L->seats[L->g->prompt.player].name);
   }
   cmd_send(c, r, CMD_TO_CHANNEL, NULL, NULL, L, text, NULL, 0);
-  static _Thread_local char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, now);
   /* A changed hand by DM; the player who decides next reads theirs in
    * the prompt below. */

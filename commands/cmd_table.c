@@ -623,7 +623,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
               L->row.id, L->seats[g->prompt.player].name);
     return;
   }
-  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+  cmd_choice opts[ENG_OPTIONS_MAX];
   int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
   const char *choice = cmd_arg_get(r, "choice");
   int i = match(opts, n, choice);
@@ -639,7 +639,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
               list);
     return;
   }
-  static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
   uint32_t code = g->prompt.code[i];
   int turn = g->prompt.turn;
@@ -680,7 +680,7 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
               eng_strerror(ENG_NO_TAKEBACK));
     return;
   }
-  static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
   int turn = L->g->prompt.turn;
   eng_rc erc = eng_game_takeback(L->g, seat);
@@ -905,7 +905,7 @@ int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
     if (!L || (seat = cmd_seat_of(L, r->user)) < 0 ||
         L->g->prompt.player != seat)
       return 0;
-    static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+    cmd_choice opts[ENG_OPTIONS_MAX];
     int k = cmd_options(L, opts, ENG_OPTIONS_MAX);
     for (int i = 0; i < k && n < max; i++)
       if (has_prefix_ci(opts[i].label, partial) ||

@@ -87,7 +87,7 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   int i = eng_ai_choose(g->rs, g->state, &g->prompt, level, &rng);
   if (i < 0)
     return false;
-  static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
   uint32_t code = g->prompt.code[i];
   int turn = g->prompt.turn;
