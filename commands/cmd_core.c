@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Games kept loaded, a few KB each. Loading one (its snapshot and the
- * moves after it) is cheap next to a commit, so the cache serves a
- * player's burst of requests, not the whole server. */
-#define CMD_CACHE_MAX 64
+/* Games kept loaded, about 9 KB each (the engine's game, its answers'
+ * index, the seats). Loading one (its snapshot and the moves after it) is
+ * cheap next to a commit, so the cache serves a player's burst of
+ * requests, not the whole server: 32 games are 32 bursts at once. */
+#define CMD_CACHE_MAX 32
 
 static void live_free(live *L) {
   if (!L)
