@@ -24,8 +24,9 @@ typedef struct dm_job {
   char latest[48]; /* out_msg.latest */
   char edit[112];  /* bot_dc_edit_key, or "" */
   uint64_t gen;
-  char *body; /* JSON text: a DM may wait a while, text is compact; NULL
-                 once a later DM replaced it */
+  bot_packed *body; /* the JSON, packed: a DM may wait a while behind the
+                       opening of its channel; NULL once a later DM
+                       replaced it or it went to the REST queue */
   struct dm_job *next_open; /* b->opening */
   struct dm_job *waiters;   /* the same user's later DMs, in order */
   struct dm_job *next;      /* among those */
@@ -367,9 +368,11 @@ static void dm_post(dm_job *j, const char *channel) {
     return;
   }
   if (j->edit[0]) { /* a turn's DM, kept up to date in place */
-    char *body = j->body;
+    char *body = bot_unpack(j->body);
+    free(j->body);
     j->body = NULL;
-    if (bot_dc_send_edited(j->b, channel, j->edit, j->gen, body, dm_sent, j)) {
+    if (!body ||
+        bot_dc_send_edited(j->b, channel, j->edit, j->gen, body, dm_sent, j)) {
       bot_dc_log(j->b, LOG_WARN, "could not queue a direct message");
       dm_free(j);
     }
@@ -377,13 +380,21 @@ static void dm_post(dm_job *j, const char *channel) {
   }
   char path[80];
   snprintf(path, sizeof path, "/channels/%s/messages", channel);
-  if (j->latest[0]
-          ? bot_rest_send_latest(j->b->rest, "POST", path, j->body, j->latest,
-                                 j->gen, dm_sent, j)
-          : bot_rest_send(j->b->rest, "POST", path, j->body, 0, dm_sent, j)) {
-    bot_dc_log(j->b, LOG_WARN, "could not queue a direct message");
+  /* The REST queue keeps its own copy: j's goes now, before j is
+   * handed over (dm_sent may free j as soon as it is queued). */
+  bot_discord *b = j->b;
+  char *text = bot_unpack(j->body);
+  free(j->body);
+  j->body = NULL;
+  if (!text ||
+      (j->latest[0]
+           ? bot_rest_send_latest(b->rest, "POST", path, text, j->latest,
+                                  j->gen, dm_sent, j)
+           : bot_rest_send(b->rest, "POST", path, text, 0, dm_sent, j))) {
+    bot_dc_log(b, LOG_WARN, "could not queue a direct message");
     dm_free(j);
   }
+  free(text);
 }
 
 /* The DM channel of j's user opened (or not): j and the DMs waiting
@@ -465,8 +476,10 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
   bot_dc_edit_key(m, j->edit, sizeof j->edit);
   j->gen = m->gen;
   json_t *body = bot_dc_message_body(m, false);
-  j->body = json_dumps(body, JSON_COMPACT);
+  char *text = json_dumps(body, JSON_COMPACT);
   json_decref(body);
+  j->body = text ? bot_pack(text) : NULL;
+  free(text);
   if (!j->body) {
     free(j);
     return;

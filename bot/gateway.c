@@ -22,6 +22,8 @@
 #include "gateway_internal.h"
 
 #include <libwebsockets.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -754,9 +756,31 @@ static void conn_ended(bot_gw *g, struct lws *wsi, const char *err,
   schedule_connect(g);
 }
 
+/* The certificates wss:// connections are checked against: the system's
+ * trust store, read as a chain needs it. lws would set OpenSSL's default
+ * paths, whose file half parses the whole CA bundle (about 140
+ * certificates, 700 KB of heap kept for the life of the process) for a
+ * connection whose chain needs one or two. The hashed directory half
+ * (/etc/ssl/certs, or SSL_CERT_DIR) trusts the same certificates and
+ * reads each only when a chain asks for it. SSL_CERT_FILE, when set, is
+ * still loaded, as OpenSSL's defaults would. */
+static void load_trust_store(SSL_CTX *ctx) {
+  const char *file = getenv(X509_get_default_cert_file_env());
+  if (file && *file && !SSL_CTX_load_verify_file(ctx, file))
+    gw_log("cannot load the certificates of SSL_CERT_FILE (%s)", file);
+  const char *dir = getenv(X509_get_default_cert_dir_env());
+  if (!dir || !*dir)
+    dir = X509_get_default_cert_dir();
+  if (!SSL_CTX_load_verify_dir(ctx, dir))
+    gw_log("cannot use the certificate directory %s", dir);
+}
+
 static int gw_callback(struct lws *wsi, enum lws_callback_reasons reason,
                        void *user, void *in, size_t len) {
-  (void)user;
+  if ((int)reason == LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS) {
+    load_trust_store(user); /* the client SSL_CTX, as the context starts */
+    return 0;
+  }
   bot_gw *g = lws_context_user(lws_get_context(wsi));
   if (!g)
     return 0;
@@ -844,7 +868,9 @@ bot_gw *bot_gw_new(const bot_gw_config *cfg) {
   memset(&info, 0, sizeof info);
   info.port = CONTEXT_PORT_NO_LISTEN;
   info.protocols = gw_protocols;
-  info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+  /* The system's certificates come from load_trust_store. */
+  info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT |
+                 LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS;
   info.fd_limit_per_thread = 8; /* one connection, lws's pipe, DNS */
   info.user = g;
   g->lws = lws_create_context(&info);

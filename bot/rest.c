@@ -125,6 +125,7 @@ static void req_free(req *q) {
   free(q->method);
   free(q->url);
   free(q->body);
+  free(q->packed);
   free(q->key);
   free(q->major);
   free(q->latest);
@@ -282,6 +283,10 @@ static void inflight_remove(bot_rest *r, req *q) {
 
 /* Starts one attempt of q; on failure finishes q. */
 static void start(bot_rest *r, req *q) {
+  if (q->packed && !q->body && !(q->body = bot_unpack(q->packed))) {
+    finish(r, q, 0, "out of memory");
+    return;
+  }
   free(q->resp.p);
   memset(&q->resp, 0, sizeof q->resp);
   memset(&q->hdr, 0, sizeof q->hdr);
@@ -303,6 +308,7 @@ static void start(bot_rest *r, req *q) {
   SET(CURLOPT_HEADERDATA, q);
   SET(CURLOPT_PRIVATE, q);
   SET(CURLOPT_PROTOCOLS_STR, "http,https");
+  SET(CURLOPT_BUFFERSIZE, (long)RECV_BUFFER);
   curl_mime_free(q->mime);
   q->mime = NULL;
   if (q->file_data) {
@@ -448,6 +454,10 @@ static void complete(bot_rest *r, req *q, CURLcode cc) {
   curl_multi_remove_handle(r->multi, q->easy);
   curl_easy_cleanup(q->easy);
   q->easy = NULL;
+  if (q->packed) { /* a retry unpacks it again */
+    free(q->body);
+    q->body = NULL;
+  }
   if (q->route) {
     q->route->bucket->busy = false;
     q->route->inflight--;
@@ -911,7 +921,10 @@ static int enqueue(bot_rest *r, const char *method, const char *path,
   q->url = malloc(ulen);
   if (q->url)
     snprintf(q->url, ulen, "%s%s", r->api_base, path);
-  q->body = json_body ? strdup(json_body) : NULL;
+  if (json_body && q->interaction)
+    q->body = strdup(json_body);
+  else if (json_body)
+    q->packed = bot_pack(json_body);
   size_t kcap = strlen(method) + 4 * strlen(path) + 16, mb, me;
   q->key = malloc(kcap);
   if (q->key) {
@@ -922,8 +935,8 @@ static int enqueue(bot_rest *r, const char *method, const char *path,
       q->major[me - mb] = '\0';
     }
   }
-  if (!q->method || !q->url || (json_body && !q->body) || !q->key ||
-      !q->major) {
+  if (!q->method || !q->url || (json_body && !q->body && !q->packed) ||
+      !q->key || !q->major) {
     req_free(q);
     return -1;
   }

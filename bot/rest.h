@@ -97,6 +97,15 @@ int bot_rest_send_latest(bot_rest *r, const char *method, const char *path,
 int bot_rest_call(bot_rest *r, const char *method, const char *path,
                   const char *json_body, char **body);
 
+/* A text kept deflated while it waits (rest_pack.c): message bodies held
+ * behind rate limits take about half. One block: free() frees it. */
+typedef struct bot_packed bot_packed;
+/* Packs text (NUL-terminated); NULL when out of memory. */
+bot_packed *bot_pack(const char *text);
+/* The text p holds, malloc'd and NUL-terminated (caller frees); NULL when
+ * out of memory. */
+char *bot_unpack(const bot_packed *p);
+
 /* Counters for logs, tests and benchmarks. */
 typedef struct bot_rest_stats {
   uint64_t sent, retried_5xx, got_429, invalid_10min, dropped_budget,

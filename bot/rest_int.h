@@ -32,6 +32,10 @@
 #define ROUTE_IDLE_MS (5 * 60000) /* idle this long: forgotten */
 #define TABLE_SLOTS 512
 #define DEFAULT_UA "DiscordBot (https://github.com/lair, 0.1.0)"
+/* curl's receive buffer per transfer (16 KB by default): Discord's
+ * answers are a few KB at most, and when the other side stalls a hundred
+ * callbacks may be in flight at once. */
+#define RECV_BUFFER 4096
 
 /* ---- data ------------------------------------------------------------- */
 
@@ -66,7 +70,12 @@ typedef struct route route;
 
 typedef struct req {
   struct req *next, *prev; /* a queue, or the in-flight list (prev) */
-  char *method, *url, *body, *key, *major;
+  char *method, *url, *key, *major;
+  /* The JSON body. Interaction callbacks keep it as text; other requests
+   * may wait a while behind rate limits, so theirs waits packed and is
+   * unpacked into body for each attempt only. */
+  char *body;
+  bot_packed *packed;
   char *file_name, *file_data; /* a file sent with the JSON (multipart) */
   char *latest;                /* bot_rest_send_latest's key, or NULL */
   uint64_t gen;

@@ -124,7 +124,7 @@ endif()
 # (tests/gw_server.py, Debian's /usr/bin/python3 with python3-websockets).
 if(TARGET test_gateway)
   target_link_libraries(test_gateway PRIVATE lair_discord PkgConfig::JANSSON
-                                             Threads::Threads)
+                                             PkgConfig::OPENSSL Threads::Threads)
   target_compile_definitions(test_gateway PRIVATE
     "LAIR_GW_SERVER=\"${PROJECT_SOURCE_DIR}/tests/gw_server.py\""
     "LAIR_GW_TLS_DIR=\"${PROJECT_SOURCE_DIR}/tests/data/gateway\""

@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Games kept loaded, a few KB each. Loading one (its snapshot and the
- * moves after it) is cheap next to a commit, so the cache serves a
- * player's burst of requests, not the whole server. */
-#define CMD_CACHE_MAX 64
+/* Games kept loaded, about 9 KB each (the engine's game, its answers'
+ * index, the seats). Loading one (its snapshot and the moves after it) is
+ * cheap next to a commit, so the cache serves a player's burst of
+ * requests, not the whole server: 32 games are 32 bursts at once. */
+#define CMD_CACHE_MAX 32
 
 static void live_free(live *L) {
   if (!L)
@@ -935,7 +936,7 @@ static int collect_line(void *ctx, const sto_line *l) {
  * most cap bytes, names filled in; *n gets how many. */
 static void turn_lines(cmd_ctx *c, const live *L, int turn, int viewer,
                        char *out, size_t cap, int *n) {
-  static _Thread_local char raw[CMD_EDIT_MAX];
+  char raw[CMD_EDIT_MAX];
   text_buf t = {raw, cap < sizeof raw ? cap : sizeof raw, 0, 0, 0};
   raw[0] = '\0';
   sto_line_list(c->cfg.db, L->row.id, turn, turn, viewer, collect_line, &t);
@@ -943,7 +944,7 @@ static void turn_lines(cmd_ctx *c, const live *L, int turn, int viewer,
   if (t.dropped)
     snprintf(head, sizeof head, "(%d earlier line%s: /game log)\n", t.dropped,
              t.dropped == 1 ? "" : "s");
-  static _Thread_local char joined[CMD_EDIT_MAX + 80];
+  char joined[CMD_EDIT_MAX + 80];
   snprintf(joined, sizeof joined, "%s%s", head, raw);
   cmd_names(L, joined, out, cap);
   *n = t.lines;
@@ -958,7 +959,7 @@ static const char *ruleset_name(const live *L) {
  * current turn the table and whom it waits for (or the result). */
 static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
                          int turn) {
-  static _Thread_local char text[CMD_EDIT_MAX + 1];
+  char text[CMD_EDIT_MAX + 1];
   char lines[CMD_EDIT_MAX / 2], key[24], title[160];
   int n = 0;
   bool current = L->g->prompt.turn == turn || L->g->prompt.player < 0;
@@ -993,8 +994,8 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
   const sto_seat *who = &L->seats[s];
   if (cmd_is_ai(who->user))
     return;
-  static _Thread_local char text[CMD_EDIT_MAX + 1];
-  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+  char text[CMD_EDIT_MAX + 1];
+  cmd_choice opts[ENG_OPTIONS_MAX];
   char lines[CMD_EDIT_MAX / 3], key[24], title[160];
   int n = 0, k = 0;
   const eng_prompt *p = &L->g->prompt;
@@ -1055,7 +1056,7 @@ void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
   const eng_prompt *p = &L->g->prompt;
   if (!prompted_by_dm(c, L, p->player))
     return;
-  static _Thread_local char own[CMD_TEXT_MAX + 1];
+  char own[CMD_TEXT_MAX + 1];
   if (!hand) {
     cmd_render(L, p->player, ENG_RENDER_HAND, own, sizeof own);
     hand = own;
@@ -1076,7 +1077,7 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L, int turn,
   turn_message(c, r, L, turn);
   if (passed && !over)
     turn_message(c, r, L, L->g->prompt.turn);
-  static _Thread_local char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char now[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, now);
   for (int s = 0; s < L->n_seats; s++) {
     bool changed = !before || strcmp(before[s], now[s]) != 0;

@@ -877,7 +877,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
                     "/game status shows the table meanwhile.");
     return;
   }
-  static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+  cmd_choice opts[ENG_OPTIONS_MAX];
   int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
   const char *choice = cmd_arg_get(r, "choice");
   int i = match(opts, n, choice);
@@ -893,7 +893,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
               list);
     return;
   }
-  static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
   int turn = g->prompt.turn;
   char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
@@ -905,7 +905,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   bool revealed = g->answers[g->n_answers - 1].revealed;
-  static _Thread_local cmd_lines lines;
+  cmd_lines lines;
   cmd_answer_lines(seat, &ev, label, &lines);
   if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return;
@@ -939,7 +939,7 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
     cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
-  static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
   int turn = L->g->prompt.turn;
   eng_rc erc = eng_game_takeback(L->g, seat);
@@ -947,7 +947,7 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
     cmd_reply(c, r, L, "%s", eng_strerror(erc));
     return;
   }
-  static _Thread_local cmd_lines lines;
+  cmd_lines lines;
   lines.n = 0;
   char line[200];
   snprintf(line, sizeof line, "Villain %d took back their last answer.",
@@ -1250,7 +1250,7 @@ int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
                  "Game #%" PRId64 " is over", L->row.id);
       return 1;
     }
-    static _Thread_local cmd_choice opts[ENG_OPTIONS_MAX];
+    cmd_choice opts[ENG_OPTIONS_MAX];
     int k = cmd_options(L, opts, ENG_OPTIONS_MAX);
     for (int i = 0; i < k && n < max; i++)
       if (has_prefix_ci(opts[i].label, partial) ||

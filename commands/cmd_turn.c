@@ -97,7 +97,7 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   int i = eng_ai_choose(g->rs, g->state, &g->prompt, level, &rng);
   if (i < 0)
     return false;
-  static _Thread_local char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
+  char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
   int turn = g->prompt.turn;
   char id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1], req[64];
@@ -109,7 +109,7 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   cmd_request ar = *r;
   ar.request_id = req;
   bool revealed = g->answers[g->n_answers - 1].revealed;
-  static _Thread_local cmd_lines lines;
+  cmd_lines lines;
   cmd_answer_lines(seat, &ev, label, &lines);
   if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed,
                   &lines))

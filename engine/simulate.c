@@ -32,7 +32,7 @@ static int check_prompt(const eng_ruleset *rs, const void *st,
              p->n);
     return 1;
   }
-  static _Thread_local char ids[ENG_OPTIONS_MAX][ENG_ID_MAX + 1];
+  char ids[ENG_OPTIONS_MAX][ENG_ID_MAX + 1];
   char label[ENG_LABEL_MAX + 1];
   for (int i = 0; i < p->n; i++) {
     rs->option(st, p, i, ids[i], label);

@@ -36,6 +36,9 @@
 
 #include <cmocka.h>
 
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
 #ifndef LAIR_GW_SERVER
 #error "LAIR_GW_SERVER (the path of tests/gw_server.py) is set by CMake"
 #endif
@@ -883,8 +886,8 @@ static void test_refused_connection_retries(void **state) {
 
 /* ---- TLS ---------------------------------------------------------------- */
 
-/* OpenSSL's default verify paths (the system trust store lws uses) honour
- * SSL_CERT_FILE: with it pointing at the test certificate, the server is
+/* The trust store honours SSL_CERT_FILE, as OpenSSL's default verify
+ * paths do: with it pointing at the test certificate, the server is
  * trusted; without it, it is not, and the client must refuse it. */
 static void test_tls_trusted(void **state) {
   (void)state;
@@ -894,6 +897,41 @@ static void test_tls_trusted(void **state) {
   r->on_ready = start_stopper;
   run_scenario(r, "stay", NULL);
   unsetenv("SSL_CERT_FILE");
+  assert_identified(r, 1);
+  assert_int_equal(r->stats.connects, 1);
+  assert_int_equal(closed_code(r, 1), 1000);
+  run_free(r);
+}
+
+/* What a deployment trusts: the system's hashed certificate directory
+ * (/etc/ssl/certs), read certificate by certificate as a chain needs it
+ * (bot/gateway.c, load_trust_store). With SSL_CERT_DIR naming a directory
+ * that holds the test certificate under its subject hash, and no
+ * SSL_CERT_FILE, the server is trusted. */
+static void test_tls_trusted_dir(void **state) {
+  (void)state;
+  char dir[] = "/tmp/lair-gw-certs-XXXXXX", path[64];
+  assert_non_null(mkdtemp(dir));
+  FILE *f = fopen(LAIR_GW_TLS_DIR "/tls_cert.pem", "r");
+  assert_non_null(f);
+  X509 *cert = PEM_read_X509(f, NULL, NULL, NULL);
+  fclose(f);
+  assert_non_null(cert);
+  snprintf(path, sizeof path, "%s/%08lx.0", dir, X509_subject_name_hash(cert));
+  f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(PEM_write_X509(f, cert), 1);
+  fclose(f);
+  X509_free(cert);
+  unsetenv("SSL_CERT_FILE");
+  setenv("SSL_CERT_DIR", dir, 1);
+  run *r = run_new();
+  r->tls = true;
+  r->on_ready = start_stopper;
+  run_scenario(r, "stay", NULL);
+  unsetenv("SSL_CERT_DIR");
+  unlink(path);
+  rmdir(dir);
   assert_identified(r, 1);
   assert_int_equal(r->stats.connects, 1);
   assert_int_equal(closed_code(r, 1), 1000);
@@ -1038,6 +1076,7 @@ int main(void) {
       cmocka_unit_test(test_stop_before_run),
       cmocka_unit_test(test_refused_connection_retries),
       cmocka_unit_test(test_tls_trusted),
+      cmocka_unit_test(test_tls_trusted_dir),
       cmocka_unit_test(test_tls_untrusted),
   };
   int failed = cmocka_run_group_tests_name("gateway_session", basic,

@@ -8,8 +8,8 @@
  * only, global, Cloudflare), 5xx retries and their cap, 4xx without
  * retries, the invalid-request budget, the interaction lane, the global
  * 50/s limit, timeouts, Discord error codes, the size cap, file uploads,
- * superseded messages (bot_rest_send_latest), bot_rest_call
- * and shutdown.
+ * superseded messages (bot_rest_send_latest), bodies kept packed while
+ * they wait (bot_pack), bot_rest_call and shutdown.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -815,6 +815,70 @@ static void test_500_then_200(void **state) {
   bot_rest_free(r);
 }
 
+/* bot_pack: whatever goes in comes out, whether it shrinks (JSON, long
+ * text) or is kept as it is (empty, short, incompressible). */
+static void test_pack_round_trip(void **state) {
+  (void)state;
+  size_t big = 200000;
+  char *json = malloc(big + 1), *noise = malloc(4097);
+  assert_non_null(json);
+  assert_non_null(noise);
+  size_t o = 0;
+  while (o + 80 < big)
+    o += (size_t)snprintf(json + o, big + 1 - o,
+                          "{\"type\":2,\"label\":\"Card %zu\",\"custom_id\":"
+                          "\"m:1:0:c%zu\"},",
+                          o % 97, o);
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 4096; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    noise[i] = (char)(' ' + x % 95);
+  }
+  noise[4096] = '\0';
+  const char *texts[] = {"", "{}", "{\"content\":\"short\"}", json, noise};
+  for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+    bot_packed *p = bot_pack(texts[i]);
+    assert_non_null(p);
+    char *back = bot_unpack(p);
+    assert_non_null(back);
+    assert_string_equal(back, texts[i]);
+    free(back);
+    free(p);
+  }
+  free(json);
+  free(noise);
+}
+
+/* A queued request's body waits packed and is unpacked for each attempt:
+ * a retry sends the same bytes again. */
+static void test_packed_body_retried(void **state) {
+  (void)state;
+  script("POST " API "/channels/52/messages",
+         "[{'status':502,'body':{'message':'Bad Gateway','code':0}}]", NULL);
+  bot_rest *r = client(3, 2000, 0);
+  char body[3000];
+  size_t n = (size_t)snprintf(body, sizeof body, "{\"content\":\"");
+  while (n < sizeof body - 40)
+    n +=
+        (size_t)snprintf(body + n, sizeof body - n, "Mob %zum; Ops: draw. ", n);
+  snprintf(body + n, sizeof body - n, "\"}");
+  outcome o = {0};
+  assert_int_equal(bot_rest_send_latest(r, "POST", "/channels/52/messages",
+                                        body, "hand:52", 1, on_done, &o),
+                   0);
+  wait_done(&o, 1);
+  assert_int_equal(o.status, 200);
+  assert_int_equal(o.attempts, 2);
+  bot_rest_free(r);
+  json_t *log = server_log();
+  assert_int_equal(json_array_size(log), 2);
+  for (size_t i = 0; i < 2; i++)
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(log, i), "body")),
+        body);
+  json_decref(log);
+}
+
 static void test_500_gives_up(void **state) {
   (void)state;
   script("POST " API "/channels/51/messages", NULL,
@@ -1060,6 +1124,8 @@ int main(void) {
       cmocka_unit_test_setup(test_cloudflare_429, reset_server),
       cmocka_unit_test_setup(test_429_cap, reset_server),
       cmocka_unit_test_setup(test_500_then_200, reset_server),
+      cmocka_unit_test(test_pack_round_trip),
+      cmocka_unit_test_setup(test_packed_body_retried, reset_server),
       cmocka_unit_test_setup(test_500_gives_up, reset_server),
       cmocka_unit_test_setup(test_404_not_retried, reset_server),
       cmocka_unit_test_setup(test_50007_code, reset_server),

@@ -3,7 +3,7 @@
 # reports missing, so a second run costs a few dpkg queries and no network.
 LAIR_DEBS=(gcc libc6-dev make cmake pkg-config binutils
            libjansson-dev libcurl4-openssl-dev libwebsockets-dev
-           libsqlite3-dev libcmocka-dev)
+           libsqlite3-dev zlib1g-dev libssl-dev libcmocka-dev)
 LAIR_DEBS+=(tzdata) # players' time zones for quiet hours (/usr/share/zoneinfo)
 LAIR_DEBS+=(python3) # tests/local/: the console-table tests (stdlib only)
 # tests/fake_discord/: the fake Discord for integration tests runs on

@@ -655,9 +655,13 @@ def finish(t):
             continue
         dl.check_answered(it)
         t.stats["answered"] += 1
-    # Hands went only to their owners, never to a channel.
+    # Hands went only to their owners, never to a channel. The bot is
+    # still running and the game's last DMs may still be arriving: the
+    # messages are read before the DM channels, so that every DM among
+    # them is in dm_of.
+    messages = fake.messages()
     dm_of = {m["id"]: p for p in PLAYERS for m in fake.dms(p)}
-    for m in fake.messages():
+    for m in messages:
         text = dl.message_text(m)
         head = HAND_HEAD.search(text)
         ch = m["channel_id"]
