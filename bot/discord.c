@@ -266,6 +266,24 @@ static int drop_object_pages(struct dl_phdr_info *info, size_t size,
   return 0;
 }
 
+/* Whether a debugger (or strace...) is attached: /proc/self/status's
+ * TracerPid is not 0. */
+static bool being_traced(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f)
+    return false;
+  char line[128];
+  bool traced = false;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "TracerPid:", 10) == 0) {
+      char *end;
+      traced = strtol(line + 10, &end, 10) != 0;
+      break;
+    }
+  fclose(f);
+  return traced;
+}
+
 /* Unmaps from this process the pages of the binary's and the shared
  * libraries' read-only segments (code and constants), so that the next
  * use maps back only those still used. curl alone brings in some thirty
@@ -282,7 +300,9 @@ static int drop_object_pages(struct dl_phdr_info *info, size_t size,
  * (relocated pointers, private copies: dropping them would bring back the
  * file's unrelocated bytes), every writable segment, any page shared with
  * another segment, and the vDSO. madvise(MADV_PAGEOUT), used before,
- * skipped the pages other processes map too (libc, libcrypto...).
+ * skipped the pages other processes map too (libc, libcrypto...). A
+ * debugger writes its breakpoints into private copies of code pages,
+ * which this would drop: nothing is done while one is attached.
  *
  * What it means for RSS: the binary's and libraries' part of it is the
  * code and constants used since the last call, not every page ever
@@ -290,6 +310,8 @@ static int drop_object_pages(struct dl_phdr_info *info, size_t size,
  * it while the kernel has room), only no longer held by this process.
  * Returns the bytes of the ranges advised. */
 static size_t release_file_pages(void) {
+  if (being_traced())
+    return 0;
   size_t total = 0;
   dl_iterate_phdr(drop_object_pages, &total);
   return total;
