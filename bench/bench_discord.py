@@ -173,6 +173,8 @@ def run_rate(fake, bot, games, rate, seconds, rng, mix):
                 if kind == "autocomplete":
                     ch = ((info["callback"] or {}).get("data") or {}).get(
                         "choices") if info and info["callback"] else None
+                    # Out of turn, one "Not your decision" entry ("-").
+                    ch = [x for x in ch or [] if x["value"] != "-"]
                     g.choices = [x["value"] for x in ch] if ch else None
                     if not ch:
                         refused["autocomplete"] += 1
@@ -180,7 +182,9 @@ def run_rate(fake, bot, games, rate, seconds, rng, mix):
                 elif kind == "move":
                     g.choices = None
                     m = WAITING.search(text)
-                    if dl.is_ephemeral(info) if info["callback"] else True:
+                    # A move is answered with the mover's turn, to them
+                    # alone; a refusal is a plain ephemeral text.
+                    if not (info["callback"] and dl.acted(info)):
                         refused["move"] += 1
                         g.decider = None
                     elif m:

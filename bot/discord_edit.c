@@ -36,7 +36,7 @@ static edit_entry *find(bot_discord *b, const char *key) {
 
 /* Empties e, telling a waiting body's sender it was not sent (under
  * edit_mu; the caller calls *done after unlocking). */
-static void take_pending(edit_entry *e, char **body, uint64_t *gen,
+static void take_pending(edit_entry *e, bot_packed **body, uint64_t *gen,
                          bot_rest_done *done, void **ctx) {
   *body = e->pending;
   *gen = e->pending_gen;
@@ -78,7 +78,7 @@ static void posted(void *arg, const bot_rest_result *r) {
   json_t *msg = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
   const char *id = json_string_value(json_object_get(msg, "id"));
   bool ok = id && bot_dc_snowflake_ok(id);
-  char *body = NULL;
+  bot_packed *packed = NULL;
   uint64_t gen = 0;
   bot_rest_done done = NULL;
   void *ctx = NULL;
@@ -86,7 +86,7 @@ static void posted(void *arg, const bot_rest_result *r) {
   pthread_mutex_lock(&b->edit_mu);
   edit_entry *e = find(b, k->key);
   if (e) {
-    take_pending(e, &body, &gen, &done, &ctx);
+    take_pending(e, &packed, &gen, &done, &ctx);
     if (ok)
       snprintf(e->id, sizeof e->id, "%s", id);
     else
@@ -98,6 +98,10 @@ static void posted(void *arg, const bot_rest_result *r) {
   json_decref(msg);
   if (k->done)
     k->done(k->ctx, r);
+  char *body = packed ? bot_unpack(packed) : NULL;
+  free(packed);
+  if (packed && !body)
+    superseded(done, ctx);
   if (body) { /* the newest text waited for this message */
     int rc = ok ? patch(b, k->channel, message, k->key, gen, body, done, ctx)
                 : bot_dc_send_edited(b, k->channel, k->key, gen, body, done,
@@ -152,25 +156,28 @@ int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
   pthread_mutex_lock(&b->edit_mu);
   edit_entry *e = find(b, key);
   if (e && !e->id[0]) { /* its POST is under way: the newest text waits */
-    char *old;
+    bot_packed *old, *now = bot_pack(body);
     uint64_t old_gen;
     bot_rest_done old_done;
     void *old_ctx;
+    free(body);
     take_pending(e, &old, &old_gen, &old_done, &old_ctx);
-    e->pending = body;
+    e->pending = now; /* packed: many may wait behind rate limits */
     e->pending_gen = gen;
-    e->pending_done = done;
+    e->pending_done = now ? done : NULL;
     e->pending_ctx = ctx;
     pthread_mutex_unlock(&b->edit_mu);
     free(old);
     superseded(old_done, old_ctx);
+    if (!now)
+      superseded(done, ctx);
     return 0;
   }
   if (e)
     snprintf(id, sizeof id, "%s", e->id);
   else { /* a new message: remembered at once, so later texts wait */
     e = &b->edits[b->edit_pos++ % EDIT_CACHE];
-    char *old;
+    bot_packed *old;
     uint64_t old_gen;
     bot_rest_done old_done;
     void *old_ctx;
@@ -208,7 +215,7 @@ void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,
                        const char *id) {
   if (!id || !bot_dc_snowflake_ok(id))
     return;
-  char *old = NULL;
+  bot_packed *old = NULL;
   uint64_t old_gen;
   bot_rest_done old_done = NULL;
   void *old_ctx = NULL;

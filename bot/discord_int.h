@@ -35,7 +35,7 @@ typedef struct edit_entry {
   char key[112];    /* where and what: "c:<channel>:<game:key>", "d:<user>:.." */
   char channel[32]; /* the channel it is in */
   char id[24];      /* its message id, "" while its POST is under way */
-  char *pending;    /* a newer body that waits for that id, or NULL */
+  bot_packed *pending; /* a newer body that waits for that id, packed */
   uint64_t pending_gen;
   bot_rest_done pending_done;
   void *pending_ctx;
