@@ -715,10 +715,8 @@ static const char *next_step(const live *L, const char *cmd, bool paused) {
 }
 
 void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap) {
-  const eng_ruleset *rs = eng_find(L->row.ruleset);
-  const char *name = rs ? rs->name : L->row.ruleset;
   size_t o = (size_t)snprintf(out, cap, "Game #%" PRId64 " (%s) ", L->row.id,
-                              name);
+                              cmd_game_name(L));
   if (o >= cap)
     return;
   switch (L->row.status) {
@@ -838,6 +836,11 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
 
 /* ---- rendering -------------------------------------------------------- */
 
+const char *cmd_game_name(const live *L) {
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  return rs ? rs->name : L->row.ruleset;
+}
+
 void cmd_names(const live *L, const char *in, char *out, size_t cap) {
   size_t o = 0;
   while (*in && o + 1 < cap) {
@@ -950,10 +953,6 @@ static void turn_lines(cmd_ctx *c, const live *L, int turn, int viewer,
   *n = t.lines;
 }
 
-static const char *ruleset_name(const live *L) {
-  const eng_ruleset *rs = eng_find(L->row.ruleset);
-  return rs ? rs->name : L->row.ruleset;
-}
 
 /* The channel message of turn of L: its lines, and while it is the
  * current turn the table and whom it waits for (or the result). */
@@ -983,7 +982,7 @@ static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
   }
   snprintf(key, sizeof key, "turn:%d", turn);
   snprintf(title, sizeof title, "%s - game #%" PRId64 ", turn %d",
-           ruleset_name(L), L->row.id, turn);
+           cmd_game_name(L), L->row.id, turn);
   cmd_send_edit(c, r, CMD_TO_CHANNEL, NULL, L, key, title, text, NULL, 0);
 }
 
@@ -1035,7 +1034,7 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
   }
   snprintf(key, sizeof key, "turn:%d", turn);
   snprintf(title, sizeof title, "%s - game #%" PRId64 ", turn %d",
-           ruleset_name(L), L->row.id, turn);
+           cmd_game_name(L), L->row.id, turn);
   cmd_send_edit(c, r, CMD_TO_DM, who, L, key, title, text, opts, k);
 }
 

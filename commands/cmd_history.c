@@ -173,11 +173,6 @@ static live *history_game(cmd_ctx *c, const cmd_request *r, unsigned statuses,
   return L;
 }
 
-static const char *game_name(const live *L) {
-  const eng_ruleset *rs = eng_find(L->row.ruleset);
-  return rs ? rs->name : L->row.ruleset;
-}
-
 /* ---- rebuilding a game from its stored moves ---------------------------- */
 
 typedef struct walk {
@@ -446,7 +441,7 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
     snprintf(text_msg, sizeof text_msg,
              "The record of game #%" PRId64 " (%s, %zu answers; %s). Check "
              "it with `lair replay %s`.",
-             L->row.id, game_name(L), w->g->n_answers, how, name);
+             L->row.id, cmd_game_name(L), w->g->n_answers, how, name);
     cmd_reply_file(c, r, L, text_msg, name, file, len);
   }
   free(file);

@@ -111,6 +111,9 @@ int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
  * first, like cmd_channel_games. */
 int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
                    int64_t *ids, int max);
+/* The display name of L's game (its ruleset's, else the stored id);
+ * static storage or L's own. */
+const char *cmd_game_name(const live *L);
 /* Writes where L stands for people ("Game #4 (Supervillain) is running:
  * turn 3, waiting for bob") into out. */
 void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap);

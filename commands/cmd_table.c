@@ -304,11 +304,6 @@ static uint64_t new_seed(cmd_ctx *c) {
   return s >> 1; /* keeps records' seeds within int64 for other tools */
 }
 
-static const char *game_name(const live *L) {
-  const eng_ruleset *rs = eng_find(L->row.ruleset);
-  return rs ? rs->name : L->row.ruleset;
-}
-
 static void seat_list(const live *L, char *buf, size_t cap) {
   size_t o = 0;
   buf[0] = '\0';
@@ -677,7 +672,7 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   snprintf(line, sizeof line,
            "Game #%" PRId64 " (%s) starts! Seats in turn order: %s. Waiting "
            "for %s.",
-           L->row.id, game_name(L), list, L->seats[g->prompt.player].name);
+           L->row.id, cmd_game_name(L), list, L->seats[g->prompt.player].name);
   cmd_announce(c, r, L, "%s", line);
   cmd_after_change(c, r, L, g->prompt.turn, -1, NULL);
 }
@@ -719,7 +714,7 @@ static void h_status(cmd_ctx *c, const cmd_request *r) {
     snprintf(t, sizeof t,
              "Game #%" PRId64 " (%s) is waiting for players: %s.%s Join "
              "with /game join; its opener starts it with /game start.",
-             L->row.id, game_name(L), list, more);
+             L->row.id, cmd_game_name(L), list, more);
   } else {
     /* Whom it waits for first: a long table is sent in pieces. */
     size_t o = 0;
@@ -774,7 +769,7 @@ static void h_pile(cmd_ctx *c, const cmd_request *r) {
     return;
   const char *const *piles = L->g ? L->g->rs->open_piles : NULL;
   if (!piles || !piles[0]) {
-    cmd_reply(c, r, L, "%s has no open piles to list.", game_name(L));
+    cmd_reply(c, r, L, "%s has no open piles to list.", cmd_game_name(L));
     return;
   }
   const char *want = cmd_arg_get(r, "pile");
@@ -993,7 +988,7 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
       snprintf(where, sizeof where, " in <#%s>", L->row.channel);
     o += (size_t)snprintf(text + o, sizeof text - o,
                           "- #%" PRId64 " %s%s: %s, %" PRId64 " moves; %s\n",
-                          L->row.id, game_name(L), where,
+                          L->row.id, cmd_game_name(L), where,
                           L->row.status == STO_ABORTED
                               ? "aborted"
                               : cmd_status_name(L->row.status),
