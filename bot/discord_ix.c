@@ -182,10 +182,13 @@ static void callback(bot_discord *b, const ix *x, json_t *body) {
   __atomic_add_fetch(&b->stats.callbacks, 1, __ATOMIC_RELAXED);
 }
 
-static void followup(bot_discord *b, const ix *x, json_t *body) {
+/* A follow-up message to x's answer, with the file m carries (m may be
+ * NULL). */
+static void followup(bot_discord *b, const ix *x, json_t *body,
+                     const out_msg *m) {
   char path[800];
   snprintf(path, sizeof path, "/webhooks/%s/%s", b->app_id, x->token);
-  gate_send(b, x, "POST", path, body);
+  gate_send_msg(b, x, "POST", path, body, m);
 }
 
 static void edit_original(bot_discord *b, const ix *x, json_t *body) {
@@ -357,13 +360,13 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
     out_msg *m = &b->msgs[i];
     if (m->to == CMD_TO_EPHEMERAL) {
       json_t *body = bot_dc_message_body(m, true);
-      followup(b, x, body);
+      followup(b, x, body, m);
       json_decref(body);
     } else if (m->to == CMD_TO_CHANNEL) {
       post_channel(b, m);
     } else if (x->dms_here && strcmp(m->user, x->user) == 0) {
       json_t *body = bot_dc_message_body(m, true);
-      followup(b, x, body);
+      followup(b, x, body, m);
       json_decref(body);
     } else {
       bot_dc_send_dm(b, m);

@@ -163,8 +163,10 @@ static live *history_game(cmd_ctx *c, const cmd_request *r, unsigned statuses,
         return NULL;
       }
     }
-    cmd_reply(c, r, NULL, "%s There is no game in this channel. Open one "
-              "with /game new kind:<game>.", none);
+    cmd_reply(c, r, NULL,
+              "%s There is no game in this channel. Open one "
+              "with /game new kind:<game>.",
+              none);
     return NULL;
   }
   live *L = cmd_load(c, p.best, why, sizeof why);
@@ -173,23 +175,91 @@ static live *history_game(cmd_ctx *c, const cmd_request *r, unsigned statuses,
   return L;
 }
 
+/* ---- the account of a game ---------------------------------------------
+ * What each move did, in words: the lines stored with it (cmd_commit),
+ * for everyone (seat -1). /game log pages through it by turn, and an
+ * export carries it whole as a Markdown transcript. A move recorded
+ * before Lair kept lines has none: its public line is rebuilt by
+ * replaying the game (walk_game). */
+
+typedef struct entry {
+  int64_t seq;
+  int turn, mover;
+  int64_t time;
+  bool for_person; /* the AI answered for a person on a deadline */
+  bool first;      /* the move's first line */
+  char *text;      /* "Villain N" for seat N-1 */
+} entry;
+
+typedef struct account {
+  entry *e;
+  size_t n, cap;
+  bool nomem;
+} account;
+
+static void account_free(account *a) {
+  for (size_t i = 0; i < a->n; i++)
+    free(a->e[i].text);
+  free(a->e);
+  memset(a, 0, sizeof *a);
+}
+
+static bool is_for_person(const char *request) {
+  size_t n = strlen(request), k = strlen(CMD_AI_FOR);
+  return strncmp(request, "ai:", 3) == 0 && n > k &&
+         strcmp(request + n - k, CMD_AI_FOR) == 0;
+}
+
+static void account_add(account *a, int64_t seq, int turn, int mover,
+                        int64_t time, const char *request, const char *text) {
+  if (a->nomem)
+    return;
+  if (a->n == a->cap) {
+    size_t cap = a->cap ? a->cap * 2 : 64;
+    entry *e = realloc(a->e, cap * sizeof *e);
+    if (!e) {
+      a->nomem = true;
+      return;
+    }
+    a->e = e;
+    a->cap = cap;
+  }
+  char *t = strdup(text);
+  if (!t) {
+    a->nomem = true;
+    return;
+  }
+  bool first = a->n == 0 || a->e[a->n - 1].seq != seq;
+  a->e[a->n++] = (entry){.seq = seq,
+                         .turn = turn,
+                         .mover = mover,
+                         .time = time,
+                         .for_person = is_for_person(request),
+                         .first = first,
+                         .text = t};
+}
+
+static int add_line(void *ctx, const sto_line *l) {
+  account_add(ctx, l->seq, l->turn, l->mover, l->time, l->request, l->text);
+  return 0;
+}
+
 /* ---- rebuilding a game from its stored moves ---------------------------- */
 
 typedef struct walk {
   eng_game *g;
   const live *L;
-  int64_t from, to; /* the moves (by number) whose public lines are kept */
-  char lines[PAGE][LINE_CAP];
-  int n_lines;
-  int64_t applied; /* stored moves replayed */
-  int64_t bad;     /* the first stored move that did not fit, or -1 */
+  account *told;            /* receives the public line of each move... */
+  const unsigned char *has; /* ...that has no stored lines (has[seq] 0) */
+  int64_t applied;          /* stored moves replayed */
+  int64_t bad;              /* the first stored move that did not fit, or -1 */
 } walk;
 
 static int walk_move(void *ctx, const sto_move *m) {
   walk *w = ctx;
   int64_t k = w->applied;
-  bool want = k >= w->from && k < w->to && w->n_lines < PAGE;
-  char line[300] = "";
+  bool want = w->told && w->has && !w->has[k];
+  char line[STO_LINE_MAX + 1] = "";
   if (m->kind == STO_MOVE_TAKEBACK) {
     if (eng_game_takeback(w->g, m->seat)) {
       w->bad = k;
@@ -222,20 +292,15 @@ static int walk_move(void *ctx, const sto_move *m) {
     eng_events_join(&ev, -1, line, sizeof line);
   }
   w->applied++;
-  if (want) {
-    char named[LINE_CAP];
-    cmd_names(w->L, line, named, sizeof named);
-    char *out = w->lines[w->n_lines++];
-    int o = snprintf(out, LINE_CAP, "%" PRId64 ". ", k + 1);
-    cmd_copy(out + o, LINE_CAP - (size_t)o, named); /* whole UTF-8 only */
-  }
+  if (want)
+    account_add(w->told, m->seq, m->turn, m->seat, m->time, m->request, line);
   return 0;
 }
 
 /* Replays every stored move of L into a new game w->g (the caller frees
- * it), keeping the public lines of moves [w->from, w->to). A move that no
- * longer fits stops the replay with w->bad set; false (why filled) when
- * the game cannot be set up or its moves cannot be read. */
+ * it), telling w->told the moves w->has lacks. A move that no longer fits
+ * stops the replay with w->bad set; false (why filled) when the game
+ * cannot be set up or its moves cannot be read. */
 static bool walk_game(cmd_ctx *c, const live *L, walk *w, char *why,
                       size_t cap) {
   const eng_ruleset *rs = eng_find(L->row.ruleset);
@@ -264,7 +329,192 @@ static bool walk_game(cmd_ctx *c, const live *L, walk *w, char *why,
   return true;
 }
 
+static int by_seq(const void *a, const void *b) {
+  const entry *x = a, *y = b;
+  if (x->seq != y->seq)
+    return x->seq < y->seq ? -1 : 1;
+  return x < y ? -1 : x > y; /* a move's lines keep their order */
+}
+
+/* Fills a with the public account of L's moves: their stored lines, and
+ * for moves stored without any, the lines a replay tells. false (why
+ * filled) when it cannot be read. */
+static bool read_account(cmd_ctx *c, const live *L, account *a, char *why,
+                         size_t cap) {
+  memset(a, 0, sizeof *a);
+  int64_t moves = L->row.moves;
+  if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, -1, add_line, a)) {
+    snprintf(why, cap, "its account could not be read");
+    account_free(a);
+    return false;
+  }
+  unsigned char *has = calloc((size_t)moves + 1, 1);
+  bool missing = false;
+  for (size_t i = 0; has && i < a->n; i++)
+    if (a->e[i].seq >= 0 && a->e[i].seq < moves)
+      has[a->e[i].seq] = 1;
+  for (int64_t k = 0; has && k < moves; k++)
+    missing = missing || !has[k];
+  bool ok = has && !a->nomem;
+  if (ok && missing) {
+    walk w = {.told = a, .has = has};
+    size_t before = a->n;
+    ok = walk_game(c, L, &w, why, cap);
+    eng_game_free(w.g);
+    if (ok && a->n > before) /* the replayed lines fall into place */
+      qsort(a->e, a->n, sizeof *a->e, by_seq);
+    for (size_t i = 0; i < a->n; i++)
+      a->e[i].first = i == 0 || a->e[i - 1].seq != a->e[i].seq;
+  } else if (!ok) {
+    snprintf(why, cap, "out of memory");
+  }
+  free(has);
+  ok = ok && !a->nomem;
+  if (!ok)
+    account_free(a);
+  return ok;
+}
+
+/* "2026-11-24 14:02 UTC"; with since (not 0) on the same day, "14:02". */
+static void log_time(int64_t t, int64_t since, char *buf, size_t cap) {
+  time_t tt = (time_t)t, ts = (time_t)since;
+  struct tm tm, sm;
+  bool same_day = since && gmtime_r(&ts, &sm) && gmtime_r(&tt, &tm) &&
+                  sm.tm_year == tm.tm_year && sm.tm_yday == tm.tm_yday;
+  if (!gmtime_r(&tt, &tm) ||
+      strftime(buf, cap, same_day ? "%H:%M" : "%Y-%m-%d %H:%M UTC", &tm) == 0)
+    snprintf(buf, cap, "%" PRId64, t);
+}
+
+/* The account as text rows: a heading per turn ("**Turn 4** - bob,
+ * 2026-11-24 14:02 UTC", as a Markdown heading when md), then each move's
+ * lines, its first numbered. Rows are malloc'd; heading[i] marks
+ * headings. */
+typedef struct rows {
+  char **row;
+  bool *heading;
+  size_t n, cap;
+  bool nomem;
+} rows;
+
+static void rows_free(rows *r) {
+  for (size_t i = 0; i < r->n; i++)
+    free(r->row[i]);
+  free(r->row);
+  free(r->heading);
+  memset(r, 0, sizeof *r);
+}
+
+static void rows_add(rows *r, bool heading, const char *text) {
+  if (r->nomem)
+    return;
+  if (r->n == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 64;
+    char **row = realloc(r->row, cap * sizeof *row);
+    if (row)
+      r->row = row;
+    bool *h = row ? realloc(r->heading, cap * sizeof *h) : NULL;
+    if (h)
+      r->heading = h;
+    if (!row || !h) {
+      r->nomem = true;
+      return;
+    }
+    r->cap = cap;
+  }
+  char *t = strdup(text);
+  if (!t) {
+    r->nomem = true;
+    return;
+  }
+  r->heading[r->n] = heading;
+  r->row[r->n++] = t;
+}
+
+/* The name of the person who held seat (for "AI for bob"). */
+static const char *person_of(cmd_ctx *c, const live *L, int seat,
+                             sto_seat *buf) {
+  if (seat < 0 || seat >= L->n_seats)
+    return "a player";
+  if (!cmd_is_ai(L->seats[seat].user) || !cmd_seat_human(c, L, seat, buf))
+    return L->seats[seat].name;
+  return buf->name;
+}
+
+static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
+                         rows *out) {
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < a->n; i++) {
+    const entry *e = &a->e[i];
+    char buf[STO_LINE_MAX + 200], named[sizeof buf + 200];
+    if (i == 0 || a->e[i - 1].turn != e->turn) {
+      size_t j = i;
+      while (j + 1 < a->n && a->e[j + 1].turn == e->turn)
+        j++;
+      char from[40], to[48] = "";
+      log_time(e->time, 0, from, sizeof from);
+      if (a->e[j].time / 60 != e->time / 60) {
+        char t[40];
+        log_time(a->e[j].time, e->time, t, sizeof t);
+        snprintf(to, sizeof to, " to %s", t);
+      }
+      snprintf(buf, sizeof buf,
+               md ? "## Turn %d - Villain %d, %s%s"
+                  : "**Turn %d** - Villain %d, %s%s",
+               e->turn, e->mover + 1, from, to);
+      cmd_names(L, buf, named, sizeof named);
+      rows_add(out, true, named);
+    }
+    char who[120] = "";
+    if (e->first && e->for_person) {
+      sto_seat h;
+      snprintf(who, sizeof who, " _(AI for %s, deadline)_",
+               person_of(c, L, e->mover, &h));
+    }
+    if (e->first)
+      snprintf(buf, sizeof buf, "%" PRId64 ". %s%s", e->seq + 1, e->text, who);
+    else
+      snprintf(buf, sizeof buf, "   - %s", e->text);
+    cmd_names(L, buf, named, sizeof named);
+    rows_add(out, false, named);
+  }
+  return !out->nomem;
+}
+
 /* ---- /game log ----------------------------------------------------------- */
+
+/* Pages hold whole rows, and whole turns where they fit: a page breaks
+ * before a turn's heading once the page would pass LOG_BUDGET bytes, and
+ * inside a turn only when the turn alone passes it. */
+#define LOG_BUDGET (CMD_TEXT_MAX - 300)
+
+static size_t turn_size(const rows *r, size_t i) {
+  size_t n = strlen(r->row[i]) + 1;
+  for (size_t j = i + 1; j < r->n && !r->heading[j]; j++)
+    n += strlen(r->row[j]) + 1;
+  return n;
+}
+
+/* The first row of each page into starts (at most max); returns how many
+ * pages. */
+static long paginate(const rows *r, size_t *starts, long max) {
+  long pages = 0;
+  size_t used = 0;
+  for (size_t i = 0; i < r->n; i++) {
+    size_t n = r->heading[i] ? turn_size(r, i) : strlen(r->row[i]) + 1;
+    size_t one = strlen(r->row[i]) + 1;
+    bool fits =
+        used + (r->heading[i] && n <= LOG_BUDGET ? n : one) <= LOG_BUDGET;
+    if (pages == 0 || (!fits && used > 0)) {
+      if (pages < max)
+        starts[pages] = i;
+      pages++;
+      used = 0;
+    }
+    used += one;
+  }
+  return pages;
+}
 
 void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   live *L = history_game(c, r, MASK(STO_RUNNING) | ENDED, true,
@@ -276,51 +526,67 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
     cmd_reply_state(c, r, L, "It has no moves yet.", NULL);
     return;
   }
-  int64_t total = L->row.moves;
-  long pages = total > 0 ? (long)((total + PAGE - 1) / PAGE) : 1;
-  long page = pages;
-  if (cmd_arg_get(r, "page"))
-    cmd_parse_int(cmd_arg_get(r, "page"), 1, LONG_MAX, &page);
-  if (page > pages) {
-    cmd_reply(c, r, L,
-              "The history of game #%" PRId64 " has %ld page%s (%d moves a "
-              "page); there is no page %ld.",
-              L->row.id, pages, pages == 1 ? "" : "s", PAGE, page);
-    return;
-  }
-  walk *w = calloc(1, sizeof *w);
+  account a;
+  rows rw = {0};
   char why[200] = "out of memory";
-  if (w) {
-    w->from = (int64_t)(page - 1) * PAGE;
-    w->to = w->from + PAGE;
-  }
-  if (!w || !walk_game(c, L, w, why, sizeof why)) {
-    free(w);
+  bool ok = read_account(c, L, &a, why, sizeof why) &&
+            account_rows(c, L, &a, false, &rw);
+  account_free(&a); /* read_account left it empty when it failed */
+  if (!ok) {
+    rows_free(&rw);
     cmd_reply(c, r, L,
               "The history of game #%" PRId64 " could not be rebuilt: %s.",
               L->row.id, why);
     return;
   }
-  char text[CMD_TEXT_MAX * 6];
+  size_t *starts = malloc((rw.n + 1) * sizeof *starts);
+  long pages = starts ? paginate(&rw, starts, (long)rw.n + 1) : 0;
+  if (!starts) {
+    rows_free(&rw);
+    cmd_reply(c, r, L,
+              "The history of game #%" PRId64 " could not be "
+              "rebuilt: out of memory.",
+              L->row.id);
+    return;
+  }
+  if (pages < 1)
+    pages = 1;
+  long page = pages;
+  if (cmd_arg_get(r, "page"))
+    cmd_parse_int(cmd_arg_get(r, "page"), 1, LONG_MAX, &page);
+  if (page > pages) {
+    cmd_reply(c, r, L,
+              "The history of game #%" PRId64 " has %ld page%s (whole turns, "
+              "about %d characters a page); there is no page %ld.",
+              L->row.id, pages, pages == 1 ? "" : "s", LOG_BUDGET, page);
+    free(starts);
+    rows_free(&rw);
+    return;
+  }
+  int64_t total = L->row.moves;
+  char text[CMD_TEXT_MAX + 1];
   size_t o =
       (size_t)snprintf(text, sizeof text,
                        "**Game #%" PRId64 "**, %" PRId64 " move%s, page "
                        "%ld of %ld:\n",
                        L->row.id, total, total == 1 ? "" : "s", page, pages);
-  if (total == 0 && o < sizeof text)
-    o += (size_t)snprintf(text + o, sizeof text - o, "(no moves yet)\n");
-  for (int k = 0; k < w->n_lines && o < sizeof text; k++)
-    o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", w->lines[k]);
-  if (w->bad >= 0 && w->bad < w->to && o < sizeof text)
-    o += (size_t)snprintf(text + o, sizeof text - o,
-                          "(move %" PRId64 " no longer fits the rules; the "
-                          "rest could not be replayed)\n",
-                          w->bad + 1);
+  size_t from = rw.n ? starts[page - 1] : 0;
+  size_t to = page < pages ? starts[page] : rw.n;
+  if (from < to && !rw.heading[from] && o < sizeof text) {
+    /* a turn cut across pages: say whose it is */
+    size_t h = from;
+    while (h > 0 && !rw.heading[h])
+      h--;
+    o += (size_t)snprintf(text + o, sizeof text - o, "%s (continued)\n",
+                          rw.row[h]);
+  }
+  for (size_t i = from; i < to && o < sizeof text; i++)
+    o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", rw.row[i]);
   if (page > 1 && o < sizeof text)
-    snprintf(text + o, sizeof text - o, "Earlier moves: /game log page:%ld",
+    snprintf(text + o, sizeof text - o, "Earlier turns: /game log page:%ld",
              page - 1);
-  eng_game_free(w->g);
-  free(w);
+  free(starts);
+  rows_free(&rw);
   cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, text, NULL, 0);
 }
 
@@ -361,6 +627,49 @@ static json_t *make_record(const live *L, const eng_game *g) {
   return rec;
 }
 
+/* The readable account of L (who played, how it ended: how), turn by
+ * turn as Markdown; malloc'd (*len bytes), NULL when it cannot be read
+ * (why filled). */
+static char *transcript(cmd_ctx *c, const live *L, const char *how, size_t *len,
+                        char *why, size_t cap) {
+  account a;
+  rows rw = {0};
+  bool ok =
+      read_account(c, L, &a, why, cap) && account_rows(c, L, &a, true, &rw);
+  account_free(&a);
+  size_t size = 1024;
+  for (size_t i = 0; ok && i < rw.n; i++)
+    size += strlen(rw.row[i]) + 2;
+  char *t = ok ? malloc(size) : NULL;
+  if (!t) {
+    if (ok)
+      snprintf(why, cap, "out of memory");
+    rows_free(&rw);
+    return NULL;
+  }
+  char players[400] = "";
+  size_t p = 0;
+  for (int s = 0; s < L->n_seats && p < sizeof players; s++)
+    p += (size_t)snprintf(players + p, sizeof players - p, "%s%s%s",
+                          s ? ", " : "", L->seats[s].name,
+                          cmd_is_ai(L->seats[s].user) ? " (AI)" : "");
+  char started[40], ended[40];
+  log_time(L->row.created, 0, started, sizeof started);
+  log_time(L->row.updated, 0, ended, sizeof ended);
+  size_t o = (size_t)snprintf(
+      t, size,
+      "# Game #%" PRId64 ": %s\n\n- Players, in seat order: %s\n- Result: %s"
+      "\n- %" PRId64 " move%s, from %s to %s\n",
+      L->row.id, cmd_game_name(L), players, how, L->row.moves,
+      L->row.moves == 1 ? "" : "s", started, ended);
+  for (size_t i = 0; i < rw.n && o < size; i++)
+    o += (size_t)snprintf(t + o, size - o, "%s%s\n", rw.heading[i] ? "\n" : "",
+                          rw.row[i]);
+  rows_free(&rw);
+  *len = o < size ? o : size - 1;
+  return t;
+}
+
 void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
   live *L = history_game(c, r, ENDED, false,
                          "There is no finished or aborted game in this "
@@ -386,8 +695,6 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
   }
   walk *w = calloc(1, sizeof *w);
   char why[200] = "out of memory";
-  if (w)
-    w->from = w->to = -1;
   bool ok = w && walk_game(c, L, w, why, sizeof why);
   if (ok && w->bad >= 0) {
     snprintf(why, sizeof why, "its move %" PRId64 " no longer fits the rules",
@@ -443,6 +750,21 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
              "it with `lair replay %s`.",
              L->row.id, cmd_game_name(L), w->g->n_answers, how, name);
     cmd_reply_file(c, r, L, text_msg, name, file, len);
+    size_t tlen = 0;
+    char *md = transcript(c, L, how, &tlen, why, sizeof why);
+    snprintf(name, sizeof name, "game-%" PRId64 ".md", L->row.id);
+    if (md && tlen <= CMD_FILE_MAX) {
+      snprintf(text_msg, sizeof text_msg,
+               "What happened in game #%" PRId64 ", turn by turn (%s).",
+               L->row.id, name);
+      cmd_reply_file(c, r, L, text_msg, name, md, tlen);
+    } else {
+      cmd_reply(c, r, L,
+                "The readable account of game #%" PRId64 " could not be "
+                "written: %s.",
+                L->row.id, md ? "it is too large to send" : why);
+    }
+    free(md);
   }
   free(file);
   json_decref(rec);
@@ -629,7 +951,8 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   cmd_h_start(c, &st);
 }
 
-/* ---- /gamemod audit --------------------------------------------------------- */
+/* ---- /gamemod audit ---------------------------------------------------------
+ */
 
 static void iso_time(int64_t t, char *buf, size_t cap) {
   time_t tt = (time_t)t;

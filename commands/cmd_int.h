@@ -229,7 +229,10 @@ void cmd_set_timer(cmd_ctx *c, const live *L, const char *kind, int seat,
                    int64_t due, int64_t data);
 /* Until when seat is on vacation in L (Unix seconds; 0: never was). */
 int64_t cmd_vacation_until(cmd_ctx *c, const live *L, int seat);
-/* Plays one answer with the AI of level for whoever decides in L. */
+/* Plays one answer with the AI of level for whoever decides in L; when
+ * that is a person (their turn's clock ran out) the move's request id
+ * ends in CMD_AI_FOR. */
+#define CMD_AI_FOR ":deadline"
 bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level);
 /* How many lobbies and running games user sits in, or -1 on error. */
 long cmd_open_games_of(cmd_ctx *c, const char *user);

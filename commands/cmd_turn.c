@@ -105,14 +105,16 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   eng_events ev;
   if (eng_game_answer_index(g, i, &ev))
     return false;
-  snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64, L->row.id, L->row.moves);
+  /* The AI answering for a person whose turn clock ran out says so in
+     the request id, which /game log reads ("AI for bob, deadline"). */
+  snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64 "%s", L->row.id,
+           L->row.moves, cmd_is_ai(L->seats[seat].user) ? "" : CMD_AI_FOR);
   cmd_request ar = *r;
   ar.request_id = req;
   bool revealed = g->answers[g->n_answers - 1].revealed;
   cmd_lines lines;
   cmd_answer_lines(seat, &ev, label, &lines);
-  if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed,
-                  &lines))
+  if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return false;
   /* cmd_commit does not evict on success; L is still ours. */
   cmd_after_change(c, r, L, turn, seat, before);

@@ -204,10 +204,11 @@ sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
 typedef struct sto_line {
   int64_t seq;
   int n;
-  int seat;       /* who may read it; -1: everyone */
-  int mover;      /* the seat that made the move */
-  int turn;       /* the move's turn */
-  int64_t time;   /* the move's time */
+  int seat;                          /* who may read it; -1: everyone */
+  int mover;                         /* the seat that made the move */
+  int turn;                          /* the move's turn */
+  int64_t time;                      /* the move's time */
+  char request[STO_REQUEST_MAX + 1]; /* the move's request id */
   char text[STO_LINE_MAX + 1];
 } sto_line;
 /* Adds line n of move seq of game; STO_TOO_BIG when text is longer than

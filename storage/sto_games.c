@@ -552,7 +552,8 @@ sto_rc sto_line_list(sto *db, int64_t game, int from, int to, int viewer,
         (r = sto_col_int(s, 2, &l.seat)) ||
         (r = sto_col_text(s, 3, l.text, sizeof l.text)) ||
         (r = sto_col_int(s, 4, &l.mover)) || (r = sto_col_int(s, 5, &l.turn)) ||
-        (r = sto_col_i64(s, 6, &l.time)))
+        (r = sto_col_i64(s, 6, &l.time)) ||
+        (r = sto_col_text(s, 7, l.request, sizeof l.request)))
       break;
     if (fn(ctx, &l))
       break;

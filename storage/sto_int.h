@@ -96,8 +96,8 @@
   X(REQUEST_GET, "SELECT game, seq FROM moves WHERE request = ?1")             \
   X(LINE_ADD, "INSERT INTO lines(game, seq, n, seat, text) "                   \
               "VALUES(?1, ?2, ?3, ?4, ?5)")                                    \
-  X(LINE_LIST, "SELECT l.seq, l.n, l.seat, l.text, m.seat, m.turn, m.time "   \
-               "FROM lines l JOIN moves m ON m.game = l.game AND "              \
+  X(LINE_LIST, "SELECT l.seq, l.n, l.seat, l.text, m.seat, m.turn, m.time, "   \
+               "m.request FROM lines l JOIN moves m ON m.game = l.game AND "   \
                "m.seq = l.seq WHERE l.game = ?1 AND m.turn >= ?2 AND "         \
                "m.turn <= ?3 AND (l.seat = -1 OR l.seat = ?4) "                \
                "ORDER BY l.seq, l.n")                                          \

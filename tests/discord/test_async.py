@@ -454,7 +454,8 @@ def part_timers(fake, db, stats):
     stats["muted"] += 1
     rows = dl.moves_in_db(db, game)
     new = rows[len(before):]
-    check(new and all(r[2] == seat and r[1] == "ai:%d:%d" % (game, r[0])
+    check(new and all(r[2] == seat and
+                      r[1] == "ai:%d:%d:deadline" % (game, r[0])
                       for r in new) and new[-1][3] == "end",
           "after %s's deadline the moves are %r (were %d)" %
           (p, rows[-3:], len(before)))
@@ -553,7 +554,7 @@ def part_export_game(fake, db, rng, stats):
     return game
 
 
-def export(fake, game):
+def export(fake, game, db):
     """/game export by alice: (interaction record, the edit's request)
     once the bot has sent the edit that carries the file."""
     since = fake.last_request_n()
@@ -566,7 +567,33 @@ def export(fake, game):
         fake, "PATCH", path, since) if r["status"] is not None], 15,
         "the edit of the export's answer")
     check(len(reqs) == 1, "%d edits of the export's answer" % len(reqs))
-    return fake.get("/interaction/%s" % info["id"]), reqs[0]
+    # The readable transcript follows as a message of its own, once the
+    # deferral is acknowledged too.
+    hook = "/webhooks/%s/%s" % (dl.APP_ID, info["token"])
+    md = dl.wait_until(lambda: [r for r in sent_request(
+        fake, "POST", hook, since) if r["status"] is not None], 15,
+        "the export's transcript")
+    name = "game-%d.md" % game
+    check(len(md) == 1 and md[0]["status"] == 200 and
+          [(f["name"], f["filename"]) for f in md[0].get("files") or []] ==
+          [("files[0]", name)],
+          "the transcript was sent as %r" %
+          [(r["status"], r.get("files")) for r in md])
+    it = fake.get("/interaction/%s" % info["id"])
+    ups = [m for m in it["followups"] if m["attachments"] and
+           m["attachments"][0]["filename"] == name]
+    check(len(ups) == 1 and ups[0]["_fake"]["ephemeral"] and
+          ups[0]["_fake"]["audience"] == dl.USERS["alice"],
+          "the transcript is not one message for alice alone: %r" %
+          it["followups"])
+    text = fake.attachment(ups[0]["attachments"][0]["id"]).decode()
+    moves = len(dl.moves_in_db(db, game))
+    check(text.startswith("# Game #%d: " % game) and
+          [int(n) for n in re.findall(r"(?m)^(\d+)\. ", text)] ==
+          list(range(1, moves + 1)) and "## Turn " in text,
+          "the transcript of game #%d (%d moves) reads %r" %
+          (game, moves, text[:300]))
+    return it, reqs[0]
 
 
 def check_upload(fake, it, r, name):
@@ -602,7 +629,7 @@ def check_upload(fake, it, r, name):
 
 def part_export(fake, bot, db, game, tmp, stats):
     name = "game-%d.json" % game
-    it, r = export(fake, game)
+    it, r = export(fake, game, db)
     data = check_upload(fake, it, r, name)
     rec = json.loads(data)
     rows = dl.moves_in_db(db, game)
@@ -649,7 +676,7 @@ def part_export(fake, bot, db, game, tmp, stats):
     return data
 
 
-def part_export_slow_ack(fake, game, first, stats):
+def part_export_slow_ack(fake, db, game, first, stats):
     """The export again while Discord is slow to acknowledge the deferral
     (1 s, well within the 3 s): the edit that carries the file must wait
     for the acknowledgement (before it, Discord answers 10015 Unknown
@@ -657,7 +684,7 @@ def part_export_slow_ack(fake, game, first, stats):
     does."""
     fake.fault(kind="slow", ms=1000, count=1,
                route=r"^POST /interactions/\d+/[^/]+/callback$")
-    it, r = export(fake, game)
+    it, r = export(fake, game, db)
     acked = it["callback_at"]
     check(acked is not None and r["at"] >= acked,
           "the edit carrying the file reached the fake %s before the "
@@ -769,7 +796,7 @@ def run(binary, openapi, tmp):
             fake, bot, db, state["export game"], tmp, stats),
             needs="export game")
         part("export, slow ack", lambda: part_export_slow_ack(
-            fake, state["export game"], state.get("export"), stats),
+            fake, db, state["export game"], state.get("export"), stats),
             needs="export game")
         part("restart", lambda: part_restart(
             fake, bot, db, rng, *state["timers"]), needs="timers")

@@ -163,6 +163,19 @@ def test_turn_clock(binary, tmp, stats):
     ll.check(db_rows(db, "SELECT value FROM settings WHERE scope = 'game:1' "
                      "AND key = ?", ("misses:%d" % seat,)) == [("1",)],
              "the missed turn was not counted")
+    # /game log says who answered: p's own three decisions plainly, the
+    # rest as the AI's for p on the deadline.
+    log = [m["text"] for m in lair.send("%s> /game log" % p)
+           if m["to"] == "ephemeral"]
+    marked = re.findall(r"(?m)^(\d+)\. .*_\(AI for (\w+), deadline\)_$",
+                        log[0] if log else "")
+    ll.check([int(n) for n, _ in marked] ==
+             list(range(before + 1, before + len(rows) + 1)) and
+             all(who == p for _, who in marked),
+             "the log marks moves %r as the AI's for someone on a deadline; "
+             "want %d..%d for %s:\n%s" % (marked, before + 1,
+                                          before + len(rows), p,
+                                          log[0] if log else log))
     stats["clock"] = len(rows)
     lair.close()
 

@@ -41,17 +41,25 @@ def only_reply(out, user, what):
 
 
 def export(lair, line, user, name):
-    """Sends an export line; returns (record dict, file content text)."""
+    """Sends an export line; returns (record dict, file content text).
+    The record comes with a readable transcript, checked by
+    check_transcript."""
     out = lair.send(line)
-    ll.check(len(out) == 1 and out[0]["to"] == "ephemeral" and
-             out[0]["user"] == user and "file" in out[0],
-             "%r gave no file: %r" % (line, out))
+    ll.check(len(out) == 2 and all(m["to"] == "ephemeral" and
+                                   m["user"] == user and "file" in m
+                                   for m in out),
+             "%r gave no record and transcript: %r" % (line, out))
     f = out[0]["file"]
     ll.check(f["name"] == name, "the file is called %r, not %r" %
              (f["name"], name))
     ll.check("lair replay %s" % name in out[0]["text"],
              "the export message does not say how to check it: %r" %
              out[0]["text"])
+    md = out[1]["file"]
+    ll.check(md["name"] == name.replace(".json", ".md") and
+             "turn by turn" in out[1]["text"],
+             "the transcript came as %r: %r" % (md["name"], out[1]["text"]))
+    EXPORTED_MD[name] = md["content"]
     rec = json.loads(f["content"])
     ll.check(rec["record_fnv1a64"] == fnv1a64(canonical(
         {k: v for k, v in rec.items() if k != "record_fnv1a64"})),
@@ -186,27 +194,68 @@ def check_tampering(binary, tmp, rec, content):
     return len(names) + 1
 
 
+EXPORTED_MD = {}
+
+
+def check_transcript(md, game, total, seats):
+    """The Markdown transcript of an export: a heading naming the game,
+    the players, then every move numbered once, in order, under turn
+    headings with their times."""
+    ll.check(md.startswith("# Game #%d: Supervillain" % game) and
+             "- Players, in seat order: %s\n" % ", ".join(seats) in md,
+             "the transcript begins %r" % md[:200])
+    numbers = [int(n) for n in re.findall(r"(?m)^(\d+)\. ", md)]
+    ll.check(numbers == list(range(1, total + 1)),
+             "the transcript numbers %d moves, not %d: %r" %
+             (len(numbers), total, numbers[:10]))
+    turns = re.findall(r"(?m)^## Turn (\d+) - (\w+), (\d{4}-\d\d-\d\d "
+                       r"\d\d:\d\d UTC)", md)
+    ll.check(turns and all(t[1] in seats for t in turns),
+             "the transcript's turn headings: %r" % turns[:5])
+    unnamed = re.findall(r".*Villain \d.*", md)
+    ll.check(not unnamed, "a seat is not named in %r" % unnamed[:3])
+
+
 def check_log(lair, total):
-    pages = max(1, (total + 19) // 20)
-    for page in sorted({1, pages, (pages + 1) // 2}):
+    """Pages of whole turns, each under Discord's 2,000 characters, that
+    together number every move once, in order, under turn headings."""
+    text = only_reply(lair.send("bob> /game log"), "bob", "the last page")
+    m = re.match(r"\*\*Game #1\*\*, %d moves, page (\d+) of (\d+):\n" %
+                 total, text)
+    ll.check(m and m.group(1) == m.group(2), "/game log began %r" % text[:80])
+    pages = int(m.group(2))
+    ll.check(pages > 1, "a %d-move game's log fits one page" % total)
+    numbers, turns = [], []
+    for page in range(1, pages + 1):
         line = "bob> /game log" + ("" if page == pages else
                                    " page:%d" % page)
         text = only_reply(lair.send(line), "bob", line)
         head = "**Game #1**, %d moves, page %d of %d:" % (total, page, pages)
         ll.check(text.startswith(head), "%r began %r, not %r" %
                  (line, text[:80], head))
-        numbers = [int(n) for n in re.findall(r"(?m)^(\d+)\. ", text)]
-        first = (page - 1) * 20 + 1
-        want = list(range(first, min(first + 19, total) + 1))
-        ll.check(numbers == want, "%r numbered its moves %r, not %r" %
-                 (line, numbers, want))
-        ll.check((page > 1) == ("Earlier moves: /game log page:%d" %
+        ll.check(len(text) <= 2000, "%r is %d characters long" %
+                 (line, len(text)))
+        numbers += [int(n) for n in re.findall(r"(?m)^(\d+)\. ", text)]
+        turns += re.findall(r"(?m)^\*\*Turn (\d+)\*\* - (alice|bob), "
+                            r"\d{4}-\d\d-\d\d \d\d:\d\d UTC"
+                            r"( \(continued\))?$", text)
+        ll.check((page > 1) == ("Earlier turns: /game log page:%d" %
                                 (page - 1) in text),
-                 "%r: the pointer to earlier moves is wrong" % line)
+                 "%r: the pointer to earlier turns is wrong" % line)
+        unnamed = re.findall(r".*Villain \d.*", text)
+        ll.check(not unnamed, "%r leaves a seat unnamed: %r" %
+                 (line, unnamed))
+    ll.check(numbers == list(range(1, total + 1)),
+             "the log's pages number %d moves, not 1..%d: %r" %
+             (len(numbers), total, numbers[:30]))
+    firsts = [int(t[0]) for t in turns if not t[2]]
+    ll.check(firsts and firsts == sorted(set(firsts)),
+             "each turn is headed once, in order: %r" % firsts[:30])
     text = only_reply(lair.send("bob> /game log page:%d" % (pages + 1)),
                       "bob", "log past the end")
-    ll.check("has %d pages (20 moves a page); there is no page %d." %
-             (pages, pages + 1) in text, "log past the end said %r" % text)
+    ll.check("has %d pages (whole turns, about 1700 characters a page); "
+             "there is no page %d." % (pages, pages + 1) in text,
+             "log past the end said %r" % text)
     text = only_reply(lair.send("bob> /game log page:0"), "bob", "page 0")
     ll.check("Option 'page' must be a whole number from 1" in text,
              "page:0 said %r" % text)
@@ -269,9 +318,12 @@ def run(binary, tmp):
              (rec["result"], over[0]))
     ll.check(rec["state_fnv1a64"] == fnv1a64(lair.dump(1).encode()),
              "state_fnv1a64 is not the FNV-1a of the final state's text")
+    check_transcript(EXPORTED_MD["game-1.json"], 1, total, ["alice", "bob"])
+    md = EXPORTED_MD["game-1.json"]
     again, content2 = export(lair, "alice> /game export game:1", "alice",
                              "game-1.json")
-    ll.check(content2 == content, "two exports of one game differ")
+    ll.check(content2 == content and EXPORTED_MD["game-1.json"] == md,
+             "two exports of one game differ")
     path = os.path.join(tmp, "game-1.json")
     with open(path, "w") as f:
         f.write(content)
@@ -343,6 +395,7 @@ def run(binary, tmp):
     ll.check(rec2["status"] == "aborted" and rec2["result"] is None and
              len(rec2["answers"]) == 6 and rec2["seats"] == ["bob", "alice"],
              "the aborted game's record: %r" % rec2)
+    check_transcript(EXPORTED_MD["game-2.json"], 2, 6, ["bob", "alice"])
     path2 = os.path.join(tmp, "game-2.json")
     with open(path2, "w") as f:
         f.write(content2)
