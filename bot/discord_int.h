@@ -185,6 +185,7 @@ typedef struct ix {
   bool dms_here;         /* the requester's DMs come as ephemeral follow-ups */
   const char *message;   /* a component's message id, or NULL */
   bool message_ephemeral; /* that message is an ephemeral one */
+  bool may_thread; /* Lair may open public threads in this server channel */
 } ix;
 /* Reads an INTERACTION_CREATE's fields into x (pointers into d, which
  * must outlive x); false when one it needs is missing or malformed. */

@@ -453,7 +453,8 @@ static cmd_request request_of(const ix *x) {
                    .user = x->user,
                    .user_name = x->name,
                    .is_mod = x->is_mod,
-                   .in_dm = x->in_dm};
+                   .in_dm = x->in_dm,
+                   .may_thread = x->may_thread};
   return r;
 }
 
@@ -662,6 +663,16 @@ bool bot_dc_read_interaction(json_t *d, ix *x) {
   x->message = json_string_value(json_object_get(msg, "id"));
   x->message_ephemeral =
       (json_integer_value(json_object_get(msg, "flags")) & 64) != 0;
+  /* Threads: a server's text or announcement channel (not a thread)
+   * where Lair's own permissions (app_permissions) include Create Public
+   * Threads and Send Messages in Threads. */
+  const char *app = json_string_value(json_object_get(d, "app_permissions"));
+  json_int_t kind =
+      json_integer_value(json_object_get(json_object_get(d, "channel"), "type"));
+  unsigned long long bits = app ? strtoull(app, NULL, 10) : 0;
+  unsigned long long need = (1ull << 35) | (1ull << 38);
+  x->may_thread =
+      member && (kind == 0 || kind == 5) && (bits & need) == need;
   if (!x->id || !x->token || !x->channel || !x->user || !x->name ||
       !bot_dc_snowflake_ok(x->id) || !bot_dc_snowflake_ok(x->user) ||
       strlen(x->token) > 600)

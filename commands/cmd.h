@@ -140,6 +140,8 @@ struct cmd_request {
   bool is_mod;           /* the transport decided (permissions, role) */
   bool in_dm;            /* sent from a direct message: acts on the
                             games the user sits in, wherever they are */
+  bool may_thread;       /* the transport could open a thread for a game
+                            here (Discord: Lair's permissions allow it) */
   const char *group;     /* top-level command; NULL means "game" */
   const char *command;   /* subcommand name, e.g. "move" */
   int n_args;

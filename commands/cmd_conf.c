@@ -18,7 +18,7 @@
 
 static const char *const actions[] = {"ai", "forfeit", NULL};
 static const char *const undo_modes[] = {"turn", "off", NULL};
-static const char *const on_off[] = {"off", "on", NULL};
+static const char *const thread_words[] = {"off", "on", "auto", NULL};
 
 /* name, meaning, min, max, default, words (NULL: a number) */
 static const cmd_setting_def defs[] = {
@@ -45,7 +45,10 @@ static const cmd_setting_def defs[] = {
     {"lobby_hours", "hours an unstarted lobby stays open", 1, 720, 72, NULL},
     {"undo", "takeback: own answers of the current turn, or off", 0, 1, 0,
      undo_modes},
-    {"threads", "open a thread for each new game (Discord)", 0, 1, 0, on_off},
+    {"threads",
+     "a thread for each new game (Discord): auto where Lair may open one, "
+     "on always, off never",
+     0, 2, 2, thread_words},
     {"mod_role", "a role id whose members are moderators (0: none)", 0,
      LONG_MAX, 0, NULL},
 };

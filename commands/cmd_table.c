@@ -374,13 +374,18 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   snprintf(g.guild, sizeof g.guild, "%s", r->guild ? r->guild : "");
   snprintf(g.channel, sizeof g.channel, "%s", r->channel);
   /* The server may want each game in a thread of its own. */
+  /* A server plays each game in a thread of its own: by default (auto)
+     wherever Lair may open one, in the channel otherwise. */
   bool threaded = false;
-  if (c->cfg.open_thread && cmd_setting(c, r->guild, "threads") == 1) {
+  long threads = cmd_setting(c, r->guild, "threads");
+  if (c->cfg.open_thread && (threads == 1 || (threads == 2 && r->may_thread))) {
     char name[100];
     snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name, r->user_name);
     threaded = c->cfg.open_thread(c->cfg.thread_ctx, r->channel, name,
                                   g.channel, sizeof g.channel);
-    if (!threaded) {
+    if (!threaded && threads == 2)
+      snprintf(g.channel, sizeof g.channel, "%s", r->channel);
+    else if (!threaded) {
       cmd_reply(c, r, NULL,
                 "A thread for the game could not be opened "
                 "(does Lair have the Create Public Threads "

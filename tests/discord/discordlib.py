@@ -360,12 +360,21 @@ GROUP_OF = {"abort": "gamemod", "replace": "gamemod", "pause": "gamemod",
 SUB_NAME = {"prefs": "set", "modlist": "list"}
 
 
+# Lair's own permissions where it may open threads for games: the fake's
+# default ones plus Create Public Threads and Send Messages in Threads.
+THREAD_APP_PERMISSIONS = str(562949953601536 | 1 << 35 | 1 << 38)
+
+
 def slash_payload(user, sub, opts=None, *, channel=CHANNEL, guild=GUILD,
-                  dm=False, perms=PLAIN_PERMISSIONS, roles=()):
+                  dm=False, perms=PLAIN_PERMISSIONS, roles=(),
+                  app_perms=None):
     """An INTERACTION_CREATE for /game SUB, or for /gamemod or /prefs when
-    SUB is one of theirs (GROUP_OF)."""
+    SUB is one of theirs (GROUP_OF); app_perms: Lair's permissions there
+    (the fake's default when None)."""
     p = {"type": 2, "data": {"name": GROUP_OF.get(sub, "game"), "options": [
         {"name": SUB_NAME.get(sub, sub), "options": opts or []}]}}
+    if app_perms is not None:
+        p["app_permissions"] = app_perms
     if dm:
         p["user"] = {"id": USERS.get(user, user), "username": user,
                      "global_name": user}

@@ -13,7 +13,10 @@ channel of its own, so that no part waits behind another's messages.
    game's channel in the database, every announcement and table is posted
    there, interactions sent from the thread (join, start, a move, status)
    act on the game and are answered there, and in the parent channel
-   there is no game any more.
+   there is no game any more. By default (a third server, `threads`
+   auto) a game gets a thread only where the interaction's
+   app_permissions hold Create Public Threads and Send Messages in
+   Threads, and none once a moderator sets `threads` off.
 2. Timers, fired by the bot's own worker (every 5 s, real time): the test
    makes the rows of the `timers` table due by writing to the database
    while the bot runs. A turn reminder comes as a channel message that
@@ -75,6 +78,8 @@ CH_THREADS = "1187000000000000210"  # its channel: the threads' parent
 CH_TIMERS = "1187000000000000202"
 CH_EXPORT = "1187000000000000203"
 CH_REMATCH = "1187000000000000205"
+GUILD3 = "1187000000000000102"     # a server that left threads as they are
+CH_AUTO = "1187000000000000220"    # its channel
 MOD = "dave"
 WAITING = re.compile(r"Waiting for (\w[\w ]*)\.")
 PROMPT_ID = r"^[ms]:%d:%d:"
@@ -306,6 +311,48 @@ def part_threads(fake, db, stats):
           "no table in the thread: %r" % in_thread)
     stats["thread_messages"] = len(in_thread)
     stats["thread"] = thread
+
+
+def part_threads_default(fake, db, stats):
+    """By default (threads: auto) a game gets a thread wherever Lair's
+    permissions allow one, and stays in the channel elsewhere; a server
+    that sets threads off keeps its games in the channel either way."""
+    def new_game(app_perms, what):
+        since = fake.last_request_n()
+        text = public(dl.slash(fake, "dave", "new", dl.options(
+            kind="supervillain", seats=2), guild=GUILD3, channel=CH_AUTO,
+            app_perms=app_perms), what)
+        game = game_no(text, what)
+        opened = sent_request(fake, "POST", "/channels/%s/threads" % CH_AUTO,
+                              since)
+        row = dl.db_read(db, "SELECT channel FROM games WHERE id = ?",
+                         (game,))[0][0]
+        # One open game a channel: close this one before the next.
+        public(mod_slash(fake, "abort", dl.options(game=game), guild=GUILD3,
+                         channel=row), "the abort of game #%d" % game)
+        return text, opened, row
+
+    text, opened, row = new_game(None, "/game new without thread rights")
+    check(not opened and row == CH_AUTO and "<#" not in text,
+          "without Create Public Threads a game went to %s (%d thread "
+          "requests): %r" % (row, len(opened), text))
+    text, opened, row = new_game(dl.THREAD_APP_PERMISSIONS,
+                                 "/game new with thread rights")
+    check(len(opened) == 1 and opened[0]["status"] == 201 and
+          row != CH_AUTO and "<#%s>" % row in text,
+          "with thread rights and threads auto game went to %s (%d thread "
+          "requests): %r" % (row, len(opened), text))
+    check([c["id"] for c in fake.channels(parent=CH_AUTO)] == [row],
+          "the fake's threads under the channel: %r" %
+          fake.channels(parent=CH_AUTO))
+    public(mod_slash(fake, "settings", dl.options(key="threads", value="off"),
+                     guild=GUILD3, channel=CH_AUTO), "threads off")
+    text, opened, row = new_game(dl.THREAD_APP_PERMISSIONS,
+                                 "/game new with threads off")
+    check(not opened and row == CH_AUTO,
+          "with threads off a game went to %s (%d thread requests)" %
+          (row, len(opened)))
+    stats["threads_default"] = 3
 
 
 def is_dm_path(fake, path):
@@ -789,6 +836,8 @@ def run(binary, openapi, tmp):
     try:
         bot = dl.Bot(binary, fake, db)
         part("threads", lambda: part_threads(fake, db, stats))
+        part("threads by default",
+             lambda: part_threads_default(fake, db, stats))
         part("timers", lambda: part_timers(fake, db, stats))
         part("rematch", lambda: part_rematch(fake, db, stats))
         part("export game", lambda: part_export_game(fake, db, rng, stats))
@@ -803,10 +852,11 @@ def run(binary, openapi, tmp):
         part("in time", lambda: answered_in_time(fake))
         part("violations", lambda: fake.no_violations())
         bot.stop()
-        check(not failed, "%d of 9 parts failed: %s" % (
+        check(not failed, "%d of 10 parts failed: %s" % (
             len(failed), "; ".join("%s: %s" % f for f in failed)))
         return ("a game in thread %s (%d messages there, none in the "
-                "parent); %d reminders (channel with one ping, DM), a muted "
+                "parent); threads by default only where Lair may open "
+                "them (%d cases); %d reminders (channel with one ping, DM), a muted "
                 "turn, a half-time warning, %d deadlines (ai, forfeit) by "
                 "the bot's timers; a rematch pinging its 2 invited players; "
                 "a %d-answer game exported as a %d-byte "
@@ -816,7 +866,7 @@ def run(binary, openapi, tmp):
                 "restart; %d interactions answered in time, %d REST "
                 "requests, 0 violations" % (
                     stats["thread"], stats["thread_messages"],
-                    stats["reminders"], stats["deadlines"],
+                    stats["threads_default"], stats["reminders"], stats["deadlines"],
                     stats["export_answers"], stats["export_bytes"],
                     stats["export_moves"], stats["tampered"],
                     state["in time"], state["violations"]["requests"]))
