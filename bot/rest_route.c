@@ -290,9 +290,12 @@ void bot_rest_learn(bot_rest *r, route *rt, const rl_hdrs *h, int64_t now) {
     bucket *b = rt->bucket;
     b->known = true;
     b->remaining = h->remaining;
+    /* One millisecond to spare: now is rounded down to whole
+     * milliseconds and Discord rounds Reset-After, so the bucket could
+     * otherwise reopen just before Discord's does. */
     double ms = h->reset_after * 1000.0;
     b->reset_at =
-        now + (ms < RETRY_AFTER_MAX_MS ? ceil64(ms) : RETRY_AFTER_MAX_MS);
+        now + (ms < RETRY_AFTER_MAX_MS ? ceil64(ms) + 1 : RETRY_AFTER_MAX_MS);
   }
 }
 
