@@ -63,10 +63,19 @@ typedef struct dm_entry {
    * channel; closed_saved is false until the worker wrote it there. */
   int64_t closed;
   bool closed_saved;
+  /* When the user last sent a command (bot_dc_now): a refusal of a DM
+   * queued before it no longer closes their DMs. */
+  double heard;
   /* The games whose channel was told that this user's DMs are closed:
-   * one notice per game, however often a DM is refused again. */
-  int64_t noticed[8];
+   * one notice per game, however often a DM is refused again, and after a
+   * restart too: kept in the database (setting "dm_noticed", the newest
+   * DM_NOTICED game numbers), read once (noticed_loaded) by the worker
+   * before the user's first DM, written by it while noticed_saved is
+   * false. */
+#define DM_NOTICED 8
+  int64_t noticed[DM_NOTICED];
   int n_noticed;
+  bool noticed_loaded, noticed_saved;
 } dm_entry;
 
 /* A message produced by the command being handled, kept until the

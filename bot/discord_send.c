@@ -24,6 +24,8 @@ typedef struct dm_job {
   char latest[48]; /* out_msg.latest */
   char edit[112];  /* bot_dc_edit_key, or "" */
   uint64_t gen;
+  bool noticed;     /* the game's channel was told the user's DMs are closed */
+  double queued;    /* bot_dc_now() when it was made */
   bot_packed *body; /* the JSON, packed: a DM may wait a while behind the
                        opening of its channel; NULL once a later DM
                        replaced it or it went to the REST queue */
@@ -33,7 +35,17 @@ typedef struct dm_job {
 } dm_job;
 
 static dm_entry *dm_entry_of(bot_discord *b, const char *user);
-static void mark_closed(bot_discord *b, const char *user, int64_t when);
+
+/* Whether e's user was noticed as unreachable in game's channel (under
+ * dm_mu). */
+static bool was_noticed(const dm_entry *e, int64_t game) {
+  for (int i = 0; i < e->n_noticed && i < DM_NOTICED; i++)
+    if (e->noticed[i] == game)
+      return true;
+  return false;
+}
+static void mark_closed(bot_discord *b, const char *user, int64_t when,
+                        double queued);
 
 /* ---- sending --------------------------------------------------------- */
 
@@ -150,7 +162,9 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
       char kind;
       const char *label;
       int style;
-    } b[] = {{'j', "Join", 3}, {'l', "Leave", 2}, {'b', "Start", 1},
+    } b[] = {{'j', "Join", 3},
+             {'l', "Leave", 2},
+             {'b', "Start", 1},
              {'a', "Add AI", 2}};
     json_t *row = json_pack("{sis[]}", "type", 1, "components");
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
@@ -182,14 +196,14 @@ static void dm_sent(void *ctx, const bot_rest_result *r) {
     /* DMs closed: a channel notice that reveals nothing, and a button
      * that shows the hand to that player alone. */
     __atomic_add_fetch(&b->stats.dm_refused, 1, __ATOMIC_RELAXED);
-    mark_closed(b, j->user, (int64_t)time(NULL));
+    mark_closed(b, j->user, (int64_t)time(NULL), j->queued);
     pthread_mutex_lock(&b->dm_mu);
     dm_entry *e = dm_entry_of(b, j->user);
-    bool told = false;
-    for (int i = 0; i < e->n_noticed && i < 8 && !told; i++)
-      told = e->noticed[i] == j->game;
-    if (!told)
-      e->noticed[e->n_noticed++ % 8] = j->game;
+    bool told = j->noticed || was_noticed(e, j->game);
+    if (!told) {
+      e->noticed[e->n_noticed++ % DM_NOTICED] = j->game;
+      e->noticed_saved = false;
+    }
     pthread_mutex_unlock(&b->dm_mu);
     if (told) {
       dm_free(j);
@@ -257,15 +271,24 @@ static dm_entry *dm_entry_of(bot_discord *b, const char *user) {
   memset(e, 0, sizeof *e);
   e->saved = true; /* no channel to save */
   e->closed_saved = true;
+  e->noticed_saved = true;
   snprintf(e->user, sizeof e->user, "%s", user);
   return e;
 }
 
-/* Notes that user's DMs are closed (since `when`) or open again (0); the
- * worker's next dm_save writes it down. */
-static void mark_closed(bot_discord *b, const char *user, int64_t when) {
+/* Notes that user's DMs are closed (since `when`, as a DM queued at
+ * `queued` found) or open again (when 0: the user sent a command at
+ * `queued`); the worker's next dm_save writes it down. A refusal of a DM
+ * queued before the user's latest command is old news: it closes
+ * nothing. */
+static void mark_closed(bot_discord *b, const char *user, int64_t when,
+                        double queued) {
   pthread_mutex_lock(&b->dm_mu);
   dm_entry *e = dm_entry_of(b, user);
+  if (!when)
+    e->heard = queued;
+  else if (queued < e->heard)
+    when = e->closed;
   if ((e->closed != 0) != (when != 0)) {
     e->closed = when;
     e->closed_saved = false;
@@ -303,13 +326,53 @@ static bool dm_closed(bot_discord *b, const char *user) {
   return true;
 }
 
+/* Whether game's channel was told that user's DMs are closed: the cache,
+ * read from the database the first time (worker only). */
+static bool noticed_before(bot_discord *b, const char *user, int64_t game) {
+  pthread_mutex_lock(&b->dm_mu);
+  dm_entry *e = dm_entry_of(b, user);
+  bool loaded = e->noticed_loaded;
+  bool told = was_noticed(e, game);
+  pthread_mutex_unlock(&b->dm_mu);
+  if (loaded)
+    return told;
+  char scope[48], v[DM_NOTICED * 21 + 1] = "";
+  snprintf(scope, sizeof scope, "user:%s", user);
+  sto_rc rc = sto_setting_get(b->db, scope, "dm_noticed", v, sizeof v);
+  bool read = rc == STO_OK || rc == STO_NOT_FOUND;
+  if (rc != STO_OK)
+    v[0] = '\0';
+  pthread_mutex_lock(&b->dm_mu);
+  e = dm_entry_of(b, user);
+  for (const char *p = v; read && *p;) { /* "12 40 41": oldest first */
+    char *end;
+    long long id = strtoll(p, &end, 10);
+    if (end == p || id <= 0)
+      break;
+    if (!was_noticed(e, id))
+      e->noticed[e->n_noticed++ % DM_NOTICED] = id;
+    p = end + strspn(end, " ");
+  }
+  e->noticed_loaded = read;
+  told = was_noticed(e, game);
+  pthread_mutex_unlock(&b->dm_mu);
+  return told;
+}
+
 void bot_dc_dm_heard_from(bot_discord *b, const char *user) {
+  double now = bot_dc_now();
   if (dm_closed(b, user)) {
-    mark_closed(b, user, 0);
+    mark_closed(b, user, 0, now);
     bot_dc_log(b, LOG_DEBUG,
                "a member whose DMs were closed sent a "
                "command: DMs are tried again");
+    return;
   }
+  pthread_mutex_lock(&b->dm_mu); /* a DM refused later is old news */
+  for (int i = 0; i < DM_CACHE; i++)
+    if (strcmp(b->dm[i].user, user) == 0)
+      b->dm[i].heard = now;
+  pthread_mutex_unlock(&b->dm_mu);
 }
 
 void bot_dc_dm_save(bot_discord *b) {
@@ -318,16 +381,34 @@ void bot_dc_dm_save(bot_discord *b) {
   char wrote[DM_CACHE][32]; /* what was written, valid where written[] */
   bool closed_written[DM_CACHE] = {false};
   int64_t closed_wrote[DM_CACHE];
+  bool noticed_written[DM_CACHE] = {false};
+  int wrote_noticed[DM_CACHE];
   for (int i = 0; i < DM_CACHE && ok; i++) {
     char user[32], channel[32], scope[48];
+    pthread_mutex_lock(&b->dm_mu);
+    bool merge =
+        b->dm[i].user[0] && !b->dm[i].noticed_saved && !b->dm[i].noticed_loaded;
+    memcpy(user, b->dm[i].user, sizeof user);
+    pthread_mutex_unlock(&b->dm_mu);
+    if (merge) /* the notices an earlier process gave are kept */
+      noticed_before(b, user, 0);
     pthread_mutex_lock(&b->dm_mu);
     bool todo = b->dm[i].user[0] && !b->dm[i].saved;
     bool closed_todo = b->dm[i].user[0] && !b->dm[i].closed_saved;
     int64_t closed = b->dm[i].closed;
+    bool noticed_todo = b->dm[i].user[0] && !b->dm[i].noticed_saved;
+    int n_noticed = b->dm[i].n_noticed;
+    char list[DM_NOTICED * 21 + 1] = "";
+    size_t lo = 0;
+    for (int k = n_noticed > DM_NOTICED ? n_noticed - DM_NOTICED : 0;
+         k < n_noticed; k++) /* oldest first */
+      lo +=
+          (size_t)snprintf(list + lo, sizeof list - lo, "%s%lld", lo ? " " : "",
+                           (long long)b->dm[i].noticed[k % DM_NOTICED]);
     memcpy(user, b->dm[i].user, sizeof user);
     memcpy(channel, b->dm[i].channel, sizeof channel);
     pthread_mutex_unlock(&b->dm_mu);
-    if (!todo && !closed_todo)
+    if (!todo && !closed_todo && !noticed_todo)
       continue;
     if (!begun && sto_tx_begin(b->db) != STO_OK)
       break;
@@ -345,6 +426,11 @@ void bot_dc_dm_save(bot_discord *b) {
       closed_written[i] = ok;
       closed_wrote[i] = closed;
     }
+    if (noticed_todo && ok) {
+      ok = sto_setting_set(b->db, scope, "dm_noticed", list) == STO_OK;
+      noticed_written[i] = ok;
+      wrote_noticed[i] = n_noticed;
+    }
   }
   if (begun && sto_tx_end(b->db, ok) == STO_OK && ok) {
     pthread_mutex_lock(&b->dm_mu);
@@ -353,6 +439,8 @@ void bot_dc_dm_save(bot_discord *b) {
         b->dm[i].saved = true;
       if (closed_written[i] && b->dm[i].closed == closed_wrote[i])
         b->dm[i].closed_saved = true;
+      if (noticed_written[i] && b->dm[i].n_noticed == wrote_noticed[i])
+        b->dm[i].noticed_saved = true;
     }
     pthread_mutex_unlock(&b->dm_mu);
   } else if (begun) {
@@ -469,6 +557,8 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
   if (!j)
     return;
   j->b = b;
+  j->noticed = noticed_before(b, m->user, m->game);
+  j->queued = bot_dc_now();
   snprintf(j->user, sizeof j->user, "%s", m->user);
   snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
   j->game = m->game;

@@ -539,7 +539,8 @@ def t_dm_closed_remembered(c):
     tried once more (and refused, as the DMs are still closed). dave joins
     four lobbies (one per channel) while his DMs are open; carol starts
     them one by one after they closed: each start deals dave a hand
-    without any doing of his."""
+    without any doing of his. Each game's channel is told once that his
+    DMs are closed, and not again after a restart."""
     chans = ["11870000000000002%02d" % k for k in (4, 5, 6, 7)]
     for ch in chans:
         info = dl.slash(c.fake, "carol", "new", dl.options(
@@ -573,10 +574,64 @@ def t_dm_closed_remembered(c):
     deal(chans[3], "after dave's command")
     dl.wait_until(lambda: refused() > r1, 10,
                   "a DM tried again after dave's command")
+    wait_notices(c, chans[3], 1, "the notice in the fourth game's channel")
+    # One notice per game, for good. In the first game (told at its deal)
+    # and the second (never told: no DM was tried there), carol plays
+    # until dave decides, so that his /game hand tries a DM again. The
+    # first game's channel is not told again, before a restart as after
+    # it; the second's is told once.
+    for ch in chans[:2]:
+        until_decides(c, "dave", ch)
+    for restart in (False, True):
+        if restart:
+            c.bot.stop()
+            wait_buckets(c)
+            c.start_bot()
+        r2 = refused()
+        dl.slash(c.fake, "dave", "hand", channel=chans[0])
+        dl.wait_until(lambda: refused() > r2, 10, "a refused DM for /game "
+                      "hand%s" % (" after a restart" if restart else ""))
+        time.sleep(0.5)
+        check(notices(c, chans[0]) == 1, "%d notices in the first game's "
+              "channel%s" % (notices(c, chans[0]),
+                             " after a restart" if restart else ""))
+    dl.slash(c.fake, "dave", "hand", channel=chans[1])
+    wait_notices(c, chans[1], 1, "the notice in the second game's channel")
     c.fake.post("/dm_closed", {"user_id": dl.USERS["dave"], "closed": False})
     for ch in chans:
         dl.slash(c.fake, "mallory", "abort", channel=ch,
                  perms=dl.MOD_PERMISSIONS)
+
+
+def until_decides(c, who, channel):
+    """Lets whoever decides in channel's game answer (the first option)
+    until it is who's decision."""
+    for _ in range(60):
+        info = dl.slash(c.fake, "mallory", "status", channel=channel)
+        m = WAITING.search(dl.answer_text(info))
+        check(m, "status in %s said %r" % (channel, dl.answer_text(info)))
+        if m.group(1) == who:
+            return
+        ch = dl.autocomplete(c.fake, m.group(1), "move", "choice", "",
+                             channel=channel)
+        dl.slash(c.fake, m.group(1), "move",
+                 dl.options(choice=ch[0]["value"]), channel=channel)
+    raise dl.Fail("%s never decides in %s" % (who, channel))
+
+
+def notices(c, channel):
+    """The notices for closed DMs in channel (their Show my hand
+    button)."""
+    return len([m for m in c.fake.messages(channel=channel)
+                if any(x.get("custom_id", "").startswith("h:")
+                       for x in dl.custom_ids(m))])
+
+
+def wait_notices(c, channel, n, what):
+    dl.wait_until(lambda: notices(c, channel) >= n, 10, what)
+    time.sleep(0.3)
+    check(notices(c, channel) == n, "%s: %d notices, not %d" %
+          (what, notices(c, channel), n))
 
 
 def card_names(c):
