@@ -576,7 +576,8 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
   }
   char ch[32] = "", scope[48], stored[32] = "";
   pthread_mutex_lock(&b->dm_mu);
-  bool known = dm_cached(b, j->user, ch);
+  /* An entry may hold no channel yet (made for closed DMs or notices). */
+  bool known = dm_cached(b, j->user, ch) && ch[0];
   pthread_mutex_unlock(&b->dm_mu);
   if (!known) { /* opened before a restart, or beyond the cache */
     snprintf(scope, sizeof scope, "user:%s", j->user);
