@@ -155,10 +155,30 @@ void cmd_hold_drop(cmd_ctx *c) {
   c->holding = false;
 }
 
+/* Whether held message i is a hand by DM that a later held message of
+ * the command shows anyway: a turn's DM (which opens with the hand) to
+ * the same player of the same game. Such a hand is not sent: it would
+ * spend a message of the player's DM channel (Discord allows 5 in 5 s)
+ * that their next prompt may be waiting for. */
+static bool hand_shown_later(const cmd_ctx *c, int i) {
+  const cmd_msg *h = &c->held[i];
+  if (h->to != CMD_TO_DM || !h->slot || strcmp(h->slot, "hand") != 0 ||
+      h->edit || !h->user)
+    return false;
+  for (int j = i + 1; j < c->n_held; j++) {
+    const cmd_msg *t = &c->held[j];
+    if (t->to == CMD_TO_DM && t->edit && t->game == h->game && t->user &&
+        strcmp(t->user, h->user) == 0)
+      return true;
+  }
+  return false;
+}
+
 void cmd_hold_flush(cmd_ctx *c) {
   c->holding = false;
   for (int i = 0; i < c->n_held; i++)
-    c->cfg.sink.deliver(c->cfg.sink.ctx, &c->held[i]);
+    if (!hand_shown_later(c, i))
+      c->cfg.sink.deliver(c->cfg.sink.ctx, &c->held[i]);
   cmd_hold_drop(c);
 }
 
