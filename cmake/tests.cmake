@@ -38,11 +38,13 @@ foreach(t IN ITEMS test_sv_rules test_sv_events)
   endif()
 endforeach()
 
-# test_ai builds its small Supervillain positions with the same loader,
-# from JSON written in the test itself.
-if(TARGET test_ai)
-  target_sources(test_ai PRIVATE ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
-endif()
+# test_ai and test_sv_render build their small Supervillain positions
+# with the same loader, from JSON written in the test itself.
+foreach(t IN ITEMS test_ai test_sv_render)
+  if(TARGET ${t})
+    target_sources(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
+  endif()
+endforeach()
 
 # test_storage also builds damaged and foreign database files by hand.
 if(TARGET test_storage)
