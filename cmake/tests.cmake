@@ -46,6 +46,12 @@ foreach(t IN ITEMS test_ai test_sv_render)
   endif()
 endforeach()
 
+# test_cmd_fields checks how a table's fields are cut to Discord's embed
+# limits, inside the command layer.
+if(TARGET test_cmd_fields)
+  target_link_libraries(test_cmd_fields PRIVATE lair_commands)
+endif()
+
 # test_storage also builds damaged and foreign database files by hand.
 if(TARGET test_storage)
   target_link_libraries(test_storage PRIVATE lair_storage PkgConfig::SQLITE3)
