@@ -81,15 +81,36 @@ static bool save_file(const console *k, const cmd_msg *m, char *path,
   return ok;
 }
 
+/* m's text with its fields after it, each as its name in bold and its
+ * value ("**name**\nvalue"), so a table laid out in fields reads whole;
+ * malloc'd, NULL when out of memory. */
+static char *with_fields(const cmd_msg *m) {
+  size_t n = strlen(m->text) + 1;
+  for (int i = 0; i < m->n_fields; i++)
+    n += strlen(m->fields[i].name) + strlen(m->fields[i].value) + 8;
+  char *s = malloc(n);
+  if (!s)
+    return NULL;
+  size_t o = (size_t)snprintf(s, n, "%s", m->text);
+  for (int i = 0; i < m->n_fields; i++)
+    o += (size_t)snprintf(s + o, n - o, "%s**%s**\n%s", o ? "\n" : "",
+                          m->fields[i].name, m->fields[i].value);
+  return s;
+}
+
 static void deliver(void *ctx, const cmd_msg *m) {
   console *k = ctx;
   bool edit = is_edit(k, m);
+  char *text = with_fields(m);
+  if (!text)
+    return;
   if (k->json) {
     json_t *o = json_pack("{s:s, s:s?, s:s}", "to",
                           m->to == CMD_TO_CHANNEL ? "channel"
                           : m->to == CMD_TO_DM    ? "dm"
                                                   : "ephemeral",
-                          "user", m->user_name, "text", m->text);
+                          "user", m->user_name, "text", text);
+    free(text);
     if (!o)
       return;
     if (m->game) {
@@ -113,6 +134,15 @@ static void deliver(void *ctx, const cmd_msg *m) {
                           json_pack("[ssss]", "join", "leave", "start", "addai"));
     if (m->title)
       json_object_set_new(o, "title", json_string(m->title));
+    if (m->n_fields > 0) { /* the table's layout; text holds them too */
+      json_t *f = json_array();
+      for (int i = 0; i < m->n_fields; i++)
+        json_array_append_new(f, json_pack("{ssss}", "name", m->fields[i].name,
+                                           "value", m->fields[i].value));
+      json_object_set_new(o, "fields", f);
+    }
+    if (m->colour)
+      json_object_set_new(o, "colour", json_integer(m->colour));
     if (m->file_name && m->file_data) /* an attachment: shown, never saved */
       json_object_set_new(o, "file",
                           json_pack("{s:s, s:s%}", "name", m->file_name,
@@ -141,12 +171,13 @@ static void deliver(void *ctx, const cmd_msg *m) {
       fprintf(k->out, "(file %s, %zu bytes, NOT saved: %s) ", m->file_name,
               m->file_len, path);
   }
-  for (const char *p = m->text; *p; p++) {
+  for (const char *p = text; *p; p++) {
     fputc(*p, k->out);
     if (*p == '\n' && p[1])
       fprintf(k->out, "%*s", (int)strlen(tag) + 1, "");
   }
   fputc('\n', k->out);
+  free(text);
   if (m->lobby)
     fprintf(k->out, "%*s[Join] [Leave] [Start] [Add AI]\n", (int)strlen(tag) + 1,
             "");

@@ -8,7 +8,9 @@
  * behind a rate limit holds only the newest text. A message someone
  * deleted (Unknown Message) is forgotten, and the next text is posted
  * anew. The table is a cache: a key it has forgotten (after a restart, or
- * pushed out by newer ones) gets a new message.
+ * pushed out by newer ones) gets a new message. Such a message is an
+ * embed: the turn's title, its text as the description, the table's
+ * fields (a player each) and the game's colour.
  */
 #include "discord_int.h"
 
@@ -241,4 +243,42 @@ void bot_dc_edit_key(const out_msg *m, char *key, size_t cap) {
   }
   snprintf(key, cap, "%c:%s:%s", m->to == CMD_TO_CHANNEL ? 'c' : 'd',
            m->to == CMD_TO_CHANNEL ? m->channel : m->user, m->edit);
+}
+
+/* ---- the embed ------------------------------------------------------- */
+
+/* Each field on a row of its own ("inline": false): side by side, a
+ * player's lines would be squeezed into a column a third as wide. */
+void bot_dc_embed_keep(out_msg *o, const cmd_msg *m) {
+  o->title = m->title ? strdup(m->title) : NULL;
+  o->colour = m->colour;
+  o->fields = NULL;
+  if (!o->title || m->n_fields <= 0)
+    return;
+  json_t *f = json_array();
+  for (int i = 0; f && i < m->n_fields; i++)
+    if (json_array_append_new(f, json_pack("{sssssb}", "name",
+                                           m->fields[i].name, "value",
+                                           m->fields[i].value, "inline", 0))) {
+      json_decref(f); /* out of memory: the fields are left out */
+      f = NULL;
+    }
+  o->fields = f;
+}
+
+void bot_dc_embed_drop(out_msg *o) {
+  free(o->title);
+  json_decref(o->fields);
+  o->title = NULL;
+  o->fields = NULL;
+}
+
+json_t *bot_dc_embed(const out_msg *m) {
+  json_t *e = json_pack("{sssI}", "title", m->title ? m->title : "", "color",
+                        (json_int_t)(m->colour ? m->colour : LAIR_COLOUR));
+  if (e && m->text[0])
+    json_object_set_new(e, "description", json_string(m->text));
+  if (e && m->fields)
+    json_object_set(e, "fields", m->fields);
+  return e;
 }

@@ -28,6 +28,7 @@
 #define DM_CACHE 512
 #define PER_PAGE 25
 #define MAX_MSGS 32
+#define LAIR_COLOUR 0x6a0dad /* an embed's colour when the game has none */
 #define EDIT_CACHE 512 /* messages kept up to date in place, remembered */
 
 /* A message Lair keeps up to date in place (discord_edit.c). */
@@ -98,6 +99,8 @@ typedef struct out_msg {
   char edit[48];   /* "game:key" of a message kept up to date in place
                       (cmd_msg.edit), or "" */
   char *title;     /* cmd_msg.title, or NULL */
+  json_t *fields;  /* cmd_msg.fields as an embed's "fields", or NULL */
+  uint32_t colour; /* cmd_msg.colour (0: Lair's own, LAIR_COLOUR) */
   bool lobby;      /* cmd_msg.lobby: the lobby's buttons */
   uint64_t gen;    /* counts messages (a text's pieces share it) */
 } out_msg;
@@ -174,6 +177,15 @@ void bot_dc_clear_msgs(bot_discord *b);
 int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
                        uint64_t gen, char *body, bot_rest_done done,
                        void *ctx);
+/* Keeps m's embed in o: its title, fields (as Discord's "fields") and
+ * colour; o->title and o->fields stay NULL when out of memory. */
+void bot_dc_embed_keep(out_msg *o, const cmd_msg *m);
+/* Frees what bot_dc_embed_keep kept in o. */
+void bot_dc_embed_drop(out_msg *o);
+/* The embed of m, which has a title: title, description (m's text),
+ * colour and fields, as POSTed and PATCHed. A new reference; NULL when
+ * out of memory. */
+json_t *bot_dc_embed(const out_msg *m);
 /* Records that key's message is message id in channel (one an
  * interaction's callback just updated). */
 void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,

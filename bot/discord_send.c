@@ -144,9 +144,7 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
         o, "attachments",
         json_pack("[{ssss}]", "id", "0", "filename", m->file_name));
   if (m->title && strlen(m->text) <= 4096)
-    json_object_set_new(o, "embeds",
-                        json_pack("[{sssssi}]", "title", m->title,
-                                  "description", m->text, "color", 0x6a0dad));
+    json_object_set_new(o, "embeds", json_pack("[o]", bot_dc_embed(m)));
   else if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
     json_object_set_new(
         o, "embeds",
@@ -641,8 +639,7 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
     snprintf(o->latest, sizeof o->latest, "%s:%" PRId64, m->slot, m->game);
   if (m->edit && m->game)
     snprintf(o->edit, sizeof o->edit, "%" PRId64 ":%s", m->game, m->edit);
-  if (m->title)
-    o->title = strdup(m->title);
+  bot_dc_embed_keep(o, m);
   o->lobby = m->lobby;
   if (m->file_name && m->file_data) {
     o->file_name = strdup(m->file_name);
@@ -669,7 +666,7 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
 
 void bot_dc_clear_msgs(bot_discord *b) {
   for (int i = 0; i < b->n_msgs; i++) {
-    free(b->msgs[i].title);
+    bot_dc_embed_drop(&b->msgs[i]);
     free(b->msgs[i].text);
     free(b->msgs[i].options);
     free(b->msgs[i].file_name);

@@ -38,10 +38,18 @@ foreach(t IN ITEMS test_sv_rules test_sv_events)
   endif()
 endforeach()
 
-# test_ai builds its small Supervillain positions with the same loader,
-# from JSON written in the test itself.
-if(TARGET test_ai)
-  target_sources(test_ai PRIVATE ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
+# test_ai and test_sv_render build their small Supervillain positions
+# with the same loader, from JSON written in the test itself.
+foreach(t IN ITEMS test_ai test_sv_render)
+  if(TARGET ${t})
+    target_sources(${t} PRIVATE ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
+  endif()
+endforeach()
+
+# test_cmd_fields checks how a table's fields are cut to Discord's embed
+# limits, inside the command layer.
+if(TARGET test_cmd_fields)
+  target_link_libraries(test_cmd_fields PRIVATE lair_commands)
 endif()
 
 # test_storage also builds damaged and foreign database files by hand.

@@ -29,6 +29,17 @@ typedef struct cmd_choice {
   char label[ENG_LABEL_MAX + 1];
 } cmd_choice;
 
+/* One field of a message's table (an embed field on Discord): a name of
+ * one line and a value of one or more. */
+#define CMD_FIELD_NAME_MAX 256   /* bytes; Discord: 256 characters */
+#define CMD_FIELD_VALUE_MAX 1024 /* bytes; Discord: 1024 characters */
+#define CMD_FIELDS_MAX 25        /* Discord's fields per embed */
+#define CMD_EMBED_MAX 6000       /* title, text and fields' names and values */
+typedef struct cmd_field {
+  const char *name;
+  const char *value;
+} cmd_field;
+
 /* One message to deliver. Pointers are valid during deliver() only. */
 typedef struct cmd_msg {
   cmd_to to;
@@ -59,6 +70,14 @@ typedef struct cmd_msg {
    * heads it (an embed's title on Discord). */
   const char *edit;
   const char *title;
+  /* With a title: the table laid out in n_fields fields (one per player),
+   * shown after the text, and the game's colour (0xRRGGBB; 0: the
+   * transport's own). Title, text and fields stay within Discord's
+   * limits (CMD_FIELD_*, CMD_EMBED_MAX). A transport that cannot show
+   * fields prints each as its name in bold, then its value. */
+  const cmd_field *fields;
+  int n_fields;
+  uint32_t colour;
   /* A lobby's message: the transport adds Join, Leave, Start and Add AI
    * buttons for game (each runs that /game command for the clicker). */
   bool lobby;

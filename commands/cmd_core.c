@@ -133,6 +133,11 @@ static void held_free(cmd_msg *m) {
   free((char *)m->slot);
   free((char *)m->edit);
   free((char *)m->title);
+  for (int i = 0; m->fields && i < m->n_fields; i++) {
+    free((char *)m->fields[i].name);
+    free((char *)m->fields[i].value);
+  }
+  free((cmd_field *)m->fields);
   free((char *)m->file_name);
   free((char *)m->file_data);
   free((cmd_choice *)m->options);
@@ -225,6 +230,20 @@ void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
   h.file_name = dup_or_null(m->file_name, &nomem);
   h.file_data = NULL;
   h.options = NULL;
+  h.fields = NULL;
+  h.n_fields = 0;
+  if (m->fields && m->n_fields > 0) {
+    cmd_field *f = calloc((size_t)m->n_fields, sizeof *f);
+    if (f) {
+      h.fields = f;
+      h.n_fields = m->n_fields;
+      for (int i = 0; i < m->n_fields; i++) {
+        f[i].name = dup_or_null(m->fields[i].name, &nomem);
+        f[i].value = dup_or_null(m->fields[i].value, &nomem);
+      }
+    } else
+      nomem = true;
+  }
   if (m->file_data && m->file_len) {
     char *f = malloc(m->file_len);
     if (f)
@@ -352,11 +371,116 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
   } while (p < text + len);
 }
 
-void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
-                   const sto_seat *who, const live *L, const char *edit,
-                   const char *title, const char *text,
-                   const cmd_choice *options, int n_options) {
-  (void)r; /* a game's messages belong to its channel */
+/* ---- a table's fields ----------------------------------------------------
+ * Discord shows at most CMD_FIELDS_MAX fields, each with a one-line name
+ * and a value of at most CMD_FIELD_VALUE_MAX, and an embed of at most
+ * CMD_EMBED_MAX in all. Bytes are counted, never fewer than Discord's
+ * characters. A value too long loses whole lines from its end, the
+ * longest value first, and says so; the text loses its oldest lines only
+ * when no value has a line left to give. */
+
+/* The bytes field i will take once sent: an empty value is sent as "-",
+ * a cut one ends with a line that says so. */
+static size_t field_len(const cmd_fitted *t, int i) {
+  size_t v = strlen(t->value[i]);
+  return strlen(t->name[i]) + (t->cut[i]
+                                   ? v + (v ? 1 : 0) + strlen(CMD_FIELD_CUT)
+                               : v ? v
+                                   : 1);
+}
+
+void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n,
+                    const char *title, char *text) {
+  t->n = n < CMD_FIELDS_MAX ? n : CMD_FIELDS_MAX;
+  size_t total = (title ? strlen(title) : 0) + strlen(text);
+  for (int i = 0; i < t->n; i++) {
+    char *name = t->name[i], *value = t->value[i];
+    cmd_copy(name, sizeof t->name[i], f[i].name ? f[i].name : "");
+    for (char *p = name; *p; p++)
+      if (*p == '\n' || *p == '\r')
+        *p = ' ';
+    cmd_utf8_repair(name);
+    t->cut[i] = false;
+    const char *v = f[i].value ? f[i].value : "";
+    size_t vn = strlen(v);
+    while (vn > 0 && v[vn - 1] == '\n')
+      vn--;
+    if (vn > CMD_FIELD_VALUE_MAX) { /* whole lines, and room to say so */
+      size_t keep = CMD_FIELD_VALUE_MAX - strlen(CMD_FIELD_CUT) - 1;
+      while (keep > 0 && v[keep] != '\n')
+        keep--;
+      vn = keep;
+      t->cut[i] = true;
+    }
+    memcpy(value, v, vn);
+    value[vn] = '\0';
+    cmd_utf8_repair(value);
+    if (!name[0])
+      snprintf(name, sizeof t->name[i], "-");
+    total += field_len(t, i);
+  }
+  while (total > CMD_EMBED_MAX) {
+    /* Each step makes total smaller: first the longest value of several
+     * lines loses its last line, */
+    int longest = -1;
+    for (int i = 0; i < t->n; i++)
+      if (strchr(t->value[i], '\n') &&
+          (longest < 0 || strlen(t->value[i]) > strlen(t->value[longest])))
+        longest = i;
+    if (longest >= 0) {
+      total -= field_len(t, longest);
+      *strrchr(t->value[longest], '\n') = '\0';
+      t->cut[longest] = true;
+      total += field_len(t, longest);
+      continue;
+    }
+    /* then the longest one-line value gives way to the word that it was
+     * cut, */
+    for (int i = 0; i < t->n; i++)
+      if (strlen(t->value[i]) > strlen(CMD_FIELD_CUT) &&
+          (longest < 0 || strlen(t->value[i]) > strlen(t->value[longest])))
+        longest = i;
+    if (longest >= 0) {
+      total -= field_len(t, longest);
+      t->value[longest][0] = '\0';
+      t->cut[longest] = true;
+      total += field_len(t, longest);
+      continue;
+    }
+    /* then the text's oldest lines go, */
+    size_t over = total - CMD_EMBED_MAX, len = strlen(text);
+    if (len > 0) {
+      size_t cut = over < len ? over : len;
+      while (cut < len && text[cut - 1] != '\n')
+        cut++;
+      memmove(text, text + cut, len - cut + 1);
+      total -= cut;
+      continue;
+    }
+    /* and last the last fields (only names longer than people's). */
+    if (t->n == 0)
+      break; /* a title cannot exceed it */
+    t->n--;
+    total -= field_len(t, t->n);
+  }
+  for (int i = 0; i < t->n; i++) {
+    size_t o = strlen(t->value[i]);
+    if (t->cut[i])
+      snprintf(t->value[i] + o, sizeof t->value[i] - o, "%s%s", o ? "\n" : "",
+               CMD_FIELD_CUT);
+    else if (!o)
+      snprintf(t->value[i], sizeof t->value[i], "-");
+    t->f[i].name = t->name[i];
+    t->f[i].value = t->value[i];
+  }
+}
+
+/* cmd_send_edit with the table's fields (f, n of them), the message
+ * wearing the game's colour. */
+static void send_table(cmd_ctx *c, cmd_to to, const sto_seat *who,
+                       const live *L, const char *edit, const char *title,
+                       const char *text, const cmd_field *f, int n,
+                       const cmd_choice *options, int n_options) {
   if (to == CMD_TO_DM && who && cmd_is_ai(who->user))
     return;
   char piece[CMD_EDIT_MAX + 1];
@@ -365,6 +489,13 @@ void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
   while (len > 0 && piece[len - 1] == '\n')
     piece[--len] = '\0';
   cmd_utf8_repair(piece);
+  cmd_fitted *t = NULL;
+  if (n > 0) {
+    t = malloc(sizeof *t);
+    if (t)
+      cmd_fit_fields(t, f, n, title, piece);
+  }
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
   cmd_msg m = {.to = to,
                .user = to == CMD_TO_CHANNEL || !who ? NULL : who->user,
                .user_name = to == CMD_TO_CHANNEL || !who ? NULL : who->name,
@@ -376,8 +507,20 @@ void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
                .options = options,
                .n_options = n_options,
                .edit = edit,
-               .title = title};
+               .title = title,
+               .fields = t ? t->f : NULL,
+               .n_fields = t ? t->n : 0,
+               .colour = rs ? rs->colour : 0};
   cmd_deliver(c, &m);
+  free(t);
+}
+
+void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
+                   const sto_seat *who, const live *L, const char *edit,
+                   const char *title, const char *text,
+                   const cmd_choice *options, int n_options) {
+  (void)r; /* a game's messages belong to its channel */
+  send_table(c, to, who, L, edit, title, text, NULL, 0, options, n_options);
 }
 
 static void vsay(cmd_ctx *c, const cmd_request *r, const live *L, cmd_to to,
@@ -973,37 +1116,98 @@ static void turn_lines(cmd_ctx *c, const live *L, int turn, int viewer,
   *n = t.lines;
 }
 
+#define SEAT_VALUE_MAX (CMD_FIELD_VALUE_MAX * 2)
+
+/* The seats' areas as a table's fields: each seat's summary line (names
+ * put in) as a field's name, the rest of its area as the value. Returns
+ * how many, 0 when the ruleset does not render seats alone. */
+static int seat_fields(const live *L, char names[][CMD_FIELD_NAME_MAX + 1],
+                       char values[][SEAT_VALUE_MAX], cmd_field *f) {
+  json_t *v = L->g->rs->view(L->g->state, -1);
+  int n = 0;
+  for (int s = 0; v && s < L->n_seats && s < ENG_MAX_SEATS; s++) {
+    char raw[CMD_FIELD_VALUE_MAX * 2], named[CMD_FIELD_VALUE_MAX * 3];
+    raw[0] = '\0';
+    L->g->rs->render(v, ENG_RENDER_SEAT(s), raw, sizeof raw);
+    if (!raw[0])
+      break;
+    cmd_names(L, raw, named, sizeof named);
+    char *nl = strchr(named, '\n');
+    if (nl)
+      *nl = '\0';
+    cmd_copy(names[n], CMD_FIELD_NAME_MAX + 1, named);
+    /* whole lines: one longer than a field holds is cut where it is sent
+     * (cmd_fit_fields), at a line end */
+    cmd_copy(values[n], SEAT_VALUE_MAX, nl ? nl + 1 : "");
+    f[n].name = names[n];
+    f[n].value = values[n];
+    n++;
+  }
+  json_decref(v);
+  return n == L->n_seats ? n : 0;
+}
 
 /* The channel message of turn of L: its lines, and while it is the
- * current turn the table and whom it waits for (or the result). */
+ * current turn the table and whom it waits for (or the result). The
+ * table is the common part in the text and a field per player; the
+ * turn's oldest lines give way when all would not fit in an embed. */
 static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
                          int turn) {
   char text[CMD_EDIT_MAX + 1];
   char lines[CMD_EDIT_MAX / 2], key[24], title[160];
-  int n = 0;
+  char table[CMD_EDIT_MAX], end[400];
+  char names[ENG_MAX_SEATS][CMD_FIELD_NAME_MAX + 1];
+  char values[ENG_MAX_SEATS][SEAT_VALUE_MAX];
+  cmd_field fields[ENG_MAX_SEATS];
+  int n = 0, n_fields = 0;
   bool current = L->g->prompt.turn == turn || L->g->prompt.player < 0;
-  turn_lines(c, L, turn, -1, lines, sizeof lines, &n);
-  size_t o = (size_t)snprintf(text, sizeof text, "%s", lines);
-  if (current) {
-    char t[CMD_EDIT_MAX];
-    cmd_render(L, -1, ENG_RENDER_TABLE, t, sizeof t - (size_t)o - 200);
-    o += (size_t)snprintf(text + o, sizeof text - o, "%s%s", o ? "\n" : "", t);
-    if (L->g->prompt.player < 0) {
-      char res[300];
-      cmd_result_text(L, res, sizeof res);
-      snprintf(text + o, sizeof text - o, "%s", res);
-    } else {
-      snprintf(text + o, sizeof text - o, "Waiting for %s.",
-               L->seats[L->g->prompt.player].name);
-    }
-  } else if (L->g->prompt.player >= 0) {
-    snprintf(text + o, sizeof text - o, "Turn over; now %s.",
-             L->seats[L->g->prompt.player].name);
-  }
-  snprintf(key, sizeof key, "turn:%d", turn);
+  (void)r; /* a game's messages belong to its channel */
   snprintf(title, sizeof title, "%s - game #%" PRId64 ", turn %d",
            cmd_game_name(L), L->row.id, turn);
-  cmd_send_edit(c, r, CMD_TO_CHANNEL, NULL, L, key, title, text, NULL, 0);
+  table[0] = end[0] = '\0';
+  if (current) {
+    n_fields = seat_fields(L, names, values, fields);
+    /* at most 3400 bytes: the last line and some of the turn's lines
+     * still fit in the text */
+    cmd_render(L, -1, n_fields ? ENG_RENDER_COMMON : ENG_RENDER_TABLE, table,
+               sizeof table - 600);
+    if (L->g->prompt.player < 0)
+      cmd_result_text(L, end, sizeof end);
+    else
+      snprintf(end, sizeof end, "Waiting for %s.",
+               L->seats[L->g->prompt.player].name);
+  } else if (L->g->prompt.player >= 0) {
+    snprintf(end, sizeof end, "Turn over; now %s.",
+             L->seats[L->g->prompt.player].name);
+  }
+  /* The room for the turn's lines: what the table and the last line
+   * leave of the text, and of the embed what the title, the fields' names
+   * and each value's first 300 bytes leave too. */
+  size_t text_used = strlen(table) + strlen(end) + 2;
+  size_t embed_used = text_used + strlen(title);
+  for (int i = 0; i < n_fields; i++) {
+    size_t v = strlen(values[i]);
+    embed_used += strlen(names[i]) + (v < 300 ? v : 300);
+  }
+  size_t room = sizeof lines;
+  if (CMD_EDIT_MAX - text_used < room) /* text_used < CMD_EDIT_MAX */
+    room = CMD_EDIT_MAX - text_used;
+  if (embed_used >= CMD_EMBED_MAX)
+    room = 0;
+  else if (CMD_EMBED_MAX - embed_used < room)
+    room = CMD_EMBED_MAX - embed_used;
+  lines[0] = '\0';
+  if (room > 80)
+    turn_lines(c, L, turn, -1, lines, room, &n);
+  size_t o = (size_t)snprintf(text, sizeof text, "%s", lines);
+  if (table[0] && o < sizeof text)
+    o += (size_t)snprintf(text + o, sizeof text - o, "%s%s", o ? "\n" : "",
+                          table);
+  if (o < sizeof text)
+    snprintf(text + o, sizeof text - o, "%s", end);
+  snprintf(key, sizeof key, "turn:%d", turn);
+  send_table(c, CMD_TO_CHANNEL, NULL, L, key, title, text, fields, n_fields,
+             NULL, 0);
 }
 
 /* Seat s's DM of turn of L: hand, this turn's lines for s and, when s

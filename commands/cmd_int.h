@@ -146,6 +146,26 @@ void cmd_result_text(const live *L, char *out, size_t cap);
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
                 const char *hand, bool fresh);
 void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]);
+/* A table's fields as they are sent: CMD_FIELD_CUT ends a value that
+ * lost lines. */
+#define CMD_FIELD_CUT "(more: /game status)"
+typedef struct cmd_fitted {
+  int n;
+  char name[CMD_FIELDS_MAX][CMD_FIELD_NAME_MAX + 1];
+  char value[CMD_FIELDS_MAX][CMD_FIELD_VALUE_MAX + 1];
+  bool cut[CMD_FIELDS_MAX];
+  cmd_field f[CMD_FIELDS_MAX]; /* pointing into name and value */
+} cmd_fitted;
+/* Copies the n fields f into t (the caller's, about 32 KB) within
+ * Discord's limits: the first CMD_FIELDS_MAX, a name on one line of at
+ * most CMD_FIELD_NAME_MAX bytes, a value of at most CMD_FIELD_VALUE_MAX
+ * ("-" for an empty one), all valid UTF-8. Then, while title, text and
+ * fields exceed CMD_EMBED_MAX, the longest value of several lines loses
+ * its last line; when none has a line to give, text (the caller's, in
+ * place) loses its oldest lines. Values cut short end with
+ * CMD_FIELD_CUT. Cannot fail. */
+void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n,
+                    const char *title, char *text);
 /* Delivers a message kept up to date in place (cmd_msg.edit): to the
  * channel, or to who by DM; text is cut to CMD_EDIT_MAX bytes (never
  * mid-character). */

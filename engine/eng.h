@@ -204,6 +204,9 @@ typedef struct eng_ruleset {
   const char *id;   /* stable id used in saves and commands */
   const char *name; /* display name */
   int version;      /* rules version recorded in saves */
+  /* The game's colour as 0xRRGGBB (an embed's side bar on Discord), or 0
+   * for none (the transport's own). */
+  uint32_t colour;
   int min_players, max_players;
   const char *modes_help; /* one line: the modes and how they combine */
   /* The mode names, each of which may be given alone (NULL-terminated);
@@ -255,10 +258,23 @@ typedef struct eng_ruleset {
    * out of memory or the built-in data is invalid. A NULL member means
    * the game has no Markdown card list. */
   char *(*cards_markdown)(void);
-  /* Renders a view (from view()) as Markdown text for people: the table
-   * (what == ENG_RENDER_TABLE) or the viewer's private hand
-   * (ENG_RENDER_HAND). It sees only the view, so it cannot reveal more
-   * than the view holds. Writes at most cap bytes, NUL-terminated. */
+  /* Renders a view (from view()) as Markdown text for people; what is
+   * one of:
+   * - ENG_RENDER_TABLE: the whole table, every seat's area included;
+   * - ENG_RENDER_HAND: the viewer's private hand;
+   * - ENG_RENDER_COMMON: the table without the seats' areas (turn and
+   *   phase, winners, decks, discard tops, what is in play between the
+   *   seats);
+   * - ENG_RENDER_SEAT(s): seat s's public area alone: a first line that
+   *   sums it up ("Villain 2: 3 points, 4 cards in hand", no Markdown, at
+   *   most one line), then its details one per line (Projects with their
+   *   Mobs, Secret Facilities...), or nothing more when it has none.
+   * COMMON and the SEAT renders together show what TABLE shows; they let
+   * a transport lay the table out (an embed's field per player). A
+   * ruleset that does not split its table writes an empty text for them.
+   * Render sees only the view, so it cannot reveal more than the view
+   * holds; a SEAT render reads only the seats' public areas, which every
+   * view holds alike. Writes at most cap bytes, NUL-terminated. */
   void (*render)(const json_t *view, int what, char *buf, size_t cap);
   /* Optional (NULL: the game has no heuristic; eng_ai_choose then plays
    * at random). Returns the index in [0, p->n) of the option a sensible
@@ -270,7 +286,9 @@ typedef struct eng_ruleset {
   int (*ai)(const void *st, const eng_prompt *p, eng_rng *rng);
 } eng_ruleset;
 
-enum { ENG_RENDER_TABLE = 0, ENG_RENDER_HAND = 1 };
+/* What render() writes (see eng_ruleset.render). */
+enum { ENG_RENDER_TABLE = 0, ENG_RENDER_HAND = 1, ENG_RENDER_COMMON = 2 };
+#define ENG_RENDER_SEAT(s) (16 + (s)) /* s in [0, ENG_MAX_SEATS) */
 
 /* Returns the ruleset registered under id (static, never freed), or NULL. */
 const eng_ruleset *eng_find(const char *id);

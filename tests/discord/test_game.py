@@ -30,6 +30,9 @@ from the same database (`lair local --json`, `!restart` + `!dump 2`):
   both before and after the answer it reports (a card played from a hand
   or shuffled back into a deck may be named); hands only in DMs and
   ephemeral replies to their owner, listing exactly that hand;
+- a turn's message is an embed in Supervillain's colour whose table has
+  a field per player, named after the player; the last one, the end's,
+  names no card that is in a hand or a deck at the end;
 - a stale button (an older version) gets a clear ephemeral error and
   changes nothing; a non-player's /game start, hand and move are refused;
 - the fake saw no violation and no unexpected 429; SIGTERM ends the bot
@@ -54,6 +57,7 @@ import lairlocal as ll  # noqa: E402
 CHANNEL2 = "1187000000000000201"
 PLAYERS = ["alice", "bob", "carol"]
 WAITING = re.compile(r"Waiting for (\w+)\.")
+COLOUR = 0x8e1b2f  # Supervillain's (engine/games/supervillain/sv.c)
 HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
 HAND_LINE = re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M)
 # Answers that move a blitz game on (random play takes ~500 answers).
@@ -127,6 +131,10 @@ class Table:
         leak = self.finder.find(text) - public
         check(not leak, "%s: a channel message names %s, which is in a hand "
               "or a deck now:\n%s" % (what, sorted(leak), text))
+        for e in msg.get("embeds") or []:
+            if e.get("fields"):
+                check_table(e, what)
+                self.stats["tables"] += 1
         self.checked.add(msg["id"])
         self.checked.add((msg["id"], msg.get("_fake", {}).get("edits", 0)))
         self.stats["channel_messages"] += 1
@@ -279,6 +287,18 @@ class Table:
         check(self.state["over"] == 1, "after %s nobody decides and the "
               "game is not over: %r" % (what, status))
         self.decider = None  # the end's message is read by finish()
+
+
+def check_table(embed, what):
+    """A turn's table: the game's colour, a field per player in seat
+    order, each named after its player."""
+    fields = embed["fields"]
+    check(embed.get("color") == COLOUR,
+          "%s: a turn's embed has colour %r" % (what, embed.get("color")))
+    check(len(fields) == len(PLAYERS) and
+          all(f["name"].startswith(p + ": ") and f["value"]
+              for f, p in zip(fields, PLAYERS)),
+          "%s: a turn's fields are not one per player: %r" % (what, fields))
 
 
 def pick(rng, choices):
@@ -560,7 +580,7 @@ def run(binary, openapi, tmp):
         return ("game #2 over after %d moves (%d clicked: %d buttons, %d "
                 "selects; %d typed, %d by label), a %d-option prompt paged; "
                 "%d interactions answered in time, %d channel messages "
-                "checked, %d hands checked against the state and %d against "
+                "checked (%d turn tables), %d hands checked against the state and %d against "
                 "their recipient, stale and foreign clicks refused, "
                 "gateway resumed, SIGKILL survived, %d REST requests, 0 "
                 "violations" % (
@@ -568,7 +588,7 @@ def run(binary, openapi, tmp):
                     st["button_clicks"], st["select_clicks"],
                     t.version - st["button_clicks"] - st["select_clicks"],
                     st["by_label"], n_big, st["answered"],
-                    st["channel_messages"], st["hands"],
+                    st["channel_messages"], st["tables"], st["hands"],
                     st["private_hands"], stats["requests"]))
     finally:
         if local is not None:
@@ -642,6 +662,19 @@ def finish(t):
             t.examine_channel(m, "the end")
     rows = t.refresh()
     check(t.state["over"] == 1, "the state is not over")
+    # The end's message shows the final table: every card its fields name
+    # is open now.
+    end = [m for m in fake.messages(channel=dl.CHANNEL)
+           if "is over.**" in dl.message_text(m)][-1]
+    table = [e for e in end.get("embeds") or [] if e.get("fields")]
+    check(len(table) == 1, "the end's message has no table: %r" % end)
+    check_table(table[0], "the end")
+    named = t.finder.find("\n".join(f["name"] + "\n" + f["value"]
+                                    for f in table[0]["fields"]))
+    check(not named - t.public_now, "the end's table names %s, which is in "
+          "a hand or a deck" % sorted(named - t.public_now))
+    check(t.stats["tables"] > 20, "only %d turn tables were seen" %
+          t.stats["tables"])
     winners = [PLAYERS[s] for s in range(3) if t.state["winners"] >> s & 1]
     check(winners and all(w in t.over_text for w in winners),
           "the state's winners %r are not in %r" % (winners, t.over_text))

@@ -700,6 +700,9 @@ class FakeDiscord:
             e = _strip_nulls(copy.deepcopy(e))
             e.setdefault("type", "rich")
             e["content_scan_version"] = 0
+            for f in e.get("fields") or []:  # Discord fills in the default
+                if isinstance(f, dict):
+                    f.setdefault("inline", False)
             out.append(e)
         return out
 

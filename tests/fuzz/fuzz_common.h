@@ -1,7 +1,8 @@
 /*
  * fuzz_common.h: what Lair's fuzz targets share: a command context over a
  * scratch database, whose sink checks every message a user would read
- * (valid UTF-8, within Discord's 2000 characters) and aborts otherwise.
+ * (valid UTF-8, within Discord's 2000 characters, its fields within an
+ * embed's limits) and aborts otherwise.
  */
 #ifndef LAIR_FUZZ_COMMON_H
 #define LAIR_FUZZ_COMMON_H
@@ -20,6 +21,18 @@ static void fuzz_check_msg(void *ctx, const cmd_msg *m) {
   if (n > CMD_TEXT_MAX || !cmd_utf8_valid(m->text, n)) {
     fprintf(stderr, "a message a user would read is not valid: %zu bytes\n", n);
     abort();
+  }
+  /* A table's fields: within Discord's embed limits, never empty. */
+  size_t total = n + (m->title ? strlen(m->title) : 0);
+  for (int i = 0; i < m->n_fields; i++) {
+    size_t a = strlen(m->fields[i].name), b = strlen(m->fields[i].value);
+    total += a + b;
+    if (m->n_fields > CMD_FIELDS_MAX || !a || a > CMD_FIELD_NAME_MAX || !b ||
+        b > CMD_FIELD_VALUE_MAX || !cmd_utf8_valid(m->fields[i].name, a) ||
+        !cmd_utf8_valid(m->fields[i].value, b) || total > CMD_EMBED_MAX) {
+      fprintf(stderr, "a message's field %d is not valid\n", i);
+      abort();
+    }
   }
 }
 

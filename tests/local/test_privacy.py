@@ -17,7 +17,11 @@ is. Then:
 - every message showing a hand ("**Your hand** (NAME, ...") is a DM or an
   ephemeral reply to NAME, and lists exactly the cards in NAME's hand;
 - any other DM or ephemeral reply to a player names only public cards and
-  cards in that player's own hand.
+  cards in that player's own hand;
+- a turn's message lays the table out in fields, one per player in seat
+  order, each named after its player and in the game's colour, and its
+  fields name only cards that are public right after the input line
+  (the table is drawn from the state that line left).
 """
 
 import collections
@@ -32,6 +36,7 @@ GAMES = [(2, 21, 201), (3, 22, 202), (4, 23, 208)]
 
 HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
 HAND_LINE = re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M)
+COLOUR = 0x8e1b2f  # Supervillain's (engine/games/supervillain/sv.c)
 
 
 def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
@@ -75,6 +80,22 @@ def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
                          "after %r %s's hand message lists %r; the hand "
                          "holds %r" % (line, who, listed, sorted(hands[who])))
                 continue
+            if m["to"] == "channel" and "fields" in m:
+                fields = m["fields"]
+                ll.check(len(fields) == len(seats) and all(
+                    f["name"].startswith(who + ": ")
+                    for f, who in zip(fields, seats)),
+                    "after %r a turn's fields are not one per player: %r" %
+                    (line, fields))
+                ll.check(m.get("colour") == COLOUR and m.get("title"),
+                         "after %r a turn's message has colour %r, title %r" %
+                         (line, m.get("colour"), m.get("title")))
+                on_table = finder.find("\n".join(
+                    f["name"] + "\n" + f["value"] for f in fields))
+                ll.check(not on_table - public,
+                         "after %r a turn's fields name %s, which is hidden:"
+                         "\n%r" % (line, sorted(on_table - public), fields))
+                stats["fields"] += len(fields)
             if m["to"] == "channel":
                 # A turn's message is edited as the turn goes on: lines
                 # already shown may name cards that were open then and
@@ -147,12 +168,13 @@ def run(binary, tmp):
         moves = play(binary, tmp, players, seed, answer_seed, card, finder,
                      stats)
         parts.append("%dp %d moves" % (players, moves))
-    ll.check(stats["names"] > 1000 and stats["hands"] > 100,
+    ll.check(stats["names"] > 1000 and stats["hands"] > 100 and
+             stats["fields"] > 300,
              "too little was checked: %r" % dict(stats))
-    return "%d complete games (%s), %d messages, %d hand messages, %d card " \
-           "names checked, 0 leaks" % (len(GAMES), ", ".join(parts),
-                                       stats["messages"], stats["hands"],
-                                       stats["names"])
+    return "%d complete games (%s), %d messages, %d hand messages, %d " \
+           "table fields, %d card names checked, 0 leaks" % (
+               len(GAMES), ", ".join(parts), stats["messages"],
+               stats["hands"], stats["fields"], stats["names"])
 
 
 if __name__ == "__main__":

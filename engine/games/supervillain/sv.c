@@ -2469,6 +2469,7 @@ const eng_ruleset sv_ruleset = {
     .id = "supervillain",
     .name = "Supervillain: This Galaxy Is Mine!",
     .version = 1,
+    .colour = 0x8e1b2f, /* a villain's cape: deep crimson */
     .min_players = 2,
     .max_players = 4,
     .modes_help = "standard (5 points), blitz (4), slow (7), team (2x2, 8 "

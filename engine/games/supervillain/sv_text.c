@@ -1,5 +1,6 @@
 /*
- * sv_text.c: Supervillain for people: the table and a hand as Markdown.
+ * sv_text.c: Supervillain for people: the table, one seat's area, what
+ * lies between the seats, and a hand, as Markdown.
  * (What an answer did is told by the rules themselves, in sv.c, as they
  * apply it.)
  *
@@ -73,7 +74,8 @@ static void pile(out *o, const json_t *a, size_t last) {
     put(o, "%s%s", k > from ? ", " : "", str(json_array_get(a, k), "name"));
 }
 
-static void render_table(const json_t *v, out *o) {
+/* The first line of the table: the game, the turn and whose phase. */
+static void head(const json_t *v, out *o) {
   put(o,
       "**Supervillain** (%s, %ld points to win) - turn %ld, Villain %ld's "
       "%s\n",
@@ -97,41 +99,52 @@ static void render_table(const json_t *v, out *o) {
   if (json_is_object(drawn))
     put(o, ". Drawn, awaiting a decision: %s", str(drawn, "name"));
   put(o, "\n");
-  size_t i;
-  json_t *p;
-  json_array_foreach(json_object_get(v, "players"), i, p) {
-    put(o, "- **Villain %ld**: %ld point%s, %ld card%s in hand",
-        num(p, "seat") + 1, num(p, "points"), num(p, "points") == 1 ? "" : "s",
-        num(p, "hand"), num(p, "hand") == 1 ? "" : "s");
-    if (json_object_get(p, "team"))
-      put(o, ", team %ld", num(p, "team") + 1);
-    put(o, "\n");
-    size_t k;
-    json_t *x;
-    json_array_foreach(json_object_get(p, "projects"), k, x) {
-      put(o, "  - Project %s: ", str(x, "name"));
-      power(o, num(x, "power"));
-      put(o, " of ");
-      power(o, num(x, "cost"));
-      size_t m;
-      json_t *mob;
-      json_array_foreach(json_object_get(x, "mobs"), m, mob) {
-        put(o, "%s%s ", m ? ", " : " (Mobs: ", str(mob, "name"));
-        power(o, num(mob, "power"));
-        if (json_is_true(json_object_get(mob, "proof")))
-          put(o, " [proof]");
-      }
-      put(o, "%s\n", json_array_size(json_object_get(x, "mobs")) ? ")" : "");
+}
+
+/* A player's summary: points, cards in hand and team, without a line
+ * end. */
+static void summary(const json_t *p, out *o) {
+  put(o, "%ld point%s, %ld card%s in hand", num(p, "points"),
+      num(p, "points") == 1 ? "" : "s", num(p, "hand"),
+      num(p, "hand") == 1 ? "" : "s");
+  if (json_object_get(p, "team"))
+    put(o, ", team %ld", num(p, "team") + 1);
+}
+
+/* A player's Projects (with their Mobs) and Secret Facilities, one line
+ * each, every line starting with indent. */
+static void area(const json_t *p, const char *indent, out *o) {
+  size_t k;
+  json_t *x;
+  json_array_foreach(json_object_get(p, "projects"), k, x) {
+    put(o, "%s- Project %s: ", indent, str(x, "name"));
+    power(o, num(x, "power"));
+    put(o, " of ");
+    power(o, num(x, "cost"));
+    size_t m;
+    json_t *mob;
+    json_array_foreach(json_object_get(x, "mobs"), m, mob) {
+      put(o, "%s%s ", m ? ", " : " (Mobs: ", str(mob, "name"));
+      power(o, num(mob, "power"));
+      if (json_is_true(json_object_get(mob, "proof")))
+        put(o, " [proof]");
     }
-    json_array_foreach(json_object_get(p, "facilities"), k, x) {
-      put(o, "  - Secret Facility %s (%ld pt%s)%s\n", str(x, "name"),
-          num(x, "points"), num(x, "points") == 1 ? "" : "s",
-          json_is_true(json_object_get(x, "proof")) ? " [proof]" : "");
-    }
+    put(o, "%s\n", json_array_size(json_object_get(x, "mobs")) ? ")" : "");
   }
+  json_array_foreach(json_object_get(p, "facilities"), k, x) {
+    put(o, "%s- Secret Facility %s (%ld pt%s)%s\n", indent, str(x, "name"),
+        num(x, "points"), num(x, "points") == 1 ? "" : "s",
+        json_is_true(json_object_get(x, "proof")) ? " [proof]" : "");
+  }
+}
+
+/* What lies between the players: Asteroids in flight and the discard
+ * piles' tops. */
+static void tail(const json_t *v, out *o) {
   json_t *ast = json_object_get(v, "asteroids");
   if (json_array_size(ast)) {
     put(o, "Asteroids in flight:\n");
+    size_t i;
     json_t *a;
     json_array_foreach(ast, i, a)
         put(o, "- %s%s: Villain %ld -> Villain %ld\n",
@@ -143,6 +156,35 @@ static void render_table(const json_t *v, out *o) {
   put(o, "\nDomination discard: ");
   pile(o, json_object_get(v, "domination_discard"), 5);
   put(o, "\n");
+}
+
+static void render_table(const json_t *v, out *o) {
+  head(v, o);
+  size_t i;
+  json_t *p;
+  json_array_foreach(json_object_get(v, "players"), i, p) {
+    put(o, "- **Villain %ld**: ", num(p, "seat") + 1);
+    summary(p, o);
+    put(o, "\n");
+    area(p, "  ", o);
+  }
+  tail(v, o);
+}
+
+/* One seat's area, alone: its summary line, then its details. A seat
+ * the view does not hold renders as nothing. */
+static void render_seat(const json_t *v, long seat, out *o) {
+  size_t i;
+  json_t *p;
+  json_array_foreach(json_object_get(v, "players"), i, p) {
+    if (num(p, "seat") != seat)
+      continue;
+    put(o, "Villain %ld: ", seat + 1);
+    summary(p, o);
+    put(o, "\n");
+    area(p, "", o);
+    return;
+  }
 }
 
 static void render_hand(const json_t *v, out *o) {
@@ -174,6 +216,12 @@ void sv_render(const json_t *view, int what, char *buf, size_t cap) {
   buf[0] = '\0';
   if (what == ENG_RENDER_HAND)
     render_hand(view, &o);
+  else if (what == ENG_RENDER_COMMON) {
+    head(view, &o);
+    tail(view, &o);
+  } else if (what >= ENG_RENDER_SEAT(0) &&
+             what < ENG_RENDER_SEAT(ENG_MAX_SEATS))
+    render_seat(view, what - ENG_RENDER_SEAT(0), &o);
   else
     render_table(view, &o);
 }
