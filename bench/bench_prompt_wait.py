@@ -17,9 +17,9 @@ question it answers is visible to her (or --think-ms later): quick
 answers, spanning her turns when one turn has fewer decisions (the AI's
 turn in between is played by the bot within the click that ends hers).
 The option is drawn at random, weighted as tests/discord/test_game.py
-draws them (mob and project often, end seldom: turns of about five to
-ten decisions); --weights changes a kind's weight (end=30: turns of one
-to three decisions).
+draws them (mob and project often, end seldom: about five decisions a
+turn); --weights changes a kind's weight (end=30 ends a turn whenever
+it may: about four, as some decisions of a turn cannot end it).
 
 For each click, the wait is the time from the click (the interaction as
 the fake created it) until her next question is visible: the first state
