@@ -207,6 +207,7 @@ typedef struct ix {
   const char *message;   /* a component's message id, or NULL */
   bool message_ephemeral; /* that message is an ephemeral one */
   bool may_thread; /* Lair may open public threads in this server channel */
+  bool lobby_click; /* a lobby's button: its message shows the lobby anew */
 } ix;
 /* Reads an INTERACTION_CREATE's fields into x (pointers into d, which
  * must outlive x); false when one it needs is missing or malformed. */

@@ -339,6 +339,17 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
              x->token);
     gate_send_msg(b, x, "PATCH", path, body, m);
     json_decref(body);
+  } else if (first >= 0 && x->lobby_click && !deferred && x->message &&
+             !x->message_ephemeral && b->msgs[first].to == CMD_TO_CHANNEL) {
+    /* A lobby's button: the clicked lobby message is updated in place to
+     * the lobby as it now is (or to the game's start, without buttons),
+     * rather than a new message per seat taken. */
+    json_t *data = bot_dc_message_body(&b->msgs[first], false);
+    if (!json_object_get(data, "components"))
+      json_object_set_new(data, "components", json_array());
+    json_t *o = json_pack("{siso}", "type", 7, "data", data);
+    callback(b, x, o);
+    json_decref(o);
   } else if (first >= 0) {
     answer_with(b, x, deferred,
                 bot_dc_message_body(&b->msgs[first],
@@ -553,6 +564,9 @@ static void handle_component(bot_discord *b, const ix *x) {
     /* A lobby's button: the command for the clicker, in the lobby's
      * channel, answered as that command is. */
     r.in_dm = x->in_dm;
+    ix lobby = *x;
+    lobby.lobby_click = true;
+    x = &lobby;
     r.command = kind == 'j'   ? "join"
                 : kind == 'l' ? "leave"
                 : kind == 'b' ? "start"

@@ -157,10 +157,19 @@ def setup(c):
           ["j:1", "l:1", "b:1", "a:1"],
           "the lobby's buttons: %r" % dl.custom_ids(lobby))
     # The first to join clicks the lobby's Join button; the others type.
+    # The click updates the lobby message in place (no new message per
+    # seat), buttons and all.
     info = dl.click(c.fake, PLAYERS[1], "j:1", message_id=lobby["id"])
-    check(info["callback"]["type"] == 4 and not dl.is_ephemeral(info) and
-          "%s joined game #1" % PLAYERS[1] in dl.answer_text(info),
-          "the Join button answered %r" % info["callback"])
+    now = [m for m in c.fake.messages(channel=dl.CHANNEL)
+           if m["id"] == lobby["id"]]
+    check(info["callback"]["type"] == 7 and
+          "%s joined game #1" % PLAYERS[1] in
+          dl.message_text(info["callback"]["data"]) and now and
+          "%s joined game #1" % PLAYERS[1] in dl.message_text(now[0]) and
+          [x.get("custom_id") for x in dl.custom_ids(now[0])] ==
+          ["j:1", "l:1", "b:1", "a:1"],
+          "the Join button answered %r; the lobby message is now %r" %
+          (info["callback"], now))
     info = dl.click(c.fake, PLAYERS[1], "b:1", message_id=lobby["id"])
     check(dl.is_ephemeral(info) and "Only the player who opened" in
           dl.answer_text(info), "Start by another player: %r" %
