@@ -173,6 +173,12 @@ def count_sent(fake, since, game_channel):
             out["callbacks"] += 1
             continue
         parts = path.strip("/").split("/")
+        if parts[0] == "webhooks" and r["status"] < 300:
+            # an interaction's follow-up (a new turn's DM after a click)
+            # or an edit of its answer
+            out["followup_%s" % ("posts" if r["method"] == "POST" else
+                                 "edits")] += 1
+            continue
         if len(parts) >= 3 and parts[0] == "channels" and \
                 parts[2] == "messages" and r["status"] < 300:
             where = "channel" if parts[1] == game_channel else \

@@ -213,6 +213,36 @@ int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
   return patch(b, channel, id, key, gen, body, done, ctx);
 }
 
+bool bot_dc_edit_claim(bot_discord *b, const char *channel, const char *key,
+                       uint64_t gen, bot_rest_done *posted_fn,
+                       void **posted_ctx) {
+  pthread_mutex_lock(&b->edit_mu);
+  if (find(b, key)) {
+    pthread_mutex_unlock(&b->edit_mu);
+    return false;
+  }
+  edit_call *k = call_new(b, channel, key, gen, bot_dc_note_result, b);
+  if (!k) {
+    pthread_mutex_unlock(&b->edit_mu);
+    return false;
+  }
+  edit_entry *e = &b->edits[b->edit_pos++ % EDIT_CACHE];
+  bot_packed *old;
+  uint64_t old_gen;
+  bot_rest_done old_done;
+  void *old_ctx;
+  take_pending(e, &old, &old_gen, &old_done, &old_ctx); /* pushed out */
+  memset(e, 0, sizeof *e);
+  snprintf(e->key, sizeof e->key, "%s", key);
+  snprintf(e->channel, sizeof e->channel, "%s", channel);
+  pthread_mutex_unlock(&b->edit_mu);
+  free(old);
+  superseded(old_done, old_ctx);
+  *posted_fn = posted;
+  *posted_ctx = k;
+  return true;
+}
+
 void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,
                        const char *id) {
   if (!id || !bot_dc_snowflake_ok(id))

@@ -186,6 +186,15 @@ void bot_dc_embed_drop(out_msg *o);
  * colour and fields, as POSTed and PATCHed. A new reference; NULL when
  * out of memory. */
 json_t *bot_dc_embed(const out_msg *m);
+/* Claims key, which has no message yet, for a message in channel that
+ * the caller POSTs itself (an interaction's follow-up): later texts wait
+ * for it as for bot_dc_send_edited's POST. The caller's request must
+ * finish with *posted_fn(*posted_ctx, result) exactly once (its result
+ * body the message made). false when key has a message already, or out
+ * of memory. */
+bool bot_dc_edit_claim(bot_discord *b, const char *channel, const char *key,
+                       uint64_t gen, bot_rest_done *posted_fn,
+                       void **posted_ctx);
 /* Records that key's message is message id in channel (one an
  * interaction's callback just updated). */
 void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,

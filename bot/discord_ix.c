@@ -27,6 +27,10 @@ typedef struct gated {
   char *path, *body;
   char *file_name, *file_data; /* an attachment (multipart), or NULL */
   size_t file_len;
+  /* Its outcome's handler (a kept message's first POST), or NULL for
+   * bot_dc_note_result; told of a drop too, once. */
+  bot_rest_done done;
+  void *done_ctx;
 } gated;
 
 enum { GATE_WAITING, GATE_OPEN, GATE_SHUT };
@@ -43,6 +47,10 @@ typedef struct ack_gate {
 static void gated_free(gated *q) {
   while (q) {
     gated *next = q->next;
+    if (q->done) { /* never sent */
+      bot_rest_result r = {.status = 0, .error = "dropped", .body = ""};
+      q->done(q->done_ctx, &r);
+    }
     free(q->path);
     free(q->body);
     free(q->file_name);
@@ -64,14 +72,20 @@ static void gate_release(ack_gate *g) {
   }
 }
 
-/* Queues a gated request; nonzero when it could not. */
-static int gated_post(bot_discord *b, const gated *q) {
-  return q->file_name
-             ? bot_rest_send_file(b->rest, q->method, q->path, q->body,
-                                  q->file_name, q->file_data, q->file_len, 0,
-                                  bot_dc_note_result, b)
-             : bot_rest_send(b->rest, q->method, q->path, q->body, 0,
-                             bot_dc_note_result, b);
+/* Queues a gated request; nonzero when it could not. Its done handler
+ * (if any) is the REST queue's once queued. */
+static int gated_post(bot_discord *b, gated *q) {
+  bot_rest_done done = q->done ? q->done : bot_dc_note_result;
+  void *ctx = q->done ? q->done_ctx : b;
+  int rc = q->file_name
+               ? bot_rest_send_file(b->rest, q->method, q->path, q->body,
+                                    q->file_name, q->file_data, q->file_len,
+                                    0, done, ctx)
+               : bot_rest_send(b->rest, q->method, q->path, q->body, 0, done,
+                               ctx);
+  if (!rc)
+    q->done = NULL;
+  return rc;
 }
 
 /* The callback's outcome, on the REST thread. */
@@ -104,12 +118,21 @@ static void gate_acked(void *ctx, const bot_rest_result *r) {
 }
 
 /* Sends a follow-up or an edit of x's answer once its callback is
- * acknowledged; with the file m carries, when m is not NULL. */
-static void gate_send_msg(bot_discord *b, const ix *x, const char *method,
-                          const char *path, json_t *body, const out_msg *m) {
+ * acknowledged; with the file m carries, when m is not NULL; its outcome
+ * to done (ctx), when not NULL, which is told of a drop too. */
+static void gate_send_done(bot_discord *b, const ix *x, const char *method,
+                           const char *path, json_t *body, const out_msg *m,
+                           bot_rest_done done, void *ctx) {
   gated *q = calloc(1, sizeof *q);
-  if (!q)
+  if (!q) {
+    if (done) {
+      bot_rest_result r = {.status = 0, .error = "out of memory", .body = ""};
+      done(ctx, &r);
+    }
     return;
+  }
+  q->done = done;
+  q->done_ctx = ctx;
   snprintf(q->method, sizeof q->method, "%s", method);
   q->path = strdup(path);
   q->body = json_dumps(body, JSON_COMPACT);
@@ -148,6 +171,11 @@ static void gate_send_msg(bot_discord *b, const ix *x, const char *method,
     bot_dc_log(b, LOG_WARN, "an answer's follow-up was dropped");
   if (state != GATE_WAITING)
     gated_free(q);
+}
+
+static void gate_send_msg(bot_discord *b, const ix *x, const char *method,
+                          const char *path, json_t *body, const out_msg *m) {
+  gate_send_done(b, x, method, path, body, m, NULL, NULL);
 }
 
 static void gate_send(bot_discord *b, const ix *x, const char *method,
@@ -254,6 +282,26 @@ static void answer_with(bot_discord *b, const ix *x, bool deferred,
     body = NULL;
   }
   json_decref(body);
+}
+
+/* A new turn's DM for the player who clicked in their DM goes as a
+ * follow-up of the click: its own rate limit, not the DM channel's 5
+ * messages in 5 s, which a quick player's passing turns would spend, so
+ * the next question never waits behind them. It is kept up to date in
+ * place like any turn DM. false when its message exists already (then it
+ * is edited as usual). */
+static bool followup_kept(bot_discord *b, const ix *x, const out_msg *m) {
+  char key[112], path[800];
+  bot_rest_done fn;
+  void *ctx;
+  bot_dc_edit_key(m, key, sizeof key);
+  if (!key[0] || !bot_dc_edit_claim(b, x->channel, key, m->gen, &fn, &ctx))
+    return false;
+  json_t *body = bot_dc_message_body(m, false);
+  snprintf(path, sizeof path, "/webhooks/%s/%s", b->app_id, x->token);
+  gate_send_done(b, x, "POST", path, body, NULL, fn, ctx);
+  json_decref(body);
+  return true;
 }
 
 /* Answers interaction x from the messages its command produced. */
@@ -379,7 +427,9 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
       json_t *body = bot_dc_message_body(m, true);
       followup(b, x, body, m);
       json_decref(body);
-    } else {
+    } else if (!(component && x->in_dm && !x->message_ephemeral &&
+                 m->edit[0] && strcmp(m->user, x->user) == 0 &&
+                 followup_kept(b, x, m))) {
       bot_dc_send_dm(b, m);
     }
   }

@@ -290,12 +290,13 @@ void bot_rest_learn(bot_rest *r, route *rt, const rl_hdrs *h, int64_t now) {
     bucket *b = rt->bucket;
     b->known = true;
     b->remaining = h->remaining;
-    /* One millisecond to spare: now is rounded down to whole
-     * milliseconds and Discord rounds Reset-After, so the bucket could
-     * otherwise reopen just before Discord's does. */
+    /* Two milliseconds to spare: now is rounded down to whole
+     * milliseconds (up to 1 ms early) and Discord may round Reset-After
+     * to the nearest millisecond (up to 0.5 ms short), so the bucket
+     * could otherwise reopen just before Discord's does. */
     double ms = h->reset_after * 1000.0;
     b->reset_at =
-        now + (ms < RETRY_AFTER_MAX_MS ? ceil64(ms) + 1 : RETRY_AFTER_MAX_MS);
+        now + (ms < RETRY_AFTER_MAX_MS ? ceil64(ms) + 2 : RETRY_AFTER_MAX_MS);
   }
 }
 

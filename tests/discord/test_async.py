@@ -51,6 +51,12 @@ channel of its own, so that no part waits behind another's messages.
    SIGTERM and a restart on the same database, a move that sends the
    remaining player a DM arrives in the same DM channel without a new
    POST /users/@me/channels.
+5. A new turn by follow-up: alice plays against the AI from her DM; the
+   click that ends her turn (the AI's turn is played in the same
+   command) is answered by updating the clicked DM, and her next turn's
+   DM is a follow-up of that click (POST /webhooks/{app}/{token}, in her
+   DM channel, not ephemeral), not a post in her DM channel; a move she
+   then makes from the channel edits that follow-up in place.
 
 Throughout: every interaction answered within 3 s, no violation, no
 unexpected 429, and a clean SIGTERM. A part that fails does not stop the
@@ -78,6 +84,7 @@ CH_THREADS = "1187000000000000210"  # its channel: the threads' parent
 CH_TIMERS = "1187000000000000202"
 CH_EXPORT = "1187000000000000203"
 CH_REMATCH = "1187000000000000205"
+CH_FOLLOW = "1187000000000000206"  # a game against the AI, played by DM
 GUILD3 = "1187000000000000102"     # a server that left threads as they are
 CH_AUTO = "1187000000000000220"    # its channel
 MOD = "dave"
@@ -353,6 +360,76 @@ def part_threads_default(fake, db, stats):
           "with threads off a game went to %s (%d thread requests)" %
           (row, len(opened)))
     stats["threads_default"] = 3
+
+
+def part_turn_followup(fake, db, stats):
+    """A click in alice's DM that ends her turn against the AI: the AI's
+    turn is played in the same command, and her next turn's DM comes as
+    a follow-up of the click (an interaction webhook, outside her DM
+    channel's 5 messages per 5 s), not a post in her DM channel; that
+    message is then her turn's DM, edited in place by a move made from
+    the channel."""
+    text = public(dl.slash(fake, "alice", "new", dl.options(
+        kind="supervillain", seats=2, ai=1), channel=CH_FOLLOW),
+        "/game new against the AI")
+    game = game_no(text, "/game new")
+    public(dl.slash(fake, "alice", "start", channel=CH_FOLLOW), "start")
+    pat = re.compile(r"^[ms]:%d:(\d+):" % game)
+
+    def prompt():
+        for m in reversed(fake.dms("alice")):
+            ids = [c for c in dl.custom_ids(m)
+                   if pat.match(c.get("custom_id", ""))]
+            if ids:
+                return m, ids[0]
+        return None
+    for k in range(200):
+        dm, comp = dl.wait_until(prompt, 15, "alice's turn DM")
+        version = int(pat.match(comp["custom_id"]).group(1))
+        if comp["type"] == 3:  # a select menu: the first option
+            value = comp["options"][0]["value"]
+            ends = [o["value"] for o in comp["options"] if o["value"] == "end"]
+            info = dl.click(fake, "alice", comp["custom_id"],
+                            [ends[0] if ends else value],
+                            message_id=dm["id"])
+        else:
+            ids = [c["custom_id"] for c in dl.custom_ids(dm)
+                   if c.get("custom_id", "").startswith(
+                       "m:%d:%d:" % (game, version))]
+            ends = [i for i in ids if i.endswith(":end")]
+            info = dl.click(fake, "alice", (ends or ids)[0],
+                            message_id=dm["id"])
+        check(info["callback"]["type"] == 7, "a click in alice's DM got %r" %
+              info["callback"])
+        hook = "/webhooks/%s/%s" % (dl.APP_ID, info["token"])
+        time.sleep(0.3)
+        ups = [r for r in fake.requests() if r["method"] == "POST" and
+               r["path"] == hook]
+        if ups:
+            break
+    else:
+        raise dl.Fail("no click of alice's ended her turn against the AI")
+    check(len(ups) == 1 and ups[0]["status"] == 200,
+          "the new turn's follow-up: %r" % ups)
+    it = fake.get("/interaction/%s" % info["id"])
+    new = it["followups"]
+    check(len(new) == 1 and not new[0]["_fake"]["ephemeral"] and
+          new[0]["channel_id"] == dm["channel_id"] and
+          "Your turn" in dl.message_text(new[0]) and dl.custom_ids(new[0]),
+          "the new turn's DM came as %r" % new)
+    # A move from the channel edits that message; nothing new is posted
+    # in her DM channel.
+    since = fake.last_request_n()
+    mine = "/channels/%s/messages" % dm["channel_id"]
+    move(fake, random.Random(3), "alice", CH_FOLLOW, "a move from the channel")
+    dl.wait_until(lambda: sent_request(fake, "PATCH", "%s/%s" % (
+        mine, new[0]["id"]), since), 10, "the edit of the follow-up turn DM")
+    check(not sent_request(fake, "POST", mine, since),
+          "a move from the channel posted a new DM instead of editing the "
+          "turn's")
+    public(mod_slash(fake, "abort", dl.options(game=game),
+                     channel=CH_FOLLOW), "the abort of game #%d" % game)
+    stats["followup_clicks"] = k + 1
 
 
 def is_dm_path(fake, path):
@@ -838,6 +915,8 @@ def run(binary, openapi, tmp):
         part("threads", lambda: part_threads(fake, db, stats))
         part("threads by default",
              lambda: part_threads_default(fake, db, stats))
+        part("turn DM as a follow-up",
+             lambda: part_turn_followup(fake, db, stats))
         part("timers", lambda: part_timers(fake, db, stats))
         part("rematch", lambda: part_rematch(fake, db, stats))
         part("export game", lambda: part_export_game(fake, db, rng, stats))
@@ -852,11 +931,12 @@ def run(binary, openapi, tmp):
         part("in time", lambda: answered_in_time(fake))
         part("violations", lambda: fake.no_violations())
         bot.stop()
-        check(not failed, "%d of 10 parts failed: %s" % (
+        check(not failed, "%d of 11 parts failed: %s" % (
             len(failed), "; ".join("%s: %s" % f for f in failed)))
         return ("a game in thread %s (%d messages there, none in the "
                 "parent); threads by default only where Lair may open "
-                "them (%d cases); %d reminders (channel with one ping, DM), a muted "
+                "them (%d cases); a new turn's DM as the follow-up of a "
+                "click after %d clicks; %d reminders (channel with one ping, DM), a muted "
                 "turn, a half-time warning, %d deadlines (ai, forfeit) by "
                 "the bot's timers; a rematch pinging its 2 invited players; "
                 "a %d-answer game exported as a %d-byte "
@@ -866,7 +946,8 @@ def run(binary, openapi, tmp):
                 "restart; %d interactions answered in time, %d REST "
                 "requests, 0 violations" % (
                     stats["thread"], stats["thread_messages"],
-                    stats["threads_default"], stats["reminders"], stats["deadlines"],
+                    stats["threads_default"], stats["followup_clicks"],
+                    stats["reminders"], stats["deadlines"],
                     stats["export_answers"], stats["export_bytes"],
                     stats["export_moves"], stats["tampered"],
                     state["in time"], state["violations"]["requests"]))
