@@ -18,14 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A POST or PATCH of a kept message, from its queueing to its outcome.
+ * As many wait behind rate limits as there are games moving, so it is
+ * one block sized to its strings. */
 typedef struct edit_call {
   bot_discord *b;
-  char key[112];
-  char channel[32];
-  uint64_t gen;
-  char *body; /* kept for a POST made again when the first one failed */
   bot_rest_done done;
   void *ctx;
+  const char *channel; /* in the same block, after the key */
+  char key[];          /* the entry's key, then the channel */
 } edit_call;
 
 /* The entry of key, or NULL (under edit_mu). */
@@ -70,7 +71,6 @@ static void patched(void *arg, const bot_rest_result *r) {
   }
   if (k->done)
     k->done(k->ctx, r);
-  free(k->body);
   free(k);
 }
 
@@ -105,30 +105,34 @@ static void posted(void *arg, const bot_rest_result *r) {
   if (packed && !body)
     superseded(done, ctx);
   if (body) { /* the newest text waited for this message */
-    int rc = ok ? patch(b, k->channel, message, k->key, gen, body, done, ctx)
-                : bot_dc_send_edited(b, k->channel, k->key, gen, body, done,
-                                     ctx);
+    int rc =
+        ok ? patch(b, k->channel, message, k->key, gen, body, done, ctx)
+           : bot_dc_send_edited(b, k->channel, k->key, gen, body, done, ctx);
     if (rc) {
       bot_dc_log(b, LOG_WARN, "could not queue a message's newer text");
       superseded(done, ctx);
     }
   }
-  free(k->body);
   free(k);
 }
 
-static edit_call *call_new(bot_discord *b, const char *channel,
-                           const char *key, uint64_t gen, bot_rest_done done,
-                           void *ctx) {
-  edit_call *k = calloc(1, sizeof *k);
+/* Cut like the entry's own key and channel, so find() matches. */
+static edit_call *call_new(bot_discord *b, const char *channel, const char *key,
+                           bot_rest_done done, void *ctx) {
+  size_t klen = strnlen(key, sizeof b->edits[0].key - 1);
+  size_t clen = strnlen(channel, sizeof b->edits[0].channel - 1);
+  edit_call *k = malloc(sizeof *k + klen + 1 + clen + 1);
   if (!k)
     return NULL;
   k->b = b;
-  snprintf(k->key, sizeof k->key, "%s", key);
-  snprintf(k->channel, sizeof k->channel, "%s", channel);
-  k->gen = gen;
   k->done = done;
   k->ctx = ctx;
+  memcpy(k->key, key, klen);
+  k->key[klen] = '\0';
+  char *ch = k->key + klen + 1;
+  memcpy(ch, channel, clen);
+  ch[clen] = '\0';
+  k->channel = ch;
   return k;
 }
 
@@ -136,15 +140,15 @@ static edit_call *call_new(bot_discord *b, const char *channel,
 static int patch(bot_discord *b, const char *channel, const char *id,
                  const char *key, uint64_t gen, char *body, bot_rest_done done,
                  void *ctx) {
-  edit_call *k = call_new(b, channel, key, gen, done, ctx);
+  edit_call *k = call_new(b, channel, key, done, ctx);
   if (!k) {
     free(body);
     return -1;
   }
   char path[96];
   snprintf(path, sizeof path, "/channels/%s/messages/%s", channel, id);
-  int rc = bot_rest_send_latest(b->rest, "PATCH", path, body, key, gen,
-                                patched, k);
+  int rc =
+      bot_rest_send_latest(b->rest, "PATCH", path, body, key, gen, patched, k);
   free(body);
   if (rc)
     free(k);
@@ -190,7 +194,7 @@ int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
     snprintf(e->channel, sizeof e->channel, "%s", channel);
     pthread_mutex_unlock(&b->edit_mu);
     superseded(old_done, old_ctx);
-    edit_call *k = call_new(b, channel, key, gen, done, ctx);
+    edit_call *k = call_new(b, channel, key, done, ctx);
     if (!k) {
       free(body);
       return -1;

@@ -19,10 +19,14 @@
  * the latest answer; a bucket with nothing remaining waits for its reset.
  * Retries (429 after its retry_after, 5xx and timeouts after exponential
  * backoff with jitter) go back to the head of their route's queue, which
- * keeps messages in order. Invalid answers (401, 403, 429 other than
- * scope "shared") are counted over a sliding ten minutes; at the budget
- * only interaction callbacks are sent. Log lines never show the token,
- * paths or routes (webhook and interaction tokens live in paths).
+ * keeps messages in order. A waiting request is one small block (its
+ * method, path and packed body, and what its outcome needs); what a
+ * transfer needs (the curl handle, the URL, the unpacked body, the
+ * answer) exists only while it is in flight, since behind Discord's
+ * limits a thousand may wait at once. Invalid answers (401, 403, 429
+ * other than scope "shared") are counted over a sliding ten minutes; at
+ * the budget only interaction callbacks are sent. Log lines never show the
+ * token, paths or routes (webhook and interaction tokens live in paths).
  */
 #include "rest_int.h"
 
@@ -114,30 +118,45 @@ static int64_t wait_ms(double seconds) {
 
 /* ---- requests --------------------------------------------------------- */
 
+static const char *req_method(const req *q) { return q->s; }
+static const char *req_path(const req *q) { return q->s + q->path_at; }
+static const char *req_latest(const req *q) {
+  return q->latest_at ? q->s + q->latest_at : NULL;
+}
+/* An interaction callback's JSON, kept as it is: it is sent at once. */
+static const char *req_text(const req *q) {
+  return q->text_at ? q->s + q->text_at : NULL;
+}
+
+/* Ends q's attempt: its transfer, its unpacked body and its answer. */
+static void attempt_free(req *q) {
+  attempt *a = q->at;
+  if (!a)
+    return;
+  if (a->easy)
+    curl_easy_cleanup(a->easy);
+  curl_mime_free(a->mime);
+  free(a->body);
+  free(a->resp.p);
+  free(a);
+  q->at = NULL;
+}
+
 static void req_free(req *q) {
   if (!q)
     return;
-  if (q->easy)
-    curl_easy_cleanup(q->easy);
-  curl_mime_free(q->mime);
-  free(q->file_name);
-  free(q->file_data);
-  free(q->method);
-  free(q->url);
-  free(q->body);
+  attempt_free(q);
   free(q->packed);
-  free(q->key);
-  free(q->major);
-  free(q->latest);
-  free(q->resp.p);
+  free(q->file);
   free(q);
 }
 
-/* Parses a JSON object body; NULL when the body is not one. */
+/* Parses a JSON object answer of q's attempt; NULL when it is not one. */
 static json_t *body_json(const req *q) {
-  if (!q->resp.p || q->resp.len == 0)
+  const rbuf *b = &q->at->resp;
+  if (!b->p || b->len == 0)
     return NULL;
-  json_t *j = json_loadb(q->resp.p, q->resp.len, 0, NULL);
+  json_t *j = json_loadb(b->p, b->len, 0, NULL);
   if (j && !json_is_object(j)) {
     json_decref(j);
     return NULL;
@@ -148,17 +167,20 @@ static json_t *body_json(const req *q) {
 static const char SUPERSEDED[] = "superseded by a later message";
 
 /* Ends a request: runs its callback and frees it. error NULL means the
- * generic text for the status. */
+ * generic text for the status. A status other than 0 comes from q's
+ * attempt, which has not been freed yet. */
 static void finish(bot_rest *r, req *q, int status, const char *error) {
   (void)r;
   bot_rest_result res = {0};
+  char text[64];
   res.status = status;
   res.superseded = error == SUPERSEDED;
   res.sent_at = q->sent_at;
   res.attempts = q->attempts;
-  bool has_body = status != 0 && q->resp.p && !q->resp.toobig;
-  res.body = has_body ? q->resp.p : "";
-  res.len = has_body ? q->resp.len : 0;
+  const rbuf *b = q->at ? &q->at->resp : NULL;
+  bool has_body = status != 0 && b && b->p && !b->toobig;
+  res.body = has_body ? b->p : "";
+  res.len = has_body ? b->len : 0;
   if (status >= 400 && has_body) {
     json_t *j = body_json(q);
     json_t *code = j ? json_object_get(j, "code") : NULL;
@@ -173,11 +195,11 @@ static void finish(bot_rest *r, req *q, int status, const char *error) {
     res.error = error;
   } else if (status >= 400) {
     if (res.discord_code)
-      snprintf(q->error, sizeof q->error, "HTTP %d, Discord code %d", status,
+      snprintf(text, sizeof text, "HTTP %d, Discord code %d", status,
                res.discord_code);
     else
-      snprintf(q->error, sizeof q->error, "HTTP %d", status);
-    res.error = q->error;
+      snprintf(text, sizeof text, "HTTP %d", status);
+    res.error = text;
   } else if (status == 0) {
     res.error = "no answer";
   }
@@ -187,9 +209,9 @@ static void finish(bot_rest *r, req *q, int status, const char *error) {
 }
 
 static size_t on_body(char *data, size_t size, size_t nmemb, void *ud) {
-  req *q = ud;
+  attempt *a = ud;
   size_t n = size * nmemb;
-  rbuf *b = &q->resp;
+  rbuf *b = &a->resp;
   if (n > BODY_CAP - b->len) {
     b->toobig = true;
     return 0; /* aborts the transfer */
@@ -213,9 +235,9 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud) {
 }
 
 static size_t on_header(char *data, size_t size, size_t nitems, void *ud) {
-  req *q = ud;
+  attempt *a = ud;
   size_t n = size * nitems;
-  rl_hdrs *h = &q->hdr;
+  rl_hdrs *h = &a->hdr;
   if (n >= 5 && memcmp(data, "HTTP/", 5) == 0) {
     memset(h, 0, sizeof *h); /* a new answer (after 1xx) starts */
     return n;
@@ -264,78 +286,75 @@ static size_t on_header(char *data, size_t size, size_t nitems, void *ud) {
 /* ---- sending ---------------------------------------------------------- */
 
 static void inflight_add(bot_rest *r, req *q) {
-  q->prev = NULL;
+  q->at->prev = NULL;
   q->next = r->inflight;
   if (r->inflight)
-    r->inflight->prev = q;
+    r->inflight->at->prev = q;
   r->inflight = q;
 }
 
 static void inflight_remove(bot_rest *r, req *q) {
-  if (q->prev)
-    q->prev->next = q->next;
+  if (q->at->prev)
+    q->at->prev->next = q->next;
   else
     r->inflight = q->next;
   if (q->next)
-    q->next->prev = q->prev;
-  q->next = q->prev = NULL;
+    q->next->at->prev = q->at->prev;
+  q->next = q->at->prev = NULL;
 }
 
-/* Starts one attempt of q; on failure finishes q. */
-static void start(bot_rest *r, req *q) {
-  if (q->packed && !q->body && !(q->body = bot_unpack(q->packed))) {
-    finish(r, q, 0, "out of memory");
-    return;
-  }
-  free(q->resp.p);
-  memset(&q->resp, 0, sizeof q->resp);
-  memset(&q->hdr, 0, sizeof q->hdr);
-  CURL *e = curl_easy_init();
-  if (!e) {
-    finish(r, q, 0, "out of memory");
-    return;
-  }
+/* Sets up the transfer of q's attempt a on e; false when curl refused. */
+static bool setup(bot_rest *r, req *q, attempt *a, CURL *e) {
+  /* curl keeps its own copy of the URL. */
+  const char *path = req_path(q);
+  size_t ulen = strlen(r->api_base) + strlen(path) + 1;
+  char *url = malloc(ulen);
+  if (!url)
+    return false;
+  snprintf(url, ulen, "%s%s", r->api_base, path);
   bool ok = true;
 #define SET(opt, val) ok = ok && curl_easy_setopt(e, opt, val) == CURLE_OK
-  SET(CURLOPT_URL, q->url);
-  SET(CURLOPT_CUSTOMREQUEST, q->method);
+  SET(CURLOPT_URL, url);
+  SET(CURLOPT_CUSTOMREQUEST, req_method(q));
   SET(CURLOPT_USERAGENT, r->user_agent);
   SET(CURLOPT_NOSIGNAL, 1L);
   SET(CURLOPT_TIMEOUT_MS, (long)r->timeout_ms);
   SET(CURLOPT_WRITEFUNCTION, on_body);
-  SET(CURLOPT_WRITEDATA, q);
+  SET(CURLOPT_WRITEDATA, a);
   SET(CURLOPT_HEADERFUNCTION, on_header);
-  SET(CURLOPT_HEADERDATA, q);
+  SET(CURLOPT_HEADERDATA, a);
   SET(CURLOPT_PRIVATE, q);
   SET(CURLOPT_PROTOCOLS_STR, "http,https");
   SET(CURLOPT_BUFFERSIZE, (long)RECV_BUFFER);
-  curl_mime_free(q->mime);
-  q->mime = NULL;
-  if (q->file_data) {
+  free(url);
+  const char *body = a->body ? a->body : req_text(q);
+  if (q->file) {
     /* Discord's file upload: multipart/form-data with the message as
      * payload_json and the file as files[0]. */
-    q->mime = curl_mime_init(e);
-    curl_mimepart *part = q->mime ? curl_mime_addpart(q->mime) : NULL;
+    a->mime = curl_mime_init(e);
+    curl_mimepart *part = a->mime ? curl_mime_addpart(a->mime) : NULL;
     ok = ok && part && curl_mime_name(part, "payload_json") == CURLE_OK &&
          curl_mime_type(part, "application/json") == CURLE_OK &&
-         curl_mime_data(part, q->body ? q->body : "{}", CURL_ZERO_TERMINATED) ==
+         curl_mime_data(part, body ? body : "{}", CURL_ZERO_TERMINATED) ==
              CURLE_OK;
-    part = q->mime ? curl_mime_addpart(q->mime) : NULL;
+    part = a->mime ? curl_mime_addpart(a->mime) : NULL;
     ok = ok && part && curl_mime_name(part, "files[0]") == CURLE_OK &&
-         curl_mime_filename(part, q->file_name) == CURLE_OK &&
+         curl_mime_filename(part, q->file->name) == CURLE_OK &&
          curl_mime_type(part, "application/json") == CURLE_OK &&
-         curl_mime_data(part, q->file_data, q->file_len) == CURLE_OK;
+         curl_mime_data(part, q->file->data, q->file->len) == CURLE_OK;
     /* curl appends the boundary to a Content-Type we set; hdr_plain's
      * empty one would leave "; boundary=..." without the type. */
     SET(CURLOPT_HTTPHEADER, r->hdr_mime);
-    SET(CURLOPT_MIMEPOST, q->mime);
-  } else if (q->body) {
+    SET(CURLOPT_MIMEPOST, a->mime);
+  } else if (body) {
+    /* Not copied by curl: body lives as long as the attempt. */
     SET(CURLOPT_HTTPHEADER, r->hdr_json);
-    SET(CURLOPT_POSTFIELDS, q->body);
-    SET(CURLOPT_POSTFIELDSIZE, (long)strlen(q->body));
+    SET(CURLOPT_POSTFIELDS, body);
+    SET(CURLOPT_POSTFIELDSIZE, (long)strlen(body));
   } else {
     SET(CURLOPT_HTTPHEADER, r->hdr_plain);
-    if (strcmp(q->method, "GET") != 0 && strcmp(q->method, "DELETE") != 0) {
+    if (strcmp(req_method(q), "GET") != 0 &&
+        strcmp(req_method(q), "DELETE") != 0) {
       /* An empty body still gets Content-Length: 0, which Discord
        * expects on POST, PUT and PATCH; hdr_plain removes curl's form
        * Content-Type. */
@@ -344,14 +363,30 @@ static void start(bot_rest *r, req *q) {
     }
   }
 #undef SET
-  if (!ok || curl_multi_add_handle(r->multi, e) != CURLM_OK) {
-    curl_easy_cleanup(e);
+  return ok;
+}
+
+/* Starts one attempt of q; on failure finishes q. */
+static void start(bot_rest *r, req *q) {
+  attempt *a = calloc(1, sizeof *a);
+  if (!a || (q->packed && !(a->body = bot_unpack(q->packed)))) {
+    free(a);
+    finish(r, q, 0, "out of memory");
+    return;
+  }
+  q->at = a;
+  a->easy = curl_easy_init();
+  if (!a->easy) {
+    finish(r, q, 0, "out of memory");
+    return;
+  }
+  if (!setup(r, q, a, a->easy) ||
+      curl_multi_add_handle(r->multi, a->easy) != CURLM_OK) {
     finish(r, q, 0, "could not start the request");
     return;
   }
-  q->easy = e;
   q->attempts++;
-  q->started = now_s();
+  a->started = now_s();
   inflight_add(r, q);
   if (q->route) {
     bucket *b = q->route->bucket;
@@ -364,8 +399,10 @@ static void start(bot_rest *r, req *q) {
   STAT_ADD(r, sent, 1);
 }
 
-/* Puts q back for another attempt at q->not_before. */
+/* Puts q back for another attempt at q->not_before; what the last one
+ * held is freed while it waits. */
 static void requeue(bot_rest *r, req *q) {
+  attempt_free(q);
   if (q->route)
     bot_rest_route_push_front(r, q->route, q);
   else
@@ -389,7 +426,7 @@ static void retry_later(bot_rest *r, req *q, int64_t now, int status,
 }
 
 static void on_429(bot_rest *r, req *q, int64_t now) {
-  const rl_hdrs *h = &q->hdr;
+  const rl_hdrs *h = &q->at->hdr;
   STAT_ADD(r, got_429, 1);
   json_t *j = body_json(q);
   double ra = -1;
@@ -443,29 +480,30 @@ static void on_429(bot_rest *r, req *q, int64_t now) {
 static void complete(bot_rest *r, req *q, CURLcode cc) {
   int64_t now = now_ms();
   long status = 0;
+  attempt *a = q->at;
   inflight_remove(r, q);
   if (cc == CURLE_OK) {
     curl_off_t pre = 0;
-    curl_easy_getinfo(q->easy, CURLINFO_RESPONSE_CODE, &status);
-    if (curl_easy_getinfo(q->easy, CURLINFO_PRETRANSFER_TIME_T, &pre) ==
+    curl_easy_getinfo(a->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (curl_easy_getinfo(a->easy, CURLINFO_PRETRANSFER_TIME_T, &pre) ==
         CURLE_OK)
-      q->sent_at = q->started + (double)pre / 1e6;
+      q->sent_at = a->started + (double)pre / 1e6;
   }
-  curl_multi_remove_handle(r->multi, q->easy);
-  curl_easy_cleanup(q->easy);
-  q->easy = NULL;
-  if (q->packed) { /* a retry unpacks it again */
-    free(q->body);
-    q->body = NULL;
-  }
+  curl_multi_remove_handle(r->multi, a->easy);
+  curl_easy_cleanup(a->easy);
+  a->easy = NULL;
+  curl_mime_free(a->mime);
+  a->mime = NULL;
+  free(a->body);
+  a->body = NULL;
   if (q->route) {
     q->route->bucket->busy = false;
     q->route->inflight--;
     q->route->last_used = now;
     if (cc == CURLE_OK)
-      bot_rest_learn(r, q->route, &q->hdr, now);
+      bot_rest_learn(r, q->route, &a->hdr, now);
   }
-  if (q->resp.toobig) {
+  if (a->resp.toobig) {
     finish(r, q, 0, "response too large");
     return;
   }
@@ -495,7 +533,8 @@ static void drop_superseded(bot_rest *r, route *rt, const req *q) {
   req *prev = NULL, *p = rt->head;
   while (p) {
     req *next = p->next;
-    if (p->latest && p->gen < q->gen && strcmp(p->latest, q->latest) == 0) {
+    if (p->latest_at && p->gen < q->gen &&
+        strcmp(req_latest(p), req_latest(q)) == 0) {
       if (prev)
         prev->next = next;
       else
@@ -510,6 +549,28 @@ static void drop_superseded(bot_rest *r, route *rt, const req *q) {
     }
     p = next;
   }
+}
+
+/* The route of q (its key made here, and forgotten once the route has
+ * it); NULL when out of memory. */
+static route *route_of(bot_rest *r, const req *q) {
+  char stack[512], *key = stack;
+  size_t half = sizeof stack / 2, mb, me;
+  size_t n =
+      bot_rest_route_key(req_method(q), req_path(q), key, half, &mb, &me);
+  if (n >= half) {
+    if (!(key = malloc(2 * (n + 1))))
+      return NULL;
+    bot_rest_route_key(req_method(q), req_path(q), key, n + 1, &mb, &me);
+  }
+  /* The key, then its major parameter. */
+  char *major = key + (n >= half ? n + 1 : half);
+  memcpy(major, key + mb, me - mb);
+  major[me - mb] = '\0';
+  route *rt = bot_rest_route_get(r, key, major);
+  if (key != stack)
+    free(key);
+  return rt;
 }
 
 /* Moves the inbox into the lanes; returns whether the client stops. */
@@ -527,14 +588,14 @@ static bool intake(bot_rest *r) {
       bot_rest_ilane_push(r, q);
       continue;
     }
-    route *rt = bot_rest_route_get(r, q->key, q->major);
+    route *rt = route_of(r, q);
     if (!rt) {
       finish(r, q, 0, "out of memory");
       continue;
     }
     q->route = rt;
     rt->last_used = now_ms();
-    if (q->latest)
+    if (q->latest_at)
       drop_superseded(r, rt, q);
     bot_rest_route_push_back(r, rt, q);
   }
@@ -644,7 +705,7 @@ static void fail_all(bot_rest *r) {
   while (r->inflight) {
     req *q = r->inflight;
     inflight_remove(r, q);
-    curl_multi_remove_handle(r->multi, q->easy);
+    curl_multi_remove_handle(r->multi, q->at->easy);
     if (q->route) {
       q->route->bucket->busy = false;
       q->route->inflight--;
@@ -889,56 +950,50 @@ static int enqueue(bot_rest *r, const char *method, const char *path,
                    bot_rest_done done, void *ctx) {
   if (!r || !method_ok(method) || !path_ok(path))
     return -1;
-  req *q = calloc(1, sizeof *q);
+  bool interaction =
+      (flags & BOT_REST_INTERACTION) || is_interaction_callback(path);
+  /* An interaction callback goes at once and keeps its JSON as text;
+   * another request's waits packed. */
+  const char *text = interaction ? json_body : NULL;
+  size_t mlen = strlen(method) + 1, plen = strlen(path) + 1;
+  size_t llen = x->latest ? strlen(x->latest) + 1 : 0;
+  size_t tlen = text ? strlen(text) + 1 : 0;
+  size_t slen = mlen + plen + llen + tlen;
+  if (slen > UINT32_MAX)
+    return -1;
+  req *q = calloc(1, sizeof *q + slen);
   if (!q)
     return -1;
-  const char *file_name = x->file_name, *file_data = x->file_data;
-  size_t file_len = x->file_len;
+  memcpy(q->s, method, mlen);
+  q->path_at = (uint32_t)mlen;
+  memcpy(q->s + q->path_at, path, plen);
   if (x->latest) {
-    q->latest = strdup(x->latest);
+    q->latest_at = (uint32_t)(mlen + plen);
+    memcpy(q->s + q->latest_at, x->latest, llen);
     q->gen = x->gen;
-    if (!q->latest) {
-      req_free(q);
-      return -1;
-    }
   }
-  if (file_data) {
-    q->file_name = strdup(file_name);
-    q->file_data = malloc(file_len + 1);
-    if (!q->file_name || !q->file_data) {
-      req_free(q);
-      return -1;
-    }
-    memcpy(q->file_data, file_data, file_len);
-    q->file_len = file_len;
+  if (text) {
+    q->text_at = (uint32_t)(mlen + plen + llen);
+    memcpy(q->s + q->text_at, text, tlen);
   }
+  q->interaction = interaction;
   q->done = done;
   q->ctx = ctx;
-  q->interaction =
-      (flags & BOT_REST_INTERACTION) || is_interaction_callback(path);
-  q->method = strdup(method);
-  size_t ulen = strlen(r->api_base) + strlen(path) + 1;
-  q->url = malloc(ulen);
-  if (q->url)
-    snprintf(q->url, ulen, "%s%s", r->api_base, path);
-  if (json_body && q->interaction)
-    q->body = strdup(json_body);
-  else if (json_body)
-    q->packed = bot_pack(json_body);
-  size_t kcap = strlen(method) + 4 * strlen(path) + 16, mb, me;
-  q->key = malloc(kcap);
-  if (q->key) {
-    bot_rest_route_key(method, path, q->key, kcap, &mb, &me);
-    q->major = malloc(me - mb + 1);
-    if (q->major) {
-      memcpy(q->major, q->key + mb, me - mb);
-      q->major[me - mb] = '\0';
-    }
-  }
-  if (!q->method || !q->url || (json_body && !q->body && !q->packed) ||
-      !q->key || !q->major) {
+  if (json_body && !text && !(q->packed = bot_pack(json_body))) {
     req_free(q);
     return -1;
+  }
+  if (x->file_data) {
+    size_t nlen = strlen(x->file_name) + 1;
+    if (x->file_len > SIZE_MAX - sizeof *q->file - nlen ||
+        !(q->file = malloc(sizeof *q->file + x->file_len + nlen))) {
+      req_free(q);
+      return -1;
+    }
+    q->file->len = x->file_len;
+    memcpy(q->file->data, x->file_data, x->file_len);
+    memcpy(q->file->data + x->file_len, x->file_name, nlen);
+    q->file->name = q->file->data + x->file_len;
   }
   pthread_mutex_lock(&r->lock);
   if (r->stopping) {

@@ -98,7 +98,9 @@ int bot_rest_call(bot_rest *r, const char *method, const char *path,
                   const char *json_body, char **body);
 
 /* A text kept deflated while it waits (rest_pack.c): message bodies held
- * behind rate limits take about half. One block: free() frees it. */
+ * behind rate limits take about a fifth, once the first ones packed have
+ * taught the packer what messages look like. One block: free() frees it;
+ * any thread may unpack it. */
 typedef struct bot_packed bot_packed;
 /* Packs text (NUL-terminated); NULL when out of memory. */
 bot_packed *bot_pack(const char *text);

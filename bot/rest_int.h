@@ -68,31 +68,51 @@ typedef struct bucket {
 
 typedef struct route route;
 
-typedef struct req {
-  struct req *next, *prev; /* a queue, or the in-flight list (prev) */
-  char *method, *url, *key, *major;
-  /* The JSON body. Interaction callbacks keep it as text; other requests
-   * may wait a while behind rate limits, so theirs waits packed and is
-   * unpacked into body for each attempt only. */
-  char *body;
-  bot_packed *packed;
-  char *file_name, *file_data; /* a file sent with the JSON (multipart) */
-  char *latest;                /* bot_rest_send_latest's key, or NULL */
-  uint64_t gen;
-  size_t file_len;
-  curl_mime *mime; /* the current attempt's multipart body */
-  bool interaction;
-  bot_rest_done done;
-  void *ctx;
-  int attempts, n429, n5xx;
-  double started, sent_at; /* CLOCK_MONOTONIC s: the attempt began, and
-                              its request went out */
-  int64_t not_before;      /* a retry waits until then */
-  route *route;            /* NULL in the interaction lane */
+/* One attempt of a request, from its start until its answer is handled:
+ * the transfer and what came back. Only requests in flight have one, so
+ * the many that wait behind rate limits do not carry it. */
+typedef struct attempt {
+  struct req *prev; /* the in-flight list (req.next the other way) */
   CURL *easy;
+  curl_mime *mime; /* a multipart body */
+  char *body;      /* the JSON unpacked for this attempt, or NULL */
+  double started;  /* CLOCK_MONOTONIC s */
   rbuf resp;
   rl_hdrs hdr;
-  char error[64];
+} attempt;
+
+/* A file sent with a request's JSON (multipart): the data, then its
+ * name, in one block. */
+typedef struct req_file {
+  size_t len;
+  const char *name; /* in data, after the file's bytes */
+  char data[];
+} req_file;
+
+/* A request: what it takes to send it and to report its outcome. Under
+ * load a thousand may wait behind Discord's limits, so it is one block
+ * with its strings inside; the URL and the route key are made when they
+ * are needed, and what a transfer needs waits in at. */
+typedef struct req {
+  struct req *next; /* a queue, or the in-flight list */
+  route *route;     /* NULL in the interaction lane and until intake */
+  attempt *at;      /* while in flight and until its answer is handled */
+  bot_rest_done done;
+  void *ctx;
+  /* The JSON body of a request other than an interaction callback: it may
+   * wait a while behind rate limits, so it waits packed and is unpacked
+   * for each attempt only. NULL when there is none. */
+  bot_packed *packed;
+  req_file *file;     /* NULL when none */
+  uint64_t gen;       /* bot_rest_send_latest's */
+  int64_t not_before; /* a retry waits until then */
+  double sent_at;     /* CLOCK_MONOTONIC s: the last attempt went out */
+  /* Where in s the path, bot_rest_send_latest's key and an interaction
+   * callback's JSON start (the method is at 0); 0 when absent. */
+  uint32_t path_at, latest_at, text_at;
+  uint8_t attempts, n429, n5xx; /* at most 1 + 10 5xx + 3 429s */
+  bool interaction;
+  char s[]; /* method, path, latest, text; each NUL-terminated */
 } req;
 
 struct route {

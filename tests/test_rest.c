@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -849,6 +850,48 @@ static void test_pack_round_trip(void **state) {
   free(noise);
 }
 
+/* bot_pack learns a dictionary from the first message-sized texts: texts
+ * packed before, while and after it learns all come back, and a message
+ * like those it learned from packs to a fraction of itself. */
+static void test_pack_learns(void **state) {
+  (void)state;
+  enum { N = 64 };
+  bot_packed *p[N];
+  char text[N][1200];
+  for (int i = 0; i < N; i++) {
+    size_t n = (size_t)snprintf(
+        text[i], sizeof text[i],
+        "{\"allowed_mentions\":{\"parse\":[]},\"content\":\"**Turn %d** "
+        "of game #%d: Waiting for u%04d.\",\"components\":[{\"type\":1,"
+        "\"components\":[",
+        i, 100 + i, 7 * i);
+    for (int b = 0; b < 5 && n < sizeof text[i] - 120; b++)
+      n += (size_t)snprintf(text[i] + n, sizeof text[i] - n,
+                            "{\"type\":2,\"style\":%d,\"label\":\"Play "
+                            "card %d\",\"custom_id\":\"m:%d:%d:c%d\"},",
+                            1 + b % 2, b * i, 100 + i, i, b);
+    snprintf(text[i] + n - 1, sizeof text[i] - n + 1, "]}]}");
+    p[i] = bot_pack(text[i]);
+    assert_non_null(p[i]);
+  }
+  for (int i = 0; i < N; i++) {
+    char *back = bot_unpack(p[i]);
+    assert_non_null(back);
+    assert_string_equal(back, text[i]);
+    free(back);
+    free(p[i]);
+  }
+  /* Learned by now, from these texts (this test runs first). */
+  bot_packed *q = bot_pack(text[N - 1]);
+  assert_non_null(q);
+  assert_true(malloc_usable_size(q) < strlen(text[N - 1]) / 4);
+  char *back = bot_unpack(q);
+  assert_non_null(back);
+  assert_string_equal(back, text[N - 1]);
+  free(back);
+  free(q);
+}
+
 /* A queued request's body waits packed and is unpacked for each attempt:
  * a retry sends the same bytes again. */
 static void test_packed_body_retried(void **state) {
@@ -1111,6 +1154,7 @@ static void test_shutdown(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_pack_learns), /* first: nothing packed yet */
       cmocka_unit_test(test_route_keys),
       cmocka_unit_test_setup(test_bad_arguments, reset_server),
       cmocka_unit_test_setup(test_headers, reset_server),
