@@ -218,14 +218,13 @@ int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
 }
 
 bool bot_dc_edit_claim(bot_discord *b, const char *channel, const char *key,
-                       uint64_t gen, bot_rest_done *posted_fn,
-                       void **posted_ctx) {
+                       bot_rest_done *posted_fn, void **posted_ctx) {
   pthread_mutex_lock(&b->edit_mu);
   if (find(b, key)) {
     pthread_mutex_unlock(&b->edit_mu);
     return false;
   }
-  edit_call *k = call_new(b, channel, key, gen, bot_dc_note_result, b);
+  edit_call *k = call_new(b, channel, key, bot_dc_note_result, b);
   if (!k) {
     pthread_mutex_unlock(&b->edit_mu);
     return false;

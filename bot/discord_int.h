@@ -193,8 +193,7 @@ json_t *bot_dc_embed(const out_msg *m);
  * body the message made). false when key has a message already, or out
  * of memory. */
 bool bot_dc_edit_claim(bot_discord *b, const char *channel, const char *key,
-                       uint64_t gen, bot_rest_done *posted_fn,
-                       void **posted_ctx);
+                       bot_rest_done *posted_fn, void **posted_ctx);
 /* Records that key's message is message id in channel (one an
  * interaction's callback just updated). */
 void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,

@@ -295,7 +295,7 @@ static bool followup_kept(bot_discord *b, const ix *x, const out_msg *m) {
   bot_rest_done fn;
   void *ctx;
   bot_dc_edit_key(m, key, sizeof key);
-  if (!key[0] || !bot_dc_edit_claim(b, x->channel, key, m->gen, &fn, &ctx))
+  if (!key[0] || !bot_dc_edit_claim(b, x->channel, key, &fn, &ctx))
     return false;
   json_t *body = bot_dc_message_body(m, false);
   snprintf(path, sizeof path, "/webhooks/%s/%s", b->app_id, x->token);
