@@ -519,8 +519,13 @@ static void dm_opened(void *ctx, const bot_rest_result *r) {
 }
 
 static bool dm_replaces(const dm_job *later, const dm_job *j) {
-  return j->body && j->gen < later->gen &&
-         strcmp(j->latest, later->latest) == 0;
+  if (!j->body || j->gen >= later->gen)
+    return false;
+  if (later->latest[0]) /* a newer message of the same slot */
+    return strcmp(j->latest, later->latest) == 0;
+  /* a newer text of the same kept message (a turn's DM): only the
+     newest is ever shown */
+  return later->edit[0] && strcmp(j->edit, later->edit) == 0;
 }
 
 /* Drops the DMs waiting behind first (and first's own text: first itself
@@ -594,7 +599,7 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
     if (strcmp(o->user, j->user) == 0)
       first = o;
   if (first) {        /* its channel is being opened: wait behind it */
-    if (j->latest[0]) /* what j makes pointless need not wait */
+    if (j->latest[0] || j->edit[0]) /* what j makes pointless need not wait */
       dm_drop_superseded(b, first, j);
     dm_job **p = &first->waiters;
     while (*p)
