@@ -11,10 +11,14 @@
  */
 #include "sv_position.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 typedef struct builder {
   sv_state *s;
@@ -438,6 +442,19 @@ int sv_position_build(sv_state *s, const json_t *pos, char *err, size_t cap) {
   if (sv_check(s, msg, sizeof msg))
     return bad(&b, "position fails sv_check: %s", msg);
   return 0;
+}
+
+void sv_position_text(sv_state *s, const char *json) {
+  json_error_t e;
+  json_t *pos = json_loads(json, 0, &e);
+  char err[400];
+  if (!pos)
+    fail_msg("position JSON, line %d: %s", e.line, e.text);
+  memset(s, 0, sizeof *s);
+  int bad = sv_position_build(s, pos, err, sizeof err);
+  json_decref(pos);
+  if (bad)
+    fail_msg("%s", err);
 }
 
 int sv_position_load(sv_state *s, const char *path, char *err, size_t cap) {

@@ -42,6 +42,9 @@
  * that fails sv_check...). *s is undefined after a failure. */
 int sv_position_build(sv_state *s, const json_t *pos, char *err, size_t cap);
 
+/* Builds *s from a position written as JSON text in a cmocka test; any
+ * error fails the test with its message. */
+void sv_position_text(sv_state *s, const char *json);
 /* Reads the position file at path and builds *s; as sv_position_build. */
 int sv_position_load(sv_state *s, const char *path, char *err, size_t cap);
 

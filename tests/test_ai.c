@@ -211,18 +211,6 @@ static void test_beats_random(void **unused) {
 
 /* ---- the heuristic in positions ----------------------------------------- */
 
-static void build(sv_state *s, const char *json) {
-  json_error_t e;
-  json_t *pos = json_loads(json, 0, &e);
-  char err[400];
-  if (!pos)
-    fail_msg("position JSON, line %d: %s", e.line, e.text);
-  memset(s, 0, sizeof *s);
-  int bad = sv_position_build(s, pos, err, sizeof err);
-  json_decref(pos);
-  if (bad)
-    fail_msg("%s", err);
-}
 
 static int find_id(const sv_state *s, const eng_prompt *p, const char *id) {
   char oid[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
@@ -282,7 +270,7 @@ static void test_completes_project(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1], want[ENG_ID_MAX + 1];
-  build(&s, "{\"rule\": \"The Project is completed as soon as the total Minion "
+  sv_position_text(&s, "{\"rule\": \"The Project is completed as soon as the total Minion "
             "Power of all Mobs placed on it equals the Minion Power cost of "
             "that Project or exceeds it.\","
             "\"players\": 2, \"current\": 0, \"phase\": \"day\","
@@ -310,7 +298,7 @@ static void test_completes_project(void **unused) {
 static void test_wins_when_it_can(void **unused) {
   (void)unused;
   static sv_state s;
-  build(&s, "{\"rule\": \"A Villain who has acquired 5 Domination points "
+  sv_position_text(&s, "{\"rule\": \"A Villain who has acquired 5 Domination points "
             "immediately wins the game and is proclaimed the Supervillain.\","
             "\"players\": 3, \"current\": 1, \"phase\": \"day\","
             " \"hands\": [[], [\"sock_puppet_saboteurs\", \"flak_gnomes\","
@@ -333,7 +321,7 @@ static void test_shoots_down_threat(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1], want[ENG_ID_MAX + 1];
-  build(&s,
+  sv_position_text(&s,
         "{\"rule\": \"Discard three Minion cards to shoot down an incoming "
         "Charged Asteroid.\","
         "\"players\": 2, \"current\": 0, \"phase\": \"day\","
@@ -358,7 +346,7 @@ static void test_ends_day_when_nothing_helps(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1];
-  build(&s, "{\"rule\": \"None of these actions are mandatory. You can even do "
+  sv_position_text(&s, "{\"rule\": \"None of these actions are mandatory. You can even do "
             "nothing at all, if you want to.\","
             "\"players\": 2, \"current\": 0, \"phase\": \"day\","
             " \"hands\": [[\"wrecking_ball_choir\", \"warranty_voiders\"],"
@@ -375,7 +363,7 @@ static void test_hit_takes_most_valuable(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1], want[ENG_ID_MAX + 1];
-  build(
+  sv_position_text(
       &s,
       "{\"rule\": \"Charged Asteroid: destroy one Mob laying on a Project, or "
       "a Project without Mobs, or a Secret Facility of the targeted Villain.\","
@@ -400,7 +388,7 @@ static void test_launches_at_leader(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1];
-  build(&s, "{\"rule\": \"Option B. Launch an Asteroid into another Villain\","
+  sv_position_text(&s, "{\"rule\": \"Option B. Launch an Asteroid into another Villain\","
             "\"players\": 3, \"current\": 0, \"phase\": \"act3\","
             " \"drawn\": \"jealousy_ray\","
             " \"hands\": [[\"flak_gnomes\"], [\"flak_gnomes\"],"
@@ -421,7 +409,7 @@ static void test_discards_least_useful(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1], want[ENG_ID_MAX + 1];
-  build(&s, "{\"rule\": \"If some Minion cards have to be discarded ... the "
+  sv_position_text(&s, "{\"rule\": \"If some Minion cards have to be discarded ... the "
             "discarding order is determined by the owner of these cards.\","
             "\"players\": 2, \"current\": 0, \"phase\": \"day\","
             " \"hands\": [[\"extortion_clerks\"],"

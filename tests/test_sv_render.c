@@ -24,18 +24,6 @@
 
 #define TEXT_MAX 8192
 
-static void build(sv_state *s, const char *json) {
-  json_error_t e;
-  json_t *pos = json_loads(json, 0, &e);
-  char err[400];
-  if (!pos)
-    fail_msg("position JSON, line %d: %s", e.line, e.text);
-  memset(s, 0, sizeof *s);
-  int bad = sv_position_build(s, pos, err, sizeof err);
-  json_decref(pos);
-  if (bad)
-    fail_msg("%s", err);
-}
 
 /* Renders what from the view of viewer of st into out. */
 static void render(const void *st, int viewer, int what, char *out) {
@@ -70,7 +58,7 @@ static void test_table_and_pieces(void **unused) {
   (void)unused;
   sv_state s;
   char text[TEXT_MAX];
-  build(&s, TABLE_POSITION);
+  sv_position_text(&s, TABLE_POSITION);
 
   render(&s, -1, ENG_RENDER_TABLE, text);
   assert_string_equal(
@@ -123,7 +111,7 @@ static void test_team_summary(void **unused) {
   (void)unused;
   sv_state s;
   char text[TEXT_MAX];
-  build(&s, "{\"rule\": \"teams\", \"players\": 4, \"mode\": \"team\","
+  sv_position_text(&s, "{\"rule\": \"teams\", \"players\": 4, \"mode\": \"team\","
             " \"phase\": \"day\"}");
   render(&s, -1, ENG_RENDER_SEAT(1), text);
   assert_non_null(strstr(text, "Villain 2: 0 points, "));
