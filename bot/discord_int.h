@@ -119,8 +119,10 @@ struct bot_discord {
   event *head, *tail;
   int queued;
   bool stopping;
-  char seen[SEEN_MAX][24]; /* recent interaction ids (worker only) */
-  int seen_pos;
+  /* The recent interaction ids (worker only), as numbers: a snowflake
+   * takes 8 bytes where its text took 24. seen_n counts them all. */
+  uint64_t seen[SEEN_MAX];
+  unsigned seen_n;
   pthread_mutex_t dm_mu;
   dm_entry dm[DM_CACHE];
   int dm_pos;

@@ -183,11 +183,34 @@ static void gate_send(bot_discord *b, const ix *x, const char *method,
   gate_send_msg(b, x, method, path, body, NULL);
 }
 
+/* An interaction id as a number: its snowflake, or, should Discord ever
+ * send an id that is not one, a 64-bit hash of its text. */
+static uint64_t id_number(const char *id) {
+  uint64_t v = 0;
+  const char *p = id;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      break;
+    v = v * 10 + d;
+  }
+  if (p != id && !*p)
+    return v;
+  uint64_t h = 14695981039346656037u; /* FNV-1a */
+  for (p = id; *p; p++)
+    h = (h ^ (unsigned char)*p) * 1099511628211u;
+  return h;
+}
+
 static bool seen_before(bot_discord *b, const char *id) {
-  for (int i = 0; i < SEEN_MAX; i++)
-    if (strcmp(b->seen[i], id) == 0)
+  uint64_t v = id_number(id);
+  unsigned n = b->seen_n < SEEN_MAX ? b->seen_n : SEEN_MAX;
+  for (unsigned i = 0; i < n; i++)
+    if (b->seen[i] == v)
       return true;
-  snprintf(b->seen[b->seen_pos++ % SEEN_MAX], sizeof b->seen[0], "%s", id);
+  b->seen[b->seen_n++ % SEEN_MAX] = v;
+  if (b->seen_n == 2 * SEEN_MAX) /* the same slot, without wrapping */
+    b->seen_n = SEEN_MAX;
   return false;
 }
 

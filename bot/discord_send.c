@@ -21,8 +21,8 @@ typedef struct dm_job {
   char user[32];
   char game_channel[32];
   int64_t game;
-  char latest[48]; /* out_msg.latest */
-  char edit[112];  /* bot_dc_edit_key, or "" */
+  const char *latest; /* out_msg.latest, or "": in s */
+  const char *edit;   /* bot_dc_edit_key, or "": in s */
   uint64_t gen;
   bool noticed;     /* the game's channel was told the user's DMs are closed */
   double queued;    /* bot_dc_now() when it was made */
@@ -32,6 +32,10 @@ typedef struct dm_job {
   struct dm_job *next_open; /* b->opening */
   struct dm_job *waiters;   /* the same user's later DMs, in order */
   struct dm_job *next;      /* among those */
+  /* latest and edit, NUL-terminated: a DM lives until Discord answered
+   * it, and hundreds may wait at once, so they take the room they need,
+   * not the room they might. */
+  char s[];
 } dm_job;
 
 static dm_entry *dm_entry_of(bot_discord *b, const char *user);
@@ -556,17 +560,23 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
     __atomic_add_fetch(&b->stats.dm_skipped, 1, __ATOMIC_RELAXED);
     return;
   }
-  dm_job *j = calloc(1, sizeof *j);
+  char edit[112];
+  bot_dc_edit_key(m, edit, sizeof edit);
+  size_t nlatest = strnlen(m->latest, sizeof m->latest - 1),
+         nedit = strlen(edit);
+  dm_job *j = calloc(1, sizeof *j + nlatest + 1 + nedit + 1);
   if (!j)
     return;
+  memcpy(j->s, m->latest, nlatest);
+  memcpy(j->s + nlatest + 1, edit, nedit);
+  j->latest = j->s;
+  j->edit = j->s + nlatest + 1;
   j->b = b;
   j->noticed = noticed_before(b, m->user, m->game);
   j->queued = bot_dc_now();
   snprintf(j->user, sizeof j->user, "%s", m->user);
   snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
   j->game = m->game;
-  memcpy(j->latest, m->latest, sizeof j->latest);
-  bot_dc_edit_key(m, j->edit, sizeof j->edit);
   j->gen = m->gen;
   json_t *body = bot_dc_message_body(m, false);
   char *text = json_dumps(body, JSON_COMPACT);

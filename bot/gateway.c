@@ -22,6 +22,7 @@
 #include "gateway_internal.h"
 
 #include <libwebsockets.h>
+#include <limits.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <pthread.h>
@@ -30,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define GW_PROTOCOL "lair-gateway"
@@ -762,15 +764,33 @@ static void conn_ended(bot_gw *g, struct lws *wsi, const char *err,
  * certificates, 700 KB of heap kept for the life of the process) for a
  * connection whose chain needs one or two. The hashed directory half
  * (/etc/ssl/certs, or SSL_CERT_DIR) trusts the same certificates and
- * reads each only when a chain asks for it. SSL_CERT_FILE, when set, is
- * still loaded, as OpenSSL's defaults would. */
+ * reads each only when a chain asks for it.
+ *
+ * SSL_CERT_FILE, when set, is still loaded, as OpenSSL's defaults would,
+ * unless it is the distribution's bundle of that same directory
+ * (ca-certificates.crt in it, the path Debian's environments and images
+ * set it to): update-ca-certificates writes that file and the directory's
+ * hash links together from one list of certificates, so the directory
+ * alone trusts exactly what the file holds. Any other file (a private CA,
+ * a bundle of its own) is parsed as before. */
+static bool is_dir_bundle(const char *file, const char *dir) {
+  char path[PATH_MAX];
+  int n = snprintf(path, sizeof path, "%s/ca-certificates.crt", dir);
+  if (n < 0 || (size_t)n >= sizeof path)
+    return false;
+  struct stat a, b; /* the same file, through any links */
+  return stat(file, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
+}
+
 static void load_trust_store(SSL_CTX *ctx) {
-  const char *file = getenv(X509_get_default_cert_file_env());
-  if (file && *file && !SSL_CTX_load_verify_file(ctx, file))
-    gw_log("cannot load the certificates of SSL_CERT_FILE (%s)", file);
   const char *dir = getenv(X509_get_default_cert_dir_env());
   if (!dir || !*dir)
     dir = X509_get_default_cert_dir();
+  const char *file = getenv(X509_get_default_cert_file_env());
+  if (file && *file && !is_dir_bundle(file, dir) &&
+      !SSL_CTX_load_verify_file(ctx, file))
+    gw_log("cannot load the certificates of SSL_CERT_FILE (%s)", file);
   if (!SSL_CTX_load_verify_dir(ctx, dir))
     gw_log("cannot use the certificate directory %s", dir);
 }

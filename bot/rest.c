@@ -783,14 +783,11 @@ static void client_free(bot_rest *r) {
     while (r->routes[i]) {
       route *rt = r->routes[i];
       r->routes[i] = rt->next;
-      free(rt->key);
-      free(rt->major);
       free(rt);
     }
     while (r->buckets[i]) {
       bucket *b = r->buckets[i];
       r->buckets[i] = b->next;
-      free(b->key);
       free(b);
     }
   }

@@ -56,14 +56,16 @@ typedef struct rl_hdrs {
   double reset_after, retry_after; /* seconds */
 } rl_hdrs;
 
+/* A bucket and a route are each one block with their strings inside: a
+ * bot in a thousand channels keeps a thousand of each. */
 typedef struct bucket {
   struct bucket *next; /* hash chain */
-  char *key;           /* "?route" (provisional) or "hash major" */
   int refs;            /* routes pointing here */
   bool busy;           /* a request of this bucket is in flight */
   bool known;          /* remaining and reset_at describe the window */
   long remaining;
   int64_t reset_at;
+  char key[]; /* "?route" (provisional) or "hash major" */
 } bucket;
 
 typedef struct route route;
@@ -119,11 +121,12 @@ struct route {
   route *next;                /* hash chain */
   route *act_next, *act_prev; /* the list of routes with queued requests */
   bool active;
-  char *key, *major;
+  const char *major; /* in key, after the key's NUL */
   bucket *bucket;
   req *head, *tail;
   int inflight;
   int64_t last_used;
+  char key[]; /* the route key, then the major parameter */
 };
 
 struct bot_rest {

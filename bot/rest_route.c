@@ -150,14 +150,11 @@ static bucket *bucket_get(bot_rest *r, const char *key) {
   for (bucket *b = r->buckets[slot]; b; b = b->next)
     if (strcmp(b->key, key) == 0)
       return b;
-  bucket *b = calloc(1, sizeof *b);
+  size_t n = strlen(key) + 1;
+  bucket *b = calloc(1, sizeof *b + n);
   if (!b)
     return NULL;
-  b->key = strdup(key);
-  if (!b->key) {
-    free(b);
-    return NULL;
-  }
+  memcpy(b->key, key, n);
   b->next = r->buckets[slot];
   r->buckets[slot] = b;
   return b;
@@ -170,7 +167,6 @@ void bot_rest_bucket_unref(bot_rest *r, bucket *b) {
   while (*pp != b)
     pp = &(*pp)->next;
   *pp = b->next;
-  free(b->key);
   free(b);
 }
 
@@ -179,20 +175,23 @@ route *bot_rest_route_get(bot_rest *r, const char *key, const char *major) {
   for (route *rt = r->routes[slot]; rt; rt = rt->next)
     if (strcmp(rt->key, key) == 0)
       return rt;
-  route *rt = calloc(1, sizeof *rt);
+  size_t nkey = strlen(key), nmajor = strlen(major);
+  route *rt = calloc(1, sizeof *rt + nkey + 1 + nmajor + 1);
   if (!rt)
     return NULL;
-  rt->key = strdup(key);
-  rt->major = strdup(major);
-  size_t plen = strlen(key) + 2;
-  char *pkey = malloc(plen);
-  if (pkey)
-    snprintf(pkey, plen, "?%s", key);
-  rt->bucket = rt->key && rt->major && pkey ? bucket_get(r, pkey) : NULL;
-  free(pkey);
+  memcpy(rt->key, key, nkey);
+  memcpy(rt->key + nkey + 1, major, nmajor);
+  rt->major = rt->key + nkey + 1;
+  /* Its provisional bucket, "?key", until Discord names the real one. */
+  char stack[256], *pkey = nkey + 2 <= sizeof stack ? stack : malloc(nkey + 2);
+  if (pkey) {
+    pkey[0] = '?';
+    memcpy(pkey + 1, key, nkey + 1);
+    rt->bucket = bucket_get(r, pkey);
+    if (pkey != stack)
+      free(pkey);
+  }
   if (!rt->bucket) {
-    free(rt->key);
-    free(rt->major);
     free(rt);
     return NULL;
   }
@@ -313,8 +312,6 @@ void bot_rest_sweep(bot_rest *r, int64_t now) {
           now - rt->last_used > ROUTE_IDLE_MS) {
         *pp = rt->next;
         bot_rest_bucket_unref(r, b);
-        free(rt->key);
-        free(rt->major);
         free(rt);
       } else {
         pp = &rt->next;

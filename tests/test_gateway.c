@@ -906,11 +906,12 @@ static void test_tls_trusted(void **state) {
 /* What a deployment trusts: the system's hashed certificate directory
  * (/etc/ssl/certs), read certificate by certificate as a chain needs it
  * (bot/gateway.c, load_trust_store). With SSL_CERT_DIR naming a directory
- * that holds the test certificate under its subject hash, and no
- * SSL_CERT_FILE, the server is trusted. */
-static void test_tls_trusted_dir(void **state) {
-  (void)state;
-  char dir[] = "/tmp/lair-gw-certs-XXXXXX", path[64];
+ * that holds the test certificate under its subject hash, the server is
+ * trusted: with no SSL_CERT_FILE, or (bundle) with SSL_CERT_FILE naming
+ * the directory's own ca-certificates.crt, as Debian's environments do,
+ * which the directory stands for. */
+static void trusted_dir(bool bundle) {
+  char dir[] = "/tmp/lair-gw-certs-XXXXXX", path[64], crt[64];
   assert_non_null(mkdtemp(dir));
   FILE *f = fopen(LAIR_GW_TLS_DIR "/tls_cert.pem", "r");
   assert_non_null(f);
@@ -918,24 +919,44 @@ static void test_tls_trusted_dir(void **state) {
   fclose(f);
   assert_non_null(cert);
   snprintf(path, sizeof path, "%s/%08lx.0", dir, X509_subject_name_hash(cert));
-  f = fopen(path, "w");
-  assert_non_null(f);
-  assert_int_equal(PEM_write_X509(f, cert), 1);
-  fclose(f);
+  snprintf(crt, sizeof crt, "%s/ca-certificates.crt", dir);
+  const char *files[] = {path, crt};
+  for (int i = 0; i < (bundle ? 2 : 1); i++) {
+    f = fopen(files[i], "w");
+    assert_non_null(f);
+    assert_int_equal(PEM_write_X509(f, cert), 1);
+    fclose(f);
+  }
   X509_free(cert);
-  unsetenv("SSL_CERT_FILE");
+  if (bundle)
+    setenv("SSL_CERT_FILE", crt, 1);
+  else
+    unsetenv("SSL_CERT_FILE");
   setenv("SSL_CERT_DIR", dir, 1);
   run *r = run_new();
   r->tls = true;
   r->on_ready = start_stopper;
   run_scenario(r, "stay", NULL);
   unsetenv("SSL_CERT_DIR");
+  unsetenv("SSL_CERT_FILE");
   unlink(path);
+  if (bundle)
+    unlink(crt);
   rmdir(dir);
   assert_identified(r, 1);
   assert_int_equal(r->stats.connects, 1);
   assert_int_equal(closed_code(r, 1), 1000);
   run_free(r);
+}
+
+static void test_tls_trusted_dir(void **state) {
+  (void)state;
+  trusted_dir(false);
+}
+
+static void test_tls_trusted_dir_bundle(void **state) {
+  (void)state;
+  trusted_dir(true);
 }
 
 static void *stop_run_later(void *arg) {
@@ -1077,6 +1098,7 @@ int main(void) {
       cmocka_unit_test(test_refused_connection_retries),
       cmocka_unit_test(test_tls_trusted),
       cmocka_unit_test(test_tls_trusted_dir),
+      cmocka_unit_test(test_tls_trusted_dir_bundle),
       cmocka_unit_test(test_tls_untrusted),
   };
   int failed = cmocka_run_group_tests_name("gateway_session", basic,
