@@ -251,6 +251,7 @@ typedef struct walk {
   const live *L;
   account *told;            /* receives the public line of each move... */
   const unsigned char *has; /* ...that has no stored lines (has[seq] 0) */
+  int64_t n_has;            /* moves has covers */
   int64_t applied;          /* stored moves replayed */
   int64_t bad;              /* the first stored move that did not fit, or -1 */
 } walk;
@@ -258,7 +259,7 @@ typedef struct walk {
 static int walk_move(void *ctx, const sto_move *m) {
   walk *w = ctx;
   int64_t k = w->applied;
-  bool want = w->told && w->has && !w->has[k];
+  bool want = w->told && w->has && k < w->n_has && !w->has[k];
   char line[STO_LINE_MAX + 1] = "";
   if (m->kind == STO_MOVE_TAKEBACK) {
     if (eng_game_takeback(w->g, m->seat)) {
@@ -357,7 +358,7 @@ static bool read_account(cmd_ctx *c, const live *L, account *a, char *why,
     missing = missing || !has[k];
   bool ok = has && !a->nomem;
   if (ok && missing) {
-    walk w = {.told = a, .has = has};
+    walk w = {.told = a, .has = has, .n_has = moves};
     size_t before = a->n;
     ok = walk_game(c, L, &w, why, cap);
     eng_game_free(w.g);

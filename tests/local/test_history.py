@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 
@@ -262,6 +263,30 @@ def check_log(lair, total):
     return pages
 
 
+def check_log_without_lines(lair, db):
+    """Moves stored before Lair kept their lines (a database from an
+    older Lair) are still told: the log replays the game for them. The
+    lines of moves 1-6 are taken away; the first page numbers them all
+    again, each with a sentence, in the same turns as before."""
+    def first_page():
+        return only_reply(lair.send("bob> /game log page:1"), "bob",
+                          "page 1")
+    before = first_page()
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("DELETE FROM lines WHERE game = 1 AND seq < 6")
+    con.close()
+    after = first_page()
+    moves = re.findall(r"(?m)^(\d+)\. (\S.*)$", after)
+    ll.check([int(n) for n, _ in moves[:6]] == list(range(1, 7)) and
+             all(len(t) > 10 for _, t in moves[:6]),
+             "without their lines moves 1-6 read %r" % moves[:6])
+    heads = re.compile(r"(?m)^\*\*Turn \d+\*\* - \w+")
+    ll.check(heads.findall(before) == heads.findall(after),
+             "the turns of page 1 changed without the lines:\n%s\n%s" %
+             (before, after))
+
+
 def human_export(binary, db, tmp):
     """The console without --json saves the attachment beside the
     database and names its path; nothing lands in the working directory."""
@@ -301,6 +326,7 @@ def run(binary, tmp):
              len(over))
     total = len(ll.moves_in_db(db))
     pages = check_log(lair, total)
+    check_log_without_lines(lair, db)
 
     # The finished game's record.
     rec, content = export(lair, "carol> /game export", "carol",
