@@ -389,20 +389,22 @@ static void log_time(int64_t t, int64_t since, char *buf, size_t cap) {
 
 /* The account as text rows: a heading per turn ("**Turn 4** - bob,
  * 2026-11-24 14:02 UTC", as a Markdown heading when md), then each move's
- * lines, its first numbered. Rows are malloc'd; heading[i] marks
- * headings. */
+ * lines, its first numbered. Texts are malloc'd. */
+typedef struct row {
+  char *text;
+  bool heading;
+} row;
+
 typedef struct rows {
-  char **row;
-  bool *heading;
+  row *at;
   size_t n, cap;
   bool nomem;
 } rows;
 
 static void rows_free(rows *r) {
   for (size_t i = 0; i < r->n; i++)
-    free(r->row[i]);
-  free(r->row);
-  free(r->heading);
+    free(r->at[i].text);
+  free(r->at);
   memset(r, 0, sizeof *r);
 }
 
@@ -411,16 +413,12 @@ static void rows_add(rows *r, bool heading, const char *text) {
     return;
   if (r->n == r->cap) {
     size_t cap = r->cap ? r->cap * 2 : 64;
-    char **row = realloc(r->row, cap * sizeof *row);
-    if (row)
-      r->row = row;
-    bool *h = row ? realloc(r->heading, cap * sizeof *h) : NULL;
-    if (h)
-      r->heading = h;
-    if (!row || !h) {
+    row *at = realloc(r->at, cap * sizeof *at);
+    if (!at) {
       r->nomem = true;
       return;
     }
+    r->at = at;
     r->cap = cap;
   }
   char *t = strdup(text);
@@ -428,8 +426,7 @@ static void rows_add(rows *r, bool heading, const char *text) {
     r->nomem = true;
     return;
   }
-  r->heading[r->n] = heading;
-  r->row[r->n++] = t;
+  r->at[r->n++] = (row){.text = t, .heading = heading};
 }
 
 /* The name of the person who held seat (for "AI for bob"). */
@@ -490,9 +487,9 @@ static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
 #define LOG_BUDGET (CMD_TEXT_MAX - 300)
 
 static size_t turn_size(const rows *r, size_t i) {
-  size_t n = strlen(r->row[i]) + 1;
-  for (size_t j = i + 1; j < r->n && !r->heading[j]; j++)
-    n += strlen(r->row[j]) + 1;
+  size_t n = strlen(r->at[i].text) + 1;
+  for (size_t j = i + 1; j < r->n && !r->at[j].heading; j++)
+    n += strlen(r->at[j].text) + 1;
   return n;
 }
 
@@ -502,10 +499,10 @@ static long paginate(const rows *r, size_t *starts, long max) {
   long pages = 0;
   size_t used = 0;
   for (size_t i = 0; i < r->n; i++) {
-    size_t n = r->heading[i] ? turn_size(r, i) : strlen(r->row[i]) + 1;
-    size_t one = strlen(r->row[i]) + 1;
+    size_t n = r->at[i].heading ? turn_size(r, i) : strlen(r->at[i].text) + 1;
+    size_t one = strlen(r->at[i].text) + 1;
     bool fits =
-        used + (r->heading[i] && n <= LOG_BUDGET ? n : one) <= LOG_BUDGET;
+        used + (r->at[i].heading && n <= LOG_BUDGET ? n : one) <= LOG_BUDGET;
     if (pages == 0 || (!fits && used > 0)) {
       if (pages < max)
         starts[pages] = i;
@@ -573,16 +570,16 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
                        L->row.id, total, total == 1 ? "" : "s", page, pages);
   size_t from = rw.n ? starts[page - 1] : 0;
   size_t to = page < pages ? starts[page] : rw.n;
-  if (from < to && !rw.heading[from] && o < sizeof text) {
+  if (from < to && !rw.at[from].heading && o < sizeof text) {
     /* a turn cut across pages: say whose it is */
     size_t h = from;
-    while (h > 0 && !rw.heading[h])
+    while (h > 0 && !rw.at[h].heading)
       h--;
     o += (size_t)snprintf(text + o, sizeof text - o, "%s (continued)\n",
-                          rw.row[h]);
+                          rw.at[h].text);
   }
   for (size_t i = from; i < to && o < sizeof text; i++)
-    o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", rw.row[i]);
+    o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", rw.at[i].text);
   if (page > 1 && o < sizeof text)
     snprintf(text + o, sizeof text - o, "Earlier turns: /game log page:%ld",
              page - 1);
@@ -640,7 +637,7 @@ static char *transcript(cmd_ctx *c, const live *L, const char *how, size_t *len,
   account_free(&a);
   size_t size = 1024;
   for (size_t i = 0; ok && i < rw.n; i++)
-    size += strlen(rw.row[i]) + 2;
+    size += strlen(rw.at[i].text) + 2;
   char *t = ok ? malloc(size) : NULL;
   if (!t) {
     if (ok)
@@ -664,8 +661,8 @@ static char *transcript(cmd_ctx *c, const live *L, const char *how, size_t *len,
       L->row.id, cmd_game_name(L), players, how, L->row.moves,
       L->row.moves == 1 ? "" : "s", started, ended);
   for (size_t i = 0; i < rw.n && o < size; i++)
-    o += (size_t)snprintf(t + o, size - o, "%s%s\n", rw.heading[i] ? "\n" : "",
-                          rw.row[i]);
+    o += (size_t)snprintf(t + o, size - o, "%s%s\n",
+                          rw.at[i].heading ? "\n" : "", rw.at[i].text);
   rows_free(&rw);
   *len = o < size ? o : size - 1;
   return t;
