@@ -210,22 +210,33 @@ static bool is_for_person(const char *request) {
          strcmp(request + n - k, CMD_AI_FOR) == 0;
 }
 
+/* Room for one more of n items of size bytes at p (*cap allocated), and
+ * a copy of text in *copy (NULL when out of memory): returns the array
+ * (p itself, or where it moved), or NULL when it could not grow (then p
+ * is still valid and nothing was copied). */
+static void *grow_with(void *p, size_t n, size_t *cap, size_t size,
+                       const char *text, char **copy) {
+  *copy = NULL;
+  if (n == *cap) {
+    size_t more = *cap ? *cap * 2 : 64;
+    void *q = realloc(p, more * size);
+    if (!q)
+      return NULL;
+    p = q;
+    *cap = more;
+  }
+  *copy = strdup(text);
+  return p;
+}
+
 static void account_add(account *a, int64_t seq, int turn, int mover,
                         int64_t time, const char *request, const char *text) {
-  if (a->nomem)
-    return;
-  if (a->n == a->cap) {
-    size_t cap = a->cap ? a->cap * 2 : 64;
-    entry *e = realloc(a->e, cap * sizeof *e);
-    if (!e) {
-      a->nomem = true;
-      return;
-    }
+  char *t = NULL;
+  entry *e =
+      a->nomem ? NULL : grow_with(a->e, a->n, &a->cap, sizeof *e, text, &t);
+  if (e)
     a->e = e;
-    a->cap = cap;
-  }
-  char *t = strdup(text);
-  if (!t) {
+  if (!e || !t) {
     a->nomem = true;
     return;
   }
@@ -409,20 +420,12 @@ static void rows_free(rows *r) {
 }
 
 static void rows_add(rows *r, bool heading, const char *text) {
-  if (r->nomem)
-    return;
-  if (r->n == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 64;
-    row *at = realloc(r->at, cap * sizeof *at);
-    if (!at) {
-      r->nomem = true;
-      return;
-    }
+  char *t = NULL;
+  row *at =
+      r->nomem ? NULL : grow_with(r->at, r->n, &r->cap, sizeof *at, text, &t);
+  if (at)
     r->at = at;
-    r->cap = cap;
-  }
-  char *t = strdup(text);
-  if (!t) {
+  if (!at || !t) {
     r->nomem = true;
     return;
   }
