@@ -62,6 +62,16 @@ bool bot_dc_snowflake_ok(const char *s) {
   return true;
 }
 
+bool bot_dc_body_id(const char *body, char *id, size_t cap) {
+  json_t *o = body ? json_loads(body, 0, NULL) : NULL;
+  const char *s = json_string_value(json_object_get(o, "id"));
+  bool ok = s && bot_dc_snowflake_ok(s) && strlen(s) < cap;
+  if (ok)
+    memcpy(id, s, strlen(s) + 1);
+  json_decref(o);
+  return ok;
+}
+
 bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap) {
   memset(c, 0, sizeof *c);
   const char *token = getenv("DISCORD_TOKEN");

@@ -77,27 +77,23 @@ static void patched(void *arg, const bot_rest_result *r) {
 static void posted(void *arg, const bot_rest_result *r) {
   edit_call *k = arg;
   bot_discord *b = k->b;
-  json_t *msg = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
-  const char *id = json_string_value(json_object_get(msg, "id"));
-  bool ok = id && bot_dc_snowflake_ok(id);
+  char message[sizeof b->edits[0].id];
+  bool ok = r->status == 200 &&
+            bot_dc_body_id(r->body, message, sizeof message);
   bot_packed *packed = NULL;
   uint64_t gen = 0;
   bot_rest_done done = NULL;
   void *ctx = NULL;
-  char message[24] = "";
   pthread_mutex_lock(&b->edit_mu);
   edit_entry *e = find(b, k->key);
   if (e) {
     take_pending(e, &packed, &gen, &done, &ctx);
     if (ok)
-      snprintf(e->id, sizeof e->id, "%s", id);
+      memcpy(e->id, message, sizeof e->id);
     else
       memset(e, 0, sizeof *e); /* the next text posts anew */
   }
-  if (ok)
-    snprintf(message, sizeof message, "%s", id);
   pthread_mutex_unlock(&b->edit_mu);
-  json_decref(msg);
   if (k->done)
     k->done(k->ctx, r);
   char *body = packed ? bot_unpack(packed) : NULL;

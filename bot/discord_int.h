@@ -142,6 +142,11 @@ struct bot_discord {
 
 /* Whether s is a Discord id (a snowflake: 1-20 digits). */
 bool bot_dc_snowflake_ok(const char *s);
+/* Copies the "id" of the object that JSON text body (a message, a
+ * channel Discord made) holds into id (cap bytes); false, with id left
+ * as it was, when body is NULL, not such an object, or its id no
+ * snowflake that fits. */
+bool bot_dc_body_id(const char *body, char *id, size_t cap);
 
 /* ---- discord_send.c ---- */
 /* The REST outcome of a message Lair does not wait for: counted, and

@@ -486,17 +486,11 @@ bool bot_dc_open_thread(void *ctx, const char *channel, const char *name,
   json_decref(o);
   int status = text ? bot_rest_call(b->rest, "POST", path, text, &body) : 0;
   free(text);
-  json_t *t = (status == 200 || status == 201) && body
-                  ? json_loads(body, 0, NULL)
-                  : NULL;
+  bool ok = (status == 200 || status == 201) &&
+            bot_dc_body_id(body, thread_id, cap);
   free(body);
-  const char *id = json_string_value(json_object_get(t, "id"));
-  bool ok = id && bot_dc_snowflake_ok(id) && strlen(id) < cap;
-  if (ok)
-    memcpy(thread_id, id, strlen(id) + 1);
-  else
+  if (!ok)
     bot_dc_log(b, LOG_WARN, "could not open a thread (HTTP %d)", status);
-  json_decref(t);
   return ok;
 }
 

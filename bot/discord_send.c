@@ -492,9 +492,8 @@ static void dm_post(dm_job *j, const char *channel) {
 static void dm_opened(void *ctx, const bot_rest_result *r) {
   dm_job *j = ctx;
   bot_discord *b = j->b;
-  json_t *ch = r->status == 200 ? json_loads(r->body, 0, NULL) : NULL;
-  const char *id = json_string_value(json_object_get(ch, "id"));
-  bool ok = id && bot_dc_snowflake_ok(id);
+  char id[sizeof b->dm[0].channel];
+  bool ok = r->status == 200 && bot_dc_body_id(r->body, id, sizeof id);
   if (!ok)
     bot_dc_log(b, LOG_WARN, "could not open a DM channel: %d", r->status);
   pthread_mutex_lock(&b->dm_mu);
@@ -519,7 +518,6 @@ static void dm_opened(void *ctx, const bot_rest_result *r) {
     w = next;
   }
   pthread_mutex_unlock(&b->dm_mu);
-  json_decref(ch);
 }
 
 static bool dm_replaces(const dm_job *later, const dm_job *j) {
