@@ -7,10 +7,11 @@
  * A rematch is a lobby that invites the game's people back (storage's
  * invitations): it cannot start until each has joined or declined.
  *
- * History is rebuilt from the stored moves, not taken from the cached
- * game: the log needs the state right after each answer to tell it
- * publicly, an aborted game has no cached engine, and an export that
- * replays every stored move proves the record it writes.
+ * The log and an export's transcript read the lines stored with each
+ * move (what it did, in words); a record is rebuilt from the stored
+ * moves, not taken from the cached game: an aborted game has no cached
+ * engine, and an export that replays every stored move proves the record
+ * it writes.
  *
  * A record's checksums are 64-bit FNV-1a (offset basis
  * 0xcbf29ce484222325, prime 0x100000001b3) written as 16 lowercase hex
@@ -31,8 +32,7 @@
 #define ACTIVE (MASK(STO_LOBBY) | MASK(STO_RUNNING))
 #define ENDED (MASK(STO_FINISHED) | MASK(STO_ABORTED))
 #define ANY (ACTIVE | ENDED)
-#define PAGE 20       /* log and audit entries per page */
-#define LINE_CAP 420  /* one numbered log line */
+#define PAGE 20       /* audit entries per page */
 #define LIST_LINES 40 /* games shown by /gamemod list */
 
 /* ---- checksums and records ------------------------------------------- */
