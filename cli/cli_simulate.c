@@ -101,7 +101,10 @@ static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
   bad |= json_object_set_new(o, "games", json_integer(st->games));
   bad |= json_object_set_new(o, "players", json_integer(cfg->players));
   bad |= json_object_set_new(
-      o, "mode", json_string(cfg->mode[0] ? cfg->mode : "standard"));
+      o, "mode",
+      json_string(cfg->mode[0]                  ? cfg->mode
+                  : rs->modes && rs->modes[0] ? rs->modes[0]
+                                              : "standard"));
   bad |= json_object_set_new(o, "seed", json_integer((json_int_t)seed));
   bad |= json_object_set_new(o, "ai", ai);
   bad |= json_object_set_new(o, "moves", json_integer(st->moves));
@@ -111,6 +114,21 @@ static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
       o, "avg_moves", json_real(round_to((double)st->moves / games, 0.01)));
   bad |= json_object_set_new(o, "wins_by_seat", wins);
   bad |= json_object_set_new(o, "end_reasons", reasons);
+  if (st->n_sides > 0) {
+    json_t *sides = json_object();
+    bad |= !sides;
+    for (int i = 0; !bad && i < st->n_sides; i++) {
+      double rate = st->side_games[i] > 0
+                        ? (double)st->side_wins[i] / (double)st->side_games[i]
+                        : 0.0;
+      bad |= json_object_set_new(
+          sides, st->side[i],
+          json_pack("{sIsIsf}", "games", (json_int_t)st->side_games[i],
+                    "wins", (json_int_t)st->side_wins[i], "win_rate",
+                    round_to(rate, 0.001)));
+    }
+    bad |= json_object_set_new(o, "wins_by_side", sides);
+  }
   bad |= json_object_set_new(o, "violations", json_integer(st->violations));
   bad |= json_object_set_new(
       o, "first_violation",

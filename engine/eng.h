@@ -194,6 +194,10 @@ typedef struct eng_result {
   unsigned winners; /* bit i set: seat i won (teams win together) */
   char reason[32];  /* stable, e.g. "points", "decks_exhausted" */
   int score[ENG_MAX_SEATS];
+  /* What seat i plays as, when seats differ (a villain's stable id,
+   * "hive_queen"); "" when they do not. Random playouts count wins by
+   * it. */
+  char side[ENG_MAX_SEATS][32];
 } eng_result;
 
 /* ---- rulesets ---------------------------------------------------------
@@ -284,6 +288,13 @@ typedef struct eng_ruleset {
    * rng always give the same answer; it allocates nothing and cannot
    * fail. Call it through eng_ai_choose, which checks the index. */
   int (*ai)(const void *st, const eng_prompt *p, eng_rng *rng);
+  /* Optional (NULL: the game has none). When prompt p (the current prompt
+   * of st) is an optional window out of turn (a Condition or an
+   * interrupt that its seat may play or pass), returns the index of its
+   * "pass" option; else -1. Such a window is opened the same way
+   * whatever its seat holds, so passing it for a player who asked Lair
+   * to (a standing preference) tells nothing about their hand. */
+  int (*pass_option)(const void *st, const eng_prompt *p);
 } eng_ruleset;
 
 /* What render() writes (see eng_ruleset.render). */
@@ -406,12 +417,18 @@ int eng_ai_choose(const eng_ruleset *rs, const void *st, const eng_prompt *p,
 
 /* ---- random playouts -------------------------------------------------- */
 #define ENG_SIM_REASONS 8
+#define ENG_SIM_SIDES 16
 typedef struct eng_sim_stats {
   long games, moves, turns;
   long wins_by_seat[ENG_MAX_SEATS];
   char reason[ENG_SIM_REASONS][32];
   long reason_count[ENG_SIM_REASONS];
   int n_reasons;
+  /* By side (eng_result.side), in order of first appearance: the games
+   * a side was played in and the games it won. */
+  int n_sides;
+  char side[ENG_SIM_SIDES][32];
+  long side_games[ENG_SIM_SIDES], side_wins[ENG_SIM_SIDES];
   long violations;
   char first_violation[256];
 } eng_sim_stats;

@@ -89,6 +89,21 @@ static void count_reason(eng_sim_stats *s, const char *reason) {
   }
 }
 
+/* Counts a game played (and maybe won) by side. */
+static void count_side(eng_sim_stats *s, const char *side, bool won) {
+  int k = 0;
+  while (k < s->n_sides && strcmp(s->side[k], side) != 0)
+    k++;
+  if (k == s->n_sides) {
+    if (k == ENG_SIM_SIDES)
+      return;
+    snprintf(s->side[k], sizeof s->side[k], "%s", side);
+    s->n_sides++;
+  }
+  s->side_games[k]++;
+  s->side_wins[k] += won;
+}
+
 static void violation(eng_sim_stats *s, long game, long move,
                       const char *what) {
   if (s->violations++ == 0)
@@ -199,9 +214,13 @@ eng_rc eng_simulate_ai(const eng_ruleset *rs, const eng_config *cfg,
       count_reason(out, "violation");
       continue;
     }
-    for (int s = 0; s < cfg->players; s++)
-      if (r.winners & (1u << s))
+    for (int s = 0; s < cfg->players; s++) {
+      bool won = r.winners & (1u << s);
+      if (won)
         out->wins_by_seat[s]++;
+      if (r.side[s][0])
+        count_side(out, r.side[s], won);
+    }
     count_reason(out, r.reason);
   }
   free(st);

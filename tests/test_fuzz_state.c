@@ -28,7 +28,7 @@
 
 #include "eng.h"
 
-#define BASE_STATES 12  /* per ruleset and player count */
+#define BASE_STATES 36  /* per ruleset, spread over its player counts */
 #define DAMAGES 40      /* damaged copies of each */
 #define PLAY_ON 120     /* answers played from an accepted copy */
 #define LEAVES_MAX 4096 /* places in one state's JSON */
@@ -178,8 +178,10 @@ static void fuzz(const eng_ruleset *rs) {
   long accepted = 0, refused = 0;
   eng_rng r;
   eng_rng_seed(&r, 20261122, 7);
+  int counts = rs->max_players - rs->min_players + 1;
+  int per_count = BASE_STATES / counts > 4 ? BASE_STATES / counts : 4;
   for (int players = rs->min_players; players <= rs->max_players; players++) {
-    for (int b = 0; b < BASE_STATES; b++) {
+    for (int b = 0; b < per_count; b++) {
       eng_config cfg;
       memset(&cfg, 0, sizeof cfg);
       cfg.players = players;
