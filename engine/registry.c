@@ -7,11 +7,13 @@
 #include "eng.h"
 
 #include "games/supervillain/sv.h"
+#include "games/villainous/vl.h"
 
 #include <string.h>
 
 static const eng_ruleset *const rulesets[] = {
     &sv_ruleset,
+    &vl_ruleset,
     NULL,
 };
 

@@ -171,7 +171,7 @@ simulate_registered)
     expect_rc 0
     [ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "expected one line of JSON"
     for key in '"game": "'"$game"'"' '"games": 3' '"players": ' \
-               '"mode": "standard"' '"seed": 7' '"moves": ' '"avg_turns": ' \
+               '"mode": "' '"seed": 7' '"moves": ' '"avg_turns": ' \
                '"avg_moves": ' '"wins_by_seat": [' '"end_reasons": {' \
                '"violations": 0' '"first_violation": null' \
                '"games_per_second": '; do

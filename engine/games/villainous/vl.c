@@ -1,0 +1,3157 @@
+/*
+ * vl.c: the rules of Villainous (the Disney rulebook's profile).
+ *
+ * A game is a phase machine (villains chosen, then turns: start, move,
+ * actions, end) and a small stack of frames for everything that takes
+ * more than one decision: playing a card to a place, vanquishing with
+ * chosen Allies, a Fate action, discarding, an effect that picks a card,
+ * a Condition window. run() does the automatic work (draws, triggered
+ * abilities, objectives, windows) until somebody must decide; prompt()
+ * turns that decision into options; apply() performs the chosen one and
+ * runs on. A decision with one option is taken at once, except a
+ * Condition window, which is always asked (see open_windows).
+ *
+ * While it works apply() tells what happens (eng_events) through the say
+ * helpers, at the moment it happens; when nobody reads the lines (random
+ * playouts) nothing is formatted.
+ *
+ * The rulebook is the German Disney Villainous rulebook (the publisher's,
+ * not shipped with Lair); docs/rules/villainous.md records where Lair
+ * decided what it leaves open.
+ */
+#include "vl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const vl_profile vl_profiles[VL_PROFILE_COUNT] = {
+    [VL_PROFILE_DISNEY] = {.id = "villainous",
+                           .fate_mode = VL_FATE_OWN_TWO,
+                           .move_any = 0,
+                           .conditions = 1,
+                           .fate_token = 5,
+                           .min_players = 2,
+                           .max_players = 6,
+                           .start_power = {0, 1, 2, 2, 3, 3}},
+};
+
+#define PROF(s) (&vl_profiles[(s)->profile])
+#define C(s, i) vl_card_of((s), (i))
+#define BLK(seat) ((seat)*VL_BLOCK)
+
+/* ---- telling ---------------------------------------------------------- */
+
+typedef struct told {
+  unsigned fl;
+  eng_events *ev;
+} told;
+
+static void say_(told *t, int seat, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say_(told *t, int seat, const char *fmt, ...) {
+  char buf[2 * ENG_EVENT_TEXT_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  eng_event_add(t->ev, seat, "%s", buf);
+}
+
+/* Tells a line for seat (-1: everyone); the arguments are evaluated only
+ * when somebody listens. */
+#define SAY(t, seat, ...)                                                      \
+  do {                                                                         \
+    if ((t)->ev)                                                               \
+      say_((t), (seat), __VA_ARGS__);                                          \
+  } while (0)
+#define TELLING(t) ((t)->ev != NULL)
+
+static const char *nm(const vl_state *s, int i) { return C(s, i)->name; }
+static const char *loc_nm(const vl_state *s, int seat, int loc) {
+  return vl_villain_of(s, seat)->loc[loc].name;
+}
+
+/* "A", "A and B", "A, B and C" of the cards' names, within cap. */
+static void name_list(const vl_state *s, const int *cards, int n, char *buf,
+                      size_t cap) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < n && o < cap; k++) {
+    const char *sep = k == 0 ? "" : k == n - 1 ? " and " : ", ";
+    size_t need = strlen(sep) + strlen(nm(s, cards[k]));
+    if (o + need + 14 >= cap && k < n - 1) {
+      snprintf(buf + o, cap - o, " and %d more", n - k);
+      return;
+    }
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s", sep, nm(s, cards[k]));
+  }
+}
+
+/* ---- zones and piles ---------------------------------------------------- */
+
+bool vl_zone_public(int zone) {
+  return zone == VL_Z_VDISC || zone == VL_Z_REALM || zone == VL_Z_TOP ||
+         zone == VL_Z_FDISC || zone == VL_Z_REVEALED || zone == VL_Z_PLAYING;
+}
+
+static bool in_realm(const vl_state *s, int i, int seat) {
+  return (s->w[i].zone == VL_Z_REALM || s->w[i].zone == VL_Z_TOP) &&
+         s->w[i].seat == seat;
+}
+
+static bool is_fate_card(int i) { return i % VL_BLOCK >= VL_VDECK; }
+
+/* Moves instance i to a zone (piles are kept by the callers). A card
+ * coming to a realm gets the next placement number. */
+static void put(vl_state *s, int i, int zone, int seat, int loc) {
+  vl_where *w = &s->w[i];
+  w->zone = (uint8_t)zone;
+  w->seat = (uint8_t)seat;
+  w->loc = (uint8_t)loc;
+  w->host = VL_NONE;
+  w->known = 0;
+  if (zone == VL_Z_REALM || zone == VL_Z_TOP)
+    w->order = ++s->seq;
+  else
+    w->order = 0;
+}
+
+/* The discard pile an instance goes to: its own seat's, by deck. */
+static void to_discard(vl_state *s, int i) {
+  int seat = vl_inst_seat(i);
+  if (is_fate_card(i)) {
+    put(s, i, VL_Z_FDISC, seat, 0);
+    eng_pile_push(&s->fdisc[seat], (uint16_t)i);
+  } else {
+    put(s, i, VL_Z_VDISC, seat, 0);
+    eng_pile_push(&s->vdisc[seat], (uint16_t)i);
+  }
+}
+
+/* After a reshuffle every card of a deck pile lies in that deck. */
+static void rezone(vl_state *s, const eng_pile *p, int zone, int seat) {
+  for (int k = 0; k < p->n; k++)
+    put(s, p->c[k], zone, seat, 0);
+}
+
+static int hand_size(const vl_state *s, int seat) {
+  int n = 0;
+  for (int i = BLK(seat); i < BLK(seat) + VL_VDECK; i++)
+    n += s->w[i].zone == VL_Z_HAND;
+  return n;
+}
+
+/* Draws n villain cards for seat (fewer when deck and discard run out)
+ * and tells it: the count to everyone, the cards to seat. */
+static void draw_cards(vl_state *s, told *t, int seat, int n) {
+  int got[VL_VDECK], k = 0;
+  for (int j = 0; j < n; j++) {
+    uint16_t c;
+    bool resh = false;
+    if (eng_pile_draw(&s->vdeck[seat], &s->vdisc[seat], &s->rng, &c, &resh)) {
+      put(s, c, VL_Z_HAND, seat, 0);
+      got[k++] = c;
+    }
+    if (resh) {
+      rezone(s, &s->vdeck[seat], VL_Z_VDECK, seat);
+      SAY(t, -1,
+          "Villain %d shuffled their villain discard pile (%d cards) into a "
+          "new villain deck.",
+          seat + 1, s->vdeck[seat].n + 1);
+    }
+    t->fl |= ENG_REVEALED;
+  }
+  if (!TELLING(t) || n == 0)
+    return;
+  if (k == n)
+    SAY(t, -1, "Villain %d drew %d card%s.", seat + 1, n, n == 1 ? "" : "s");
+  else
+    SAY(t, -1,
+        "Villain %d drew %d of %d cards: their villain deck and discard pile "
+        "ran out.",
+        seat + 1, k, n);
+  if (k > 0) {
+    char list[200];
+    name_list(s, got, k, list, sizeof list);
+    SAY(t, seat, "You drew %s.", list);
+  }
+}
+
+/* Turns the top card of seat's fate deck face up (reshuffling the fate
+ * discard pile when the deck is empty); returns it, or -1 when both are
+ * empty. The caller tells what it is. */
+static int reveal_fate(vl_state *s, told *t, int seat) {
+  uint16_t c;
+  bool resh = false;
+  t->fl |= ENG_REVEALED;
+  if (!eng_pile_draw(&s->fdeck[seat], &s->fdisc[seat], &s->rng, &c, &resh))
+    return -1;
+  if (resh) {
+    rezone(s, &s->fdeck[seat], VL_Z_FDECK, seat);
+    SAY(t, -1,
+        "Villain %d's fate discard pile (%d cards) was shuffled into a new "
+        "fate deck.",
+        seat + 1, s->fdeck[seat].n + 1);
+  }
+  put(s, c, VL_Z_REVEALED, seat, 0);
+  return c;
+}
+
+/* ---- what cards make of the rules -----------------------------------------
+ * Static modifiers are read when needed: a realm holds few cards, and
+ * nothing is cached that could go stale. */
+
+/* The location a realm card counts at (an attached Item: its host's). */
+static int loc_of(const vl_state *s, int i) { return s->w[i].loc; }
+
+#define FOR_REALM(s, seat, i)                                                  \
+  for (int i = BLK(seat); i < BLK(seat) + VL_BLOCK; i++)                       \
+    if (in_realm((s), i, (seat)))
+
+/* Calls back for every static modifier of the realm of seat. */
+#define FOR_MODS(s, seat, src, m)                                              \
+  FOR_REALM(s, seat, src)                                                      \
+  for (int ab_ = 0; ab_ < C(s, src)->n_ab; ab_++)                              \
+    if (C(s, src)->ab[ab_].when == VL_W_STATIC)                                \
+      for (const vl_mod *m = C(s, src)->ab[ab_].mod;                           \
+           m < C(s, src)->ab[ab_].mod + C(s, src)->ab[ab_].n_mod; m++)
+
+static bool is_kind(const vl_state *s, int i, int kind) {
+  return C(s, i)->kind == kind;
+}
+
+int vl_strength(const vl_state *s, int i) {
+  const vl_card *c = C(s, i);
+  int str = c->strength;
+  int seat = s->w[i].seat;
+  if (!in_realm(s, i, seat))
+    return str;
+  bool ally = c->kind == VL_K_ALLY, hero = c->kind == VL_K_HERO;
+  FOR_MODS(s, seat, j, m) {
+    if (m->mod != VL_M_STRENGTH)
+      continue;
+    bool hit = false;
+    switch ((vl_who)m->who) {
+    case VL_WHO_SELF:
+      hit = j == i;
+      break;
+    case VL_WHO_HOST:
+      hit = s->w[j].host == i;
+      break;
+    case VL_WHO_ALLIES_HERE:
+      hit = ally && loc_of(s, j) == loc_of(s, i);
+      break;
+    case VL_WHO_HEROES_HERE:
+      hit = hero && loc_of(s, j) == loc_of(s, i);
+      break;
+    case VL_WHO_ALLIES:
+      hit = ally;
+      break;
+    case VL_WHO_HEROES:
+      hit = hero;
+      break;
+    case VL_WHO_COUNT:
+      break;
+    }
+    if (hit)
+      str += m->n;
+  }
+  return str < 0 ? 0 : str;
+}
+
+int vl_cost(const vl_state *s, int seat, int i) {
+  const vl_card *c = C(s, i);
+  int cost = c->cost;
+  FOR_MODS(s, seat, j, m) {
+    if (m->mod == VL_M_COST && (m->kind == VL_ANY || m->kind == c->kind))
+      cost += m->n;
+  }
+  return cost < 0 ? 0 : cost;
+}
+
+/* Whether some card of seat's realm at loc has modifier mod. */
+static bool mod_at(const vl_state *s, int seat, int loc, int mod) {
+  FOR_MODS(s, seat, j, m) {
+    if (m->mod == mod && loc_of(s, j) == loc)
+      return true;
+  }
+  return false;
+}
+
+/* What a Gain Power action of n at loc gives seat. */
+static int gain_amount(const vl_state *s, int seat, int loc, int n) {
+  FOR_MODS(s, seat, j, m) {
+    if (m->mod == VL_M_GAIN && loc_of(s, j) == loc)
+      n += m->n;
+  }
+  return n < 0 ? 0 : n;
+}
+
+bool vl_covered(const vl_state *s, int seat, int loc) {
+  FOR_REALM(s, seat, i) {
+    if (s->w[i].zone == VL_Z_TOP && s->w[i].loc == loc &&
+        is_kind(s, i, VL_K_HERO))
+      return true;
+  }
+  return false;
+}
+
+static bool locked(const vl_state *s, int seat, int loc) {
+  return s->seat[seat].locked & (1u << loc);
+}
+
+/* Whether a card may be played or moved to loc of seat's realm: no lock
+ * (and for a Hero no modifier that keeps Heroes out). */
+static bool open_for(const vl_state *s, int seat, int loc, bool hero) {
+  return !locked(s, seat, loc) &&
+         !(hero && mod_at(s, seat, loc, VL_M_NO_HEROES));
+}
+
+static bool adjacent(int a, int b) { return a - b == 1 || b - a == 1; }
+
+/* Whether a card at from may go to to under a move's scope. */
+static bool reach(const vl_state *s, int seat, int from, int to, int scope) {
+  if (from == to)
+    return false;
+  switch (scope) {
+  case VL_SC_ANY:
+    return true;
+  case VL_SC_MOVER:
+    return to == s->seat[seat].mover;
+  default:
+    return adjacent(from, to) || PROF(s)->move_any;
+  }
+}
+
+/* Heroes in seat's realm that cover or wait at loc, in placement order. */
+static int heroes_at(const vl_state *s, int seat, int loc, int *out) {
+  int n = 0;
+  FOR_REALM(s, seat, i) {
+    if (s->w[i].zone == VL_Z_TOP && s->w[i].loc == loc &&
+        is_kind(s, i, VL_K_HERO))
+      out[n++] = i;
+  }
+  for (int a = 1; a < n; a++)
+    for (int b = a; b > 0 && s->w[out[b - 1]].order > s->w[out[b]].order;
+         b--) {
+      int tmp = out[b];
+      out[b] = out[b - 1];
+      out[b - 1] = tmp;
+    }
+  return n;
+}
+
+/* The Allies of seat at loc that can help a vanquish (Strength above 0). */
+static int allies_at(const vl_state *s, int seat, int loc, int *out) {
+  int n = 0;
+  FOR_REALM(s, seat, i) {
+    if (s->w[i].zone == VL_Z_REALM && s->w[i].loc == loc &&
+        is_kind(s, i, VL_K_ALLY) && vl_strength(s, i) > 0)
+      out[n++] = i;
+  }
+  return n;
+}
+
+/* Whether seat can vanquish Hero h now. */
+static bool vanquishable(const vl_state *s, int seat, int h) {
+  int need = vl_strength(s, h), allies[VL_BLOCK], sum = 0;
+  int n = allies_at(s, seat, s->w[h].loc, allies);
+  for (int k = 0; k < n; k++)
+    sum += vl_strength(s, allies[k]);
+  return sum >= need;
+}
+
+static int count_kind(const vl_state *s, int seat, int kind) {
+  int n = 0;
+  FOR_REALM(s, seat, i) { n += is_kind(s, i, kind); }
+  return n;
+}
+
+/* ---- objectives ----------------------------------------------------------- */
+
+/* Whether seat's Items of the objective lie together (at loc, or at any
+ * location when loc < 0). */
+static bool items_together(const vl_state *s, int seat, const vl_objective *o) {
+  for (int loc = 0; loc < VL_LOCS; loc++) {
+    if (o->loc >= 0 && loc != o->loc)
+      continue;
+    bool all = true;
+    for (int k = 0; k < o->n_items && all; k++) {
+      bool here = false;
+      FOR_REALM(s, seat, i) {
+        if (vl_def_of(s, i) == o->items[k] && loc_of(s, i) == loc)
+          here = true;
+      }
+      all = here;
+    }
+    if (all)
+      return true;
+  }
+  return false;
+}
+
+/* How many of the four locations hold a card the card_everywhere
+ * objective asks for. */
+static int everywhere_count(const vl_state *s, int seat,
+                            const vl_objective *o) {
+  int n = 0;
+  for (int loc = 0; loc < VL_LOCS; loc++) {
+    bool here = false;
+    FOR_REALM(s, seat, i) {
+      if (loc_of(s, i) == loc && s->w[i].zone == VL_Z_REALM &&
+          (o->card >= 0 ? vl_def_of(s, i) == o->card
+                        : C(s, i)->kind == o->kind_of))
+        here = true;
+    }
+    n += here;
+  }
+  return n;
+}
+
+static int reach_value(const vl_state *s, int seat, const vl_objective *o) {
+  switch ((vl_count)o->count) {
+  case VL_C_TRACK:
+    return s->seat[seat].track;
+  case VL_C_DEFEATED:
+    return s->seat[seat].defeated;
+  case VL_C_ALLIES:
+    return count_kind(s, seat, VL_K_ALLY);
+  case VL_C_COUNT:
+    break;
+  }
+  return 0;
+}
+
+/* Whether seat's objective holds now (at_start: the start-of-turn check;
+ * else the check after every change). defeat_hero_at holds only at the
+ * moment of the defeat (s->hit). */
+static bool objective_met(const vl_state *s, int seat, bool at_start) {
+  const vl_villain *v = vl_villain_of(s, seat);
+  if (!v || (bool)v->obj.at_start != at_start)
+    return false;
+  const vl_objective *o = &v->obj;
+  switch ((vl_objective_kind)o->kind) {
+  case VL_O_DEFEAT_HERO_AT:
+    return s->hit & (1u << seat);
+  case VL_O_START_POWER:
+    return s->seat[seat].power >= o->n;
+  case VL_O_CARD_EVERYWHERE:
+    return everywhere_count(s, seat, o) == VL_LOCS;
+  case VL_O_ITEMS_TOGETHER:
+    return items_together(s, seat, o);
+  case VL_O_REACH:
+    return reach_value(s, seat, o) >= o->n;
+  case VL_O_COUNT:
+    break;
+  }
+  return false;
+}
+
+int vl_progress(const vl_state *s, int seat) {
+  const vl_villain *v = vl_villain_of(s, seat);
+  if (!v)
+    return 0;
+  const vl_objective *o = &v->obj;
+  int p = 0;
+  switch ((vl_objective_kind)o->kind) {
+  case VL_O_DEFEAT_HERO_AT: {
+    /* The Hero in the realm is half the way; at the place, more. */
+    FOR_REALM(s, seat, i) {
+      if (vl_def_of(s, i) == o->hero && is_kind(s, i, VL_K_HERO)) {
+        p = s->w[i].loc == o->loc ? 70 : 45;
+        if (p == 70 && !locked(s, seat, o->loc) && vanquishable(s, seat, i))
+          p = 90;
+      }
+    }
+    if (p == 0 && !locked(s, seat, o->loc))
+      p = 20;
+    break;
+  }
+  case VL_O_START_POWER:
+    p = 100 * s->seat[seat].power / (o->n ? o->n : 1);
+    break;
+  case VL_O_CARD_EVERYWHERE:
+    p = 25 * everywhere_count(s, seat, o);
+    break;
+  case VL_O_ITEMS_TOGETHER: {
+    int best = 0;
+    for (int loc = 0; loc < VL_LOCS; loc++) {
+      int n = 0;
+      for (int k = 0; k < o->n_items; k++) {
+        bool here = false;
+        FOR_REALM(s, seat, i) {
+          if (vl_def_of(s, i) == o->items[k] && loc_of(s, i) == loc)
+            here = true;
+        }
+        n += here;
+      }
+      best = n > best ? n : best;
+    }
+    int anywhere = 0;
+    for (int k = 0; k < o->n_items; k++) {
+      bool in = false;
+      FOR_REALM(s, seat, i) {
+        if (vl_def_of(s, i) == o->items[k])
+          in = true;
+      }
+      anywhere += in;
+    }
+    p = (60 * best + 30 * anywhere) / (o->n_items ? o->n_items : 1);
+    break;
+  }
+  case VL_O_REACH:
+    p = 100 * reach_value(s, seat, o) / (o->n ? o->n : 1);
+    break;
+  case VL_O_COUNT:
+    break;
+  }
+  return p < 0 ? 0 : p > 100 ? 100 : p;
+}
+
+void vl_progress_text(const vl_state *s, int seat, char *buf, size_t cap) {
+  const vl_villain *v = vl_villain_of(s, seat);
+  buf[0] = '\0';
+  if (!v)
+    return;
+  const vl_objective *o = &v->obj;
+  switch ((vl_objective_kind)o->kind) {
+  case VL_O_DEFEAT_HERO_AT: {
+    const char *where = NULL;
+    int hero = -1;
+    FOR_REALM(s, seat, i) {
+      if (vl_def_of(s, i) == o->hero && is_kind(s, i, VL_K_HERO)) {
+        where = loc_nm(s, seat, s->w[i].loc);
+        hero = i;
+      }
+    }
+    if (hero >= 0)
+      snprintf(buf, cap, "%s is at %s", nm(s, hero), where);
+    else
+      snprintf(buf, cap, "%s is not in the realm", v->defs[o->hero].name);
+    break;
+  }
+  case VL_O_START_POWER:
+    snprintf(buf, cap, "%d of %d Power", s->seat[seat].power, o->n);
+    break;
+  case VL_O_CARD_EVERYWHERE: {
+    char what[48];
+    snprintf(what, sizeof what, "%s",
+             o->card >= 0 ? v->defs[o->card].name : "");
+    if (o->card < 0)
+      for (int i = 0; i < v->n_defs; i++)
+        if (v->defs[i].kind == o->kind_of)
+          snprintf(what, sizeof what, "%s", v->defs[i].kind_name);
+    snprintf(buf, cap, "a %s at %d of %d locations", what,
+             everywhere_count(s, seat, o), VL_LOCS);
+    break;
+  }
+  case VL_O_ITEMS_TOGETHER: {
+    int in = 0;
+    for (int k = 0; k < o->n_items; k++) {
+      bool found = false;
+      FOR_REALM(s, seat, i) {
+        if (vl_def_of(s, i) == o->items[k])
+          found = true;
+      }
+      in += found;
+    }
+    snprintf(buf, cap, "%d of %d Items in the realm%s", in, o->n_items,
+             in == o->n_items ? ", not yet together" : "");
+    break;
+  }
+  case VL_O_REACH: {
+    static const char *const what[] = {"", "Heroes defeated", "Allies"};
+    if (o->count == VL_C_TRACK)
+      snprintf(buf, cap, "%d of %d %s", reach_value(s, seat, o), o->n,
+               v->track_name);
+    else
+      snprintf(buf, cap, "%d of %d %s", reach_value(s, seat, o), o->n,
+               what[o->count < VL_C_COUNT ? o->count : 0]);
+    break;
+  }
+  case VL_O_COUNT:
+    break;
+  }
+}
+
+/* Tells the game's end (s->reason, s->winners set). */
+static void tell_end(const vl_state *s, told *t) {
+  if (!TELLING(t))
+    return;
+  for (int p = 0; p < s->players; p++)
+    if (s->winners & (1u << p)) {
+      const vl_villain *v = vl_villain_of(s, p);
+      SAY(t, -1, "Villain %d, %s, has achieved their objective (%s) and wins "
+                 "the game!",
+          p + 1, v->name, v->obj.text);
+      return;
+    }
+  SAY(t, -1,
+      "After %d rounds no villain has achieved their objective: the game "
+      "ends without a winner, and the heroes prevail.",
+      VL_ROUND_LIMIT);
+}
+
+
+static void end_game(vl_state *s, told *t, int reason, unsigned winners) {
+  /* Cards face up in the middle go where they were going. */
+  for (int i = 0; i < s->players * VL_BLOCK; i++)
+    if (s->w[i].zone == VL_Z_PLAYING || s->w[i].zone == VL_Z_REVEALED)
+      to_discard(s, i);
+  s->over = 1;
+  s->phase = VL_PH_OVER;
+  s->reason = (uint8_t)reason;
+  s->winners = (uint8_t)winners;
+  s->sp = 0;
+  tell_end(s, t);
+}
+
+/* Checks every objective that holds "the moment" it does, the player
+ * whose turn it is first, then clockwise. */
+static void check_objectives(vl_state *s, told *t) {
+  if (s->over || s->phase == VL_PH_CHOOSE)
+    return;
+  for (int k = 0; k < s->players; k++) {
+    int p = (s->current + k) % s->players;
+    if (objective_met(s, p, false)) {
+      end_game(s, t, VL_END_OBJECTIVE, 1u << p);
+      return;
+    }
+  }
+  s->hit = 0;
+}
+
+/* ---- the frame stack ------------------------------------------------------ */
+
+static vl_frame *push(vl_state *s, int kind, int player, int realm) {
+  if (s->sp >= VL_STACK) {
+    s->overflow = 1; /* apply() reports it; the core restores the state */
+    return NULL;
+  }
+  vl_frame *f = &s->stack[s->sp++];
+  memset(f, 0, sizeof *f);
+  f->kind = (uint8_t)kind;
+  f->player = (uint8_t)player;
+  f->realm = (uint8_t)realm;
+  f->src = f->a = f->b = VL_NONE;
+  return f;
+}
+
+static void pop(vl_state *s) { s->sp--; }
+static vl_frame *top(vl_state *s) { return &s->stack[s->sp - 1]; }
+
+/* Pushes the effects of ability ab of card src so the first resolves
+ * first: player chooses, realm is whose realm they work in. */
+static void push_ability(vl_state *s, int src, const vl_ability *ab,
+                         int player, int realm) {
+  for (int k = ab->n_eff - 1; k >= 0; k--) {
+    int op = ab->eff[k].op;
+    /* Choices among a hand or a deck are its holder's. */
+    bool own = op == VL_OP_DISCARD_CARDS || op == VL_OP_PLAY_FREE ||
+               op == VL_OP_SEARCH || op == VL_OP_LOOK_FATE;
+    vl_frame *f = push(s, VL_F_EFFECT, own ? realm : player, realm);
+    if (!f)
+      return;
+    f->e = ab->eff[k];
+    f->src = (uint16_t)src;
+  }
+}
+
+/* Pushes every ability of card i with `when` (its effects). */
+static void push_when(vl_state *s, int i, int when, int player, int realm) {
+  const vl_card *c = C(s, i);
+  for (int a = c->n_ab - 1; a >= 0; a--)
+    if (c->ab[a].when == when)
+      push_ability(s, i, &c->ab[a], player, realm);
+}
+
+/* Fires `when` for every villain card of seat's realm it fits (at loc,
+ * or anywhere when loc < 0), in placement order. */
+static void fire_realm(vl_state *s, int seat, int when, int loc) {
+  int list[VL_BLOCK], n = 0;
+  FOR_REALM(s, seat, i) {
+    if (is_fate_card(i) || (loc >= 0 && loc_of(s, i) != loc))
+      continue;
+    for (int a = 0; a < C(s, i)->n_ab; a++)
+      if (C(s, i)->ab[a].when == when) {
+        list[n++] = i;
+        break;
+      }
+  }
+  /* Pushed last first, so the first placed resolves first. */
+  for (int a = 1; a < n; a++)
+    for (int b = a; b > 0 && s->w[list[b - 1]].order > s->w[list[b]].order;
+         b--) {
+      int tmp = list[b];
+      list[b] = list[b - 1];
+      list[b - 1] = tmp;
+    }
+  for (int k = n - 1; k >= 0; k--)
+    push_when(s, list[k], when, seat, seat);
+}
+
+/* Records what the current player's action did, for Conditions. */
+static void fired(vl_state *s, int trigger) {
+  if (s->acting)
+    s->fired |= 1u << trigger;
+}
+
+/* ---- cards coming and going ----------------------------------------------- */
+
+/* Moves realm card i (and what is attached to it) to loc. */
+static void relocate(vl_state *s, int i, int loc) {
+  s->w[i].loc = (uint8_t)loc;
+  s->w[i].order = ++s->seq;
+  int seat = s->w[i].seat;
+  FOR_REALM(s, seat, j) {
+    if (s->w[j].host == i)
+      s->w[j].loc = (uint8_t)loc;
+  }
+}
+
+/* Card i leaves seat's realm for its discard pile, with everything
+ * attached to it; a villain card's "discarded" abilities fire. */
+static void leave_realm(vl_state *s, int i) {
+  int seat = s->w[i].seat;
+  FOR_REALM(s, seat, j) {
+    if (s->w[j].host == i)
+      to_discard(s, j);
+  }
+  bool villain = !is_fate_card(i);
+  to_discard(s, i);
+  if (villain)
+    push_when(s, i, VL_W_DISCARDED, seat, seat);
+}
+
+/* Hero h of seat's realm is defeated by its owner: it goes to the fate
+ * discard pile with its Items; the Allies in used (n) go to the villain
+ * discard pile. Tells it, counts it, fires what it triggers. */
+static void defeat_hero(vl_state *s, told *t, int h, const int *used, int n,
+                        const char *how) {
+  int seat = s->w[h].seat, loc = s->w[h].loc;
+  const vl_villain *v = vl_villain_of(s, seat);
+  if (TELLING(t)) {
+    char list[240] = "";
+    if (n > 0) {
+      char names[180];
+      name_list(s, used, n, names, sizeof names);
+      snprintf(list, sizeof list, " with %s, who go%s to the discard pile",
+               names, n == 1 ? "es" : "");
+    }
+    SAY(t, -1, "Villain %d %s %s (Strength %d) at %s%s.", seat + 1, how,
+        nm(s, h), vl_strength(s, h), loc_nm(s, seat, loc), list);
+  }
+  if (v->obj.kind == VL_O_DEFEAT_HERO_AT && vl_def_of(s, h) == v->obj.hero &&
+      loc == v->obj.loc)
+    s->hit |= (uint8_t)(1u << seat);
+  s->seat[seat].defeated++;
+  fired(s, VL_T_OPP_DEFEAT);
+  leave_realm(s, h);
+  for (int k = 0; k < n; k++)
+    if (in_realm(s, used[k], seat))
+      leave_realm(s, used[k]);
+  /* The cards still in the realm answer the defeat, before the discarded
+   * Allies' own abilities (pushed above). */
+  fire_realm(s, seat, VL_W_DEFEAT, -1);
+}
+
+/* A Hero came to loc of seat's realm (played or moved): the cards there
+ * with "hero_arrives" abilities fire. */
+static void hero_arrived(vl_state *s, int seat, int loc) {
+  fire_realm(s, seat, VL_W_HERO_ARRIVES, loc);
+}
+
+/* Places card i (from wherever it is, its pile updated by the caller)
+ * into seat's realm at loc: the top for Heroes and the Items on them. */
+static void place(vl_state *s, int i, int seat, int loc, int host) {
+  bool top = is_kind(s, i, VL_K_HERO) ||
+             (host != (int)VL_NONE && s->w[host].zone == VL_Z_TOP);
+  put(s, i, top ? VL_Z_TOP : VL_Z_REALM, seat, loc);
+  s->w[i].host = (uint16_t)host;
+}
+
+/* Takes card i out of the pile of the zone it is in (hand: nothing). */
+static void unpile(vl_state *s, int i) {
+  int seat = s->w[i].seat;
+  switch ((vl_zone)s->w[i].zone) {
+  case VL_Z_VDECK:
+    eng_pile_remove(&s->vdeck[seat], (uint16_t)i);
+    break;
+  case VL_Z_VDISC:
+    eng_pile_remove(&s->vdisc[seat], (uint16_t)i);
+    break;
+  case VL_Z_FDECK:
+    eng_pile_remove(&s->fdeck[seat], (uint16_t)i);
+    break;
+  case VL_Z_FDISC:
+    eng_pile_remove(&s->fdisc[seat], (uint16_t)i);
+    break;
+  case VL_Z_NONE:
+  case VL_Z_HAND:
+  case VL_Z_REALM:
+  case VL_Z_TOP:
+  case VL_Z_REVEALED:
+  case VL_Z_PLAYING:
+  case VL_Z_COUNT:
+    break;
+  }
+}
+
+/* ---- choices ---------------------------------------------------------------- */
+
+static void add(eng_prompt *p, uint32_t code) {
+  if (p->n < ENG_OPTIONS_MAX)
+    p->code[p->n++] = code;
+}
+
+#define OPT(t, a, b) VL_CODE((t), (a), (b))
+
+/* Whether slot k of the current player's location may be used now. */
+static bool slot_open(const vl_state *s, int k) {
+  int me = s->current, loc = s->seat[me].mover;
+  const vl_location *l = &vl_villain_of(s, me)->loc[loc];
+  if (k >= l->n || (s->used & (1u << k)))
+    return false;
+  return k >= l->n_top || !vl_covered(s, me, loc);
+}
+
+/* The first open slot of action kind at the current location, or -1. */
+static int open_slot(const vl_state *s, int kind) {
+  const vl_location *l =
+      &vl_villain_of(s, s->current)->loc[s->seat[s->current].mover];
+  for (int k = 0; k < l->n; k++)
+    if (l->a[k].kind == kind && slot_open(s, k))
+      return k;
+  return -1;
+}
+
+static bool kind_fits(int filter, int kind) {
+  return filter == VL_ANY || filter == kind;
+}
+
+/* Whether seat owns Ally i at an open location (Items go on it). */
+static bool ally_host(const vl_state *s, int seat, int i) {
+  return in_realm(s, i, seat) && s->w[i].zone == VL_Z_REALM &&
+         is_kind(s, i, VL_K_ALLY) && !locked(s, seat, s->w[i].loc);
+}
+
+static bool any_open_loc(const vl_state *s, int seat, bool hero) {
+  for (int l = 0; l < VL_LOCS; l++)
+    if (open_for(s, seat, l, hero))
+      return true;
+  return false;
+}
+
+static bool ability_possible(const vl_state *s, const vl_ability *ab,
+                             int player, int realm, int src);
+
+/* Whether seat can play card i (in hand or discard pile) into its realm
+ * now, paying its cost unless free. */
+static bool playable(const vl_state *s, int seat, int i, bool free) {
+  const vl_card *c = C(s, i);
+  if (!free && vl_cost(s, seat, i) > s->seat[seat].power)
+    return false;
+  switch ((vl_kind)c->kind) {
+  case VL_K_ALLY:
+  case VL_K_SPECIAL:
+    return any_open_loc(s, seat, false);
+  case VL_K_ITEM:
+    if (c->attach == VL_AT_ALLY) {
+      FOR_REALM(s, seat, j) {
+        if (ally_host(s, seat, j))
+          return true;
+      }
+      return false;
+    }
+    return any_open_loc(s, seat, false);
+  case VL_K_EFFECT:
+    return ability_possible(s, &c->ab[0], seat, seat, i);
+  case VL_K_CONDITION:
+  case VL_K_HERO:
+  case VL_K_COUNT:
+    break;
+  }
+  return false;
+}
+
+/* Whether the def of instance i was already offered (one option per
+ * distinct card of a hand or pile). */
+static bool seen_def(const vl_state *s, uint64_t seen[], int i) {
+  int d = vl_def_of(s, i);
+  bool was = seen[d / 64] & ((uint64_t)1 << (d % 64));
+  seen[d / 64] |= (uint64_t)1 << (d % 64);
+  return was;
+}
+
+/* A Hero of realm seat that a frame may pick: not at a locked location,
+ * at the source's location when the effect says "here". */
+static bool hero_ok(const vl_state *s, int seat, int h, int where, int src) {
+  if (!in_realm(s, h, seat) || !is_kind(s, h, VL_K_HERO) ||
+      s->w[h].zone != VL_Z_TOP)
+    return false;
+  if (where == VL_SC_HERE &&
+      (src == (int)VL_NONE || !in_realm(s, src, seat) ||
+       loc_of(s, src) != loc_of(s, h)))
+    return false;
+  return true;
+}
+
+/* Where Hero h may be moved by a move with scope (VL_SC_*). */
+static int hero_dests(const vl_state *s, int seat, int h, int scope,
+                      int *out) {
+  int n = 0, from = s->w[h].loc;
+  if (locked(s, seat, from))
+    return 0;
+  for (int l = 0; l < VL_LOCS; l++)
+    if (reach(s, seat, from, l, scope) && open_for(s, seat, l, true))
+      out[n++] = l;
+  return n;
+}
+
+/* Where seat's Ally or Item i may be moved. */
+static int ally_dests(const vl_state *s, int seat, int i, int scope,
+                      int *out) {
+  int n = 0, from = s->w[i].loc;
+  if (locked(s, seat, from) || mod_at(s, seat, from, VL_M_NO_MOVE))
+    return 0;
+  for (int l = 0; l < VL_LOCS; l++)
+    if (reach(s, seat, from, l, scope) && open_for(s, seat, l, false))
+      out[n++] = l;
+  return n;
+}
+
+/* Whether seat may target t with a Fate action. */
+static bool fate_target(const vl_state *s, int seat, int t) {
+  if (t == seat || t < 0 || t >= s->players)
+    return false;
+  const vl_profile *pr = PROF(s);
+  return !(pr->fate_token && s->players >= pr->fate_token &&
+           s->fate_token == t);
+}
+
+/* A Hero of seat's realm wherever it is findable: the realm, the fate
+ * discard pile, the fate deck (the rulebook's order); -1 when none. */
+static int find_hero_inst(const vl_state *s, int seat, int def) {
+  static const int order[] = {VL_Z_TOP, VL_Z_FDISC, VL_Z_FDECK};
+  for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+    for (int i = BLK(seat) + VL_VDECK; i < BLK(seat) + VL_BLOCK; i++)
+      if (s->w[i].zone == order[k] && s->w[i].seat == seat &&
+          vl_def_of(s, i) == def)
+        return i;
+  return -1;
+}
+
+/* The choices of effect frame f (none: nothing to choose, or an op that
+ * needs no choice). */
+static void effect_options(const vl_state *s, const vl_frame *f,
+                           eng_prompt *p) {
+  int r = f->realm;
+  const vl_effect *e = &f->e;
+  uint64_t seen[2] = {0, 0};
+  int dests[VL_LOCS];
+  switch ((vl_op)e->op) {
+  case VL_OP_DISCARD_CARDS:
+    for (int i = BLK(r); i < BLK(r) + VL_VDECK; i++)
+      if (s->w[i].zone == VL_Z_HAND && i != f->src && !seen_def(s, seen, i))
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    break;
+  case VL_OP_PLAY_FREE:
+    for (int i = BLK(r); i < BLK(r) + VL_VDECK; i++)
+      if (s->w[i].zone == VL_Z_HAND && i != f->src &&
+          kind_fits(e->kind, C(s, i)->kind) &&
+          (e->n == 0 || C(s, i)->cost <= e->n) && playable(s, r, i, true) &&
+          !seen_def(s, seen, i))
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    break;
+  case VL_OP_PLAY_DISCARD:
+  case VL_OP_TAKE_DISCARD:
+    for (int k = 0; k < s->vdisc[r].n; k++) {
+      int i = s->vdisc[r].c[k];
+      if (kind_fits(e->kind, C(s, i)->kind) &&
+          (e->op == VL_OP_TAKE_DISCARD || playable(s, r, i, true)) &&
+          !seen_def(s, seen, i))
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    }
+    break;
+  case VL_OP_SEARCH: {
+    /* The deck first; the discard pile only when the deck has none. */
+    for (int pass = 0; pass < 2 && p->n == 0; pass++) {
+      const eng_pile *pile = pass == 0 ? &s->vdeck[r] : &s->vdisc[r];
+      for (int k = 0; k < pile->n; k++) {
+        int i = pile->c[k];
+        bool fits = e->card >= 0 ? vl_def_of(s, i) == e->card
+                                 : kind_fits(e->kind, C(s, i)->kind);
+        if (fits && !seen_def(s, seen, i))
+          add(p, OPT(VL_OPT_PICK, i, 0));
+      }
+    }
+    break;
+  }
+  case VL_OP_MOVE_HERO:
+    if (f->step == 0) {
+      FOR_REALM(s, r, h) {
+        if (hero_ok(s, r, h, e->where, f->src) &&
+            hero_dests(s, r, h, e->scope, dests) > 0)
+          add(p, OPT(VL_OPT_PICK, h, 0));
+      }
+    } else {
+      int n = hero_dests(s, r, f->a, e->scope, dests);
+      for (int k = 0; k < n; k++)
+        add(p, OPT(VL_OPT_LOC, dests[k], 0));
+    }
+    break;
+  case VL_OP_MOVE_ALLY:
+    if (f->step == 0) {
+      FOR_REALM(s, r, i) {
+        if (s->w[i].zone == VL_Z_REALM && is_kind(s, i, VL_K_ALLY) &&
+            ally_dests(s, r, i, e->scope, dests) > 0)
+          add(p, OPT(VL_OPT_PICK, i, 0));
+      }
+    } else {
+      int n = ally_dests(s, r, f->a, e->scope, dests);
+      for (int k = 0; k < n; k++)
+        add(p, OPT(VL_OPT_LOC, dests[k], 0));
+    }
+    break;
+  case VL_OP_DEFEAT_HERO:
+    FOR_REALM(s, r, h) {
+      if (hero_ok(s, r, h, e->where, f->src) &&
+          (e->n == 0 || vl_strength(s, h) <= e->n))
+        add(p, OPT(VL_OPT_PICK, h, 0));
+    }
+    break;
+  case VL_OP_FATE:
+    if (e->scope == VL_SC_ACTIVE) {
+      if (fate_target(s, r, s->current))
+        add(p, OPT(VL_OPT_SEAT, s->current, 0));
+    } else {
+      for (int t = 0; t < s->players; t++)
+        if (fate_target(s, r, t))
+          add(p, OPT(VL_OPT_SEAT, t, 0));
+    }
+    break;
+  case VL_OP_LOOK_FATE:
+    if (f->step == 1) {
+      for (int k = 0; k < f->n_list; k++)
+        add(p, OPT(VL_OPT_PICK, f->list[k], 0));
+      add(p, OPT(VL_OPT_DONE, 0, 0));
+    }
+    break;
+  case VL_OP_RETURN_ALLY:
+  case VL_OP_REMOVE_ALLY:
+    FOR_REALM(s, r, i) {
+      if (s->w[i].zone == VL_Z_REALM && is_kind(s, i, VL_K_ALLY) &&
+          !is_fate_card(i) &&
+          (e->op == VL_OP_RETURN_ALLY || e->n == 0 ||
+           vl_strength(s, i) <= e->n) &&
+          (e->where != VL_SC_HERE ||
+           (f->src != VL_NONE && in_realm(s, f->src, r) &&
+            loc_of(s, f->src) == loc_of(s, i))))
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    }
+    break;
+  case VL_OP_REMOVE_CARD:
+    FOR_REALM(s, r, i) {
+      int k = C(s, i)->kind;
+      if (!is_fate_card(i) && (k == VL_K_ITEM || k == VL_K_SPECIAL) &&
+          kind_fits(e->kind, k) &&
+          (e->where != VL_SC_HERE ||
+           (f->src != VL_NONE && in_realm(s, f->src, r) &&
+            loc_of(s, f->src) == loc_of(s, i))))
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    }
+    break;
+  case VL_OP_FIND_HERO:
+    if (find_hero_inst(s, r, e->card) >= 0)
+      for (int l = 0; l < VL_LOCS; l++)
+        if (open_for(s, r, l, true))
+          add(p, OPT(VL_OPT_LOC, l, 0));
+    break;
+  case VL_OP_HOOK:
+    switch ((vl_hook)e->hook) {
+    case VL_H_SWAP_HEROES:
+      FOR_REALM(s, r, h) {
+        if (!hero_ok(s, r, h, VL_SC_REALM, VL_NONE) ||
+            locked(s, r, s->w[h].loc) ||
+            (f->step == 1 && s->w[h].loc == s->w[f->a].loc))
+          continue;
+        bool other = f->step == 1;
+        FOR_REALM(s, r, g) {
+          if (!other && hero_ok(s, r, g, VL_SC_REALM, VL_NONE) &&
+              s->w[g].loc != s->w[h].loc && !locked(s, r, s->w[g].loc))
+            other = true;
+        }
+        if (other)
+          add(p, OPT(VL_OPT_PICK, h, 0));
+      }
+      break;
+    case VL_H_COUNT:
+      break;
+    }
+    break;
+  case VL_OP_GAIN_POWER:
+  case VL_OP_LOSE_POWER:
+  case VL_OP_DRAW:
+  case VL_OP_VANQUISH:
+  case VL_OP_UNLOCK:
+  case VL_OP_GAIN_PER:
+  case VL_OP_TRACK:
+  case VL_OP_PLAY_FATE_TOP:
+  case VL_OP_COUNT:
+    break;
+  }
+}
+
+/* Whether op of e picks something (then it needs an option to be done). */
+static bool op_chooses(int op) {
+  switch ((vl_op)op) {
+  case VL_OP_DISCARD_CARDS:
+  case VL_OP_PLAY_FREE:
+  case VL_OP_PLAY_DISCARD:
+  case VL_OP_TAKE_DISCARD:
+  case VL_OP_SEARCH:
+  case VL_OP_MOVE_HERO:
+  case VL_OP_MOVE_ALLY:
+  case VL_OP_DEFEAT_HERO:
+  case VL_OP_FATE:
+  case VL_OP_RETURN_ALLY:
+  case VL_OP_REMOVE_ALLY:
+  case VL_OP_REMOVE_CARD:
+  case VL_OP_FIND_HERO:
+  case VL_OP_HOOK:
+    return true;
+  case VL_OP_GAIN_POWER:
+  case VL_OP_LOSE_POWER:
+  case VL_OP_DRAW:
+  case VL_OP_VANQUISH:
+  case VL_OP_UNLOCK:
+  case VL_OP_LOOK_FATE:
+  case VL_OP_GAIN_PER:
+  case VL_OP_TRACK:
+  case VL_OP_PLAY_FATE_TOP:
+  case VL_OP_COUNT:
+    break;
+  }
+  return false;
+}
+
+static bool any_vanquishable(const vl_state *s, int seat) {
+  FOR_REALM(s, seat, h) {
+    if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
+        vanquishable(s, seat, h))
+      return true;
+  }
+  return false;
+}
+
+/* Whether every effect of ab that is not optional can be done, were it
+ * played now by player in realm (src: the card, still in its place).
+ * Cards an earlier effect draws count for a later discard. */
+static bool ability_possible(const vl_state *s, const vl_ability *ab,
+                             int player, int realm, int src) {
+  int drawn = 0;
+  for (int k = 0; k < ab->n_eff; k++) {
+    const vl_effect *e = &ab->eff[k];
+    if (e->op == VL_OP_DRAW)
+      drawn += e->n;
+    if (e->may)
+      continue;
+    bool ok = true;
+    vl_frame f;
+    memset(&f, 0, sizeof f);
+    f.kind = VL_F_EFFECT;
+    f.player = (uint8_t)player;
+    f.realm = (uint8_t)realm;
+    f.e = *e;
+    f.src = (uint16_t)src;
+    f.a = f.b = VL_NONE;
+    if (e->op == VL_OP_DISCARD_CARDS) {
+      int hand = hand_size(s, realm) + drawn;
+      if (src != (int)VL_NONE && s->w[src].zone == VL_Z_HAND &&
+          s->w[src].seat == realm)
+        hand--;
+      ok = hand >= e->n;
+    } else if (e->op == VL_OP_VANQUISH) {
+      ok = any_vanquishable(s, realm);
+    } else if (e->op == VL_OP_UNLOCK) {
+      ok = s->seat[realm].locked != 0;
+    } else if (op_chooses(e->op)) {
+      eng_prompt p;
+      p.n = 0;
+      effect_options(s, &f, &p);
+      ok = p.n > 0;
+    }
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* Whether Condition i's trigger fits what the current action did. */
+static bool trigger_fits(const vl_state *s, int owner, int trigger, int tn) {
+  switch ((vl_trigger)trigger) {
+  case VL_T_OPP_ALLY:
+    return (s->fired & (1u << trigger)) && s->fired_ally >= tn;
+  case VL_T_OPP_POWER:
+    return s->power_before < tn && s->power_after >= tn;
+  case VL_T_OPP_FATE:
+    return s->fated & (1u << owner);
+  case VL_T_OPP_DISCARD:
+    return s->discarded >= tn && tn > 0;
+  case VL_T_OPP_ITEM:
+  case VL_T_OPP_EFFECT:
+  case VL_T_OPP_DEFEAT:
+  case VL_T_OPP_ACTIVATE:
+  case VL_T_OPP_MOVE_HERO:
+    return s->fired & (1u << trigger);
+  case VL_T_COUNT:
+    break;
+  }
+  return false;
+}
+
+/* Whether seat's villain has a Condition that the current action's
+ * deeds fit: public knowledge (every villain's deck list is), so a window
+ * that opens on it tells nothing about any hand. */
+static bool window_for(const vl_state *s, int seat) {
+  const vl_villain *v = vl_villain_of(s, seat);
+  if (seat == s->current || !v)
+    return false;
+  for (int k = 0; k < v->n_cond; k++)
+    if (trigger_fits(s, seat, v->cond[k].trigger, v->cond[k].tn))
+      return true;
+  return false;
+}
+
+/* Condition i in seat's hand can be played in the open window. */
+static bool condition_playable(const vl_state *s, int seat, int i) {
+  const vl_card *c = C(s, i);
+  return c->kind == VL_K_CONDITION && s->w[i].zone == VL_Z_HAND &&
+         trigger_fits(s, seat, c->ab[0].trigger, c->ab[0].tn) &&
+         ability_possible(s, &c->ab[0], seat, seat, i);
+}
+
+/* Whether card i of seat's realm can be activated now. */
+static bool activatable(const vl_state *s, int seat, int i) {
+  if (!in_realm(s, i, seat) || is_fate_card(i))
+    return false;
+  int loc = loc_of(s, i);
+  if (locked(s, seat, loc) || mod_at(s, seat, loc, VL_M_NO_ACTIVATE))
+    return false;
+  const vl_card *c = C(s, i);
+  for (int a = 0; a < c->n_ab; a++)
+    if (c->ab[a].when == VL_W_ACTIVATE && c->ab[a].cost <= s->seat[seat].power &&
+        ability_possible(s, &c->ab[a], seat, seat, i))
+      return true;
+  return false;
+}
+
+/* The current player's actions at their mover's location. */
+static void action_options(const vl_state *s, eng_prompt *p) {
+  int me = s->current, loc = s->seat[me].mover;
+  const vl_location *l = &vl_villain_of(s, me)->loc[loc];
+  bool done[VL_A_COUNT] = {false};
+  int dests[VL_LOCS];
+  for (int k = 0; k < l->n; k++) {
+    int kind = l->a[k].kind;
+    if (!slot_open(s, k))
+      continue;
+    if (kind == VL_A_GAIN_1 || kind == VL_A_GAIN_2 || kind == VL_A_GAIN_3) {
+      add(p, OPT(VL_OPT_GAIN, k, 0));
+      continue;
+    }
+    if (done[kind])
+      continue;
+    done[kind] = true;
+    switch ((vl_action_kind)kind) {
+    case VL_A_PLAY: {
+      uint64_t seen[2] = {0, 0};
+      for (int i = BLK(me); i < BLK(me) + VL_VDECK; i++)
+        if (s->w[i].zone == VL_Z_HAND && playable(s, me, i, false) &&
+            !seen_def(s, seen, i))
+          add(p, OPT(VL_OPT_PLAY, i, 0));
+      break;
+    }
+    case VL_A_ACTIVATE:
+      FOR_REALM(s, me, i) {
+        if (activatable(s, me, i))
+          add(p, OPT(VL_OPT_ACTIVATE, i, 0));
+      }
+      break;
+    case VL_A_MOVE_ALLY:
+      FOR_REALM(s, me, i) {
+        const vl_card *c = C(s, i);
+        if (is_fate_card(i) || s->w[i].host != VL_NONE ||
+            (c->kind != VL_K_ALLY && c->kind != VL_K_ITEM))
+          continue;
+        int n = ally_dests(s, me, i, VL_SC_ADJACENT, dests);
+        for (int d = 0; d < n; d++)
+          add(p, OPT(VL_OPT_MOVE_ALLY, i, dests[d]));
+      }
+      break;
+    case VL_A_MOVE_HERO:
+      FOR_REALM(s, me, h) {
+        if (s->w[h].zone != VL_Z_TOP || !is_kind(s, h, VL_K_HERO))
+          continue;
+        int n = hero_dests(s, me, h, VL_SC_ADJACENT, dests);
+        for (int d = 0; d < n; d++)
+          add(p, OPT(VL_OPT_MOVE_HERO, h, dests[d]));
+      }
+      break;
+    case VL_A_VANQUISH:
+      FOR_REALM(s, me, h) {
+        if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
+            vanquishable(s, me, h))
+          add(p, OPT(VL_OPT_VANQUISH, h, 0));
+      }
+      break;
+    case VL_A_FATE:
+      for (int t = 0; t < s->players; t++)
+        if (fate_target(s, me, t))
+          add(p, OPT(VL_OPT_FATE, t, 0));
+      break;
+    case VL_A_DISCARD:
+      if (hand_size(s, me) > 0)
+        add(p, OPT(VL_OPT_DISCARD, 0, 0));
+      break;
+    case VL_A_GAIN_1:
+    case VL_A_GAIN_2:
+    case VL_A_GAIN_3:
+    case VL_A_COUNT:
+      break;
+    }
+  }
+  add(p, OPT(VL_OPT_END, 0, 0));
+}
+
+/* The options of frame f. */
+static void frame_options(const vl_state *s, const vl_frame *f,
+                          eng_prompt *p) {
+  int r = f->realm;
+  switch ((vl_frame_kind)f->kind) {
+  case VL_F_EFFECT:
+    if (f->e.may && !f->asked) {
+      if (op_chooses(f->e.op)) {
+        effect_options(s, f, p);
+        if (p->n == 0)
+          break; /* nothing to do: frame_auto skips it */
+      } else {
+        add(p, OPT(VL_OPT_DONE, 0, 0));
+      }
+      add(p, OPT(VL_OPT_SKIP, 0, 0));
+      break;
+    }
+    effect_options(s, f, p);
+    break;
+  case VL_F_PLACE: {
+    const vl_card *c = C(s, f->a);
+    if (c->kind == VL_K_HERO) {
+      for (int l = 0; l < VL_LOCS; l++)
+        if (open_for(s, r, l, true))
+          add(p, OPT(VL_OPT_LOC, l, 0));
+    } else if (c->attach == VL_AT_HERO) {
+      FOR_REALM(s, r, h) {
+        if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
+            !locked(s, r, s->w[h].loc))
+          add(p, OPT(VL_OPT_PICK, h, 0));
+      }
+    } else if (c->attach == VL_AT_ALLY) {
+      FOR_REALM(s, r, i) {
+        if (ally_host(s, r, i))
+          add(p, OPT(VL_OPT_PICK, i, 0));
+      }
+    } else {
+      for (int l = 0; l < VL_LOCS; l++)
+        if (open_for(s, r, l, false))
+          add(p, OPT(VL_OPT_LOC, l, 0));
+    }
+    break;
+  }
+  case VL_F_VANQUISH:
+    if (f->a == VL_NONE) {
+      FOR_REALM(s, r, h) {
+        if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
+            vanquishable(s, r, h))
+          add(p, OPT(VL_OPT_PICK, h, 0));
+      }
+    } else {
+      int allies[VL_BLOCK], sum = 0;
+      int n = allies_at(s, r, s->w[f->a].loc, allies);
+      for (int k = 0; k < f->n_list; k++)
+        sum += vl_strength(s, f->list[k]);
+      for (int k = 0; k < n; k++) {
+        bool chosen = false;
+        for (int j = 0; j < f->n_list; j++)
+          chosen |= f->list[j] == allies[k];
+        if (!chosen && f->n_list < VL_LIST)
+          add(p, OPT(VL_OPT_PICK, allies[k], 0));
+      }
+      if (sum >= vl_strength(s, f->a))
+        add(p, OPT(VL_OPT_DONE, 0, 0));
+    }
+    break;
+  case VL_F_FATE:
+    if (f->step == 1)
+      for (int k = 0; k < f->n_list; k++)
+        add(p, OPT(VL_OPT_PICK, f->list[k], 0));
+    break;
+  case VL_F_DISCARD: {
+    uint64_t seen[2] = {0, 0};
+    for (int i = BLK(f->player); i < BLK(f->player) + VL_VDECK; i++)
+      if (s->w[i].zone == VL_Z_HAND && !seen_def(s, seen, i))
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    add(p, OPT(VL_OPT_DONE, 0, 0));
+    break;
+  }
+  case VL_F_WINDOW: {
+    uint64_t seen[2] = {0, 0};
+    for (int i = BLK(f->player); i < BLK(f->player) + VL_VDECK; i++)
+      if (condition_playable(s, f->player, i) && !seen_def(s, seen, i))
+        add(p, OPT(VL_OPT_COND, i, 0));
+    add(p, OPT(VL_OPT_PASS, 0, 0));
+    break;
+  }
+  case VL_F_FINISH:
+  case VL_F_COUNT:
+    break;
+  }
+}
+
+/* Fills p with the decision now pending. Returns true when it may be
+ * taken automatically if it has exactly one option: a frame's choice, a
+ * mover with one place to go, a turn with nothing left but its end. A
+ * Condition window never is. */
+static bool options(const vl_state *s, eng_prompt *p) {
+  p->n = 0;
+  p->turn = s->turn;
+  p->player = -1;
+  if (s->over)
+    return false;
+  if (s->sp > 0) {
+    const vl_frame *f = &s->stack[s->sp - 1];
+    frame_options(s, f, p);
+    p->player = p->n ? f->player : -1;
+    return f->kind != VL_F_WINDOW;
+  }
+  switch ((vl_phase)s->phase) {
+  case VL_PH_CHOOSE:
+    for (int v = 0; v < vl_loaded.n; v++) {
+      bool taken = false;
+      for (int k = 0; k < s->players; k++)
+        taken |= s->seat[k].villain == v;
+      if (!taken)
+        add(p, OPT(VL_OPT_VILLAIN, v, 0));
+    }
+    p->player = s->chooser;
+    return true;
+  case VL_PH_MOVE: {
+    int me = s->current;
+    for (int l = 0; l < VL_LOCS; l++)
+      if (l != s->seat[me].mover && !locked(s, me, l))
+        add(p, OPT(VL_OPT_MOVE, l, 0));
+    p->player = me;
+    return true;
+  }
+  case VL_PH_ACTIONS:
+    action_options(s, p);
+    p->player = s->current;
+    return true;
+  case VL_PH_START:
+  case VL_PH_END:
+  case VL_PH_OVER:
+    break;
+  }
+  return false;
+}
+
+/* ---- playing cards -------------------------------------------------------- */
+
+/* The top actions of loc, written out for a line ("Gain 2 Power and Play
+ * a Card"). */
+static void top_text(const vl_state *s, int seat, int loc, char *buf,
+                     size_t cap) {
+  const vl_location *l = &vl_villain_of(s, seat)->loc[loc];
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < l->n_top && o < cap; k++)
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s",
+                          k == 0 ? "" : k == l->n_top - 1 ? " and " : ", ",
+                          vl_action_label(l->a[k].kind));
+}
+
+/* The card's own text, for a line: "X: text" without its final stop. */
+static const char *text_of(const vl_state *s, int i) { return C(s, i)->text; }
+
+/* seat starts playing card i (from its hand, or from its discard pile
+ * when from is VL_Z_VDISC), paying its cost unless free. An Effect
+ * resolves at once; any other card waits for its place. */
+static void play_card(vl_state *s, told *t, int seat, int i, bool free,
+                      int from) {
+  const vl_card *c = C(s, i);
+  if (c->kind == VL_K_EFFECT) {
+    int cost = free ? 0 : vl_cost(s, seat, i);
+    s->seat[seat].power = (int16_t)(s->seat[seat].power - cost);
+    unpile(s, i);
+    put(s, i, VL_Z_PLAYING, seat, 0);
+    if (TELLING(t)) {
+      char paid[48] = " for free";
+      if (!free)
+        snprintf(paid, sizeof paid, ", paying %d Power (%d left)", cost,
+                 s->seat[seat].power);
+      SAY(t, -1, "Villain %d played the Effect %s%s%s: %s", seat + 1,
+          nm(s, i), from == VL_Z_VDISC ? " from their discard pile" : "",
+          paid, text_of(s, i));
+    }
+    fired(s, VL_T_OPP_EFFECT);
+    vl_frame *f = push(s, VL_F_FINISH, seat, seat);
+    if (f)
+      f->a = (uint16_t)i;
+    push_ability(s, i, &c->ab[0], seat, seat);
+    return;
+  }
+  vl_frame *f = push(s, VL_F_PLACE, seat, seat);
+  if (!f)
+    return;
+  f->a = (uint16_t)i;
+  f->free = free;
+  f->from = (uint8_t)from;
+  if (from == VL_Z_HAND) {
+    /* Named only once it is placed: until then a takeback could return
+     * it to the hand unseen. */
+    SAY(t, -1, "Villain %d is playing a card from their hand.", seat + 1);
+    SAY(t, seat, "You are playing %s.", nm(s, i));
+  } else {
+    SAY(t, -1, "Villain %d is playing %s from their discard pile.", seat + 1,
+        nm(s, i));
+  }
+}
+
+/* Puts the card of PLACE frame f at loc (host: the character it is
+ * attached to, or VL_NONE), pays, tells, and fires what it triggers. */
+static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
+                       int host) {
+  int i = f->a, r = f->realm, player = f->player;
+  const vl_card *c = C(s, i);
+  int cost = 0;
+  if (!is_fate_card(i) && !f->free) {
+    cost = vl_cost(s, r, i);
+    s->seat[r].power = (int16_t)(s->seat[r].power - cost);
+  }
+  unpile(s, i);
+  place(s, i, r, loc, host);
+  if (TELLING(t)) {
+    char where[160], paid[48] = "";
+    if (host != (int)VL_NONE)
+      snprintf(where, sizeof where, "on %s at %s", nm(s, host),
+               loc_nm(s, r, loc));
+    else
+      snprintf(where, sizeof where, "at %s", loc_nm(s, r, loc));
+    if (is_fate_card(i)) {
+      char covers[96] = "";
+      if (c->kind == VL_K_HERO) {
+        int hs[VL_BLOCK];
+        char tops[80];
+        top_text(s, r, loc, tops, sizeof tops);
+        if (heroes_at(s, r, loc, hs) == 1 && tops[0])
+          snprintf(covers, sizeof covers, ", covering %s", tops);
+      }
+      SAY(t, -1, "Villain %d played the %s %s (%s%d) %s in Villain %d's "
+                 "realm%s.",
+          player + 1, c->kind == VL_K_HERO ? "Hero" : "Item", nm(s, i),
+          c->kind == VL_K_HERO ? "Strength " : "", c->kind == VL_K_HERO
+                                                       ? vl_strength(s, i)
+                                                       : 0,
+          where, r + 1, covers);
+    } else {
+      if (f->free)
+        snprintf(paid, sizeof paid, " for free");
+      else if (cost)
+        snprintf(paid, sizeof paid, ", paying %d Power (%d left)", cost,
+                 s->seat[r].power);
+      char what[40];
+      if (c->kind == VL_K_ALLY)
+        snprintf(what, sizeof what, "Ally %s (Strength %d)", nm(s, i),
+                 vl_strength(s, i));
+      else
+        snprintf(what, sizeof what, "%s %s", c->kind_name, nm(s, i));
+      SAY(t, -1, "Villain %d played the %s%s %s%s.", r + 1, what,
+          f->from == VL_Z_VDISC ? " from their discard pile" : "", where,
+          paid);
+    }
+  }
+  if (c->kind == VL_K_ALLY) {
+    fired(s, VL_T_OPP_ALLY);
+    int str = vl_strength(s, i);
+    if (s->acting && str > s->fired_ally)
+      s->fired_ally = (int8_t)str;
+  } else if (c->kind == VL_K_ITEM && !is_fate_card(i)) {
+    fired(s, VL_T_OPP_ITEM);
+  }
+  if (c->kind == VL_K_HERO)
+    hero_arrived(s, r, loc);
+  push_when(s, i, VL_W_PLAYED, player, r);
+}
+
+/* actor plays fate card i (revealed) into target's realm; a card that
+ * cannot be played goes to the fate discard pile without effect (the
+ * rulebook's FAQ). */
+static void play_fate_card(vl_state *s, told *t, int actor, int target,
+                           int i) {
+  const vl_card *c = C(s, i);
+  bool ok = false;
+  const char *why = "";
+  if (c->kind == VL_K_HERO) {
+    ok = any_open_loc(s, target, true);
+    why = "no location can take a Hero";
+  } else if (c->kind == VL_K_ITEM) {
+    FOR_REALM(s, target, h) {
+      if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
+          !locked(s, target, s->w[h].loc))
+        ok = true;
+    }
+    why = "there is no Hero to carry it";
+  } else {
+    ok = ability_possible(s, &c->ab[0], actor, target, i);
+    why = "it cannot be done in full";
+  }
+  if (!ok) {
+    to_discard(s, i);
+    SAY(t, -1, "%s cannot be played (%s): it goes to Villain %d's fate "
+               "discard pile without effect.",
+        nm(s, i), why, target + 1);
+    return;
+  }
+  if (c->kind == VL_K_EFFECT) {
+    put(s, i, VL_Z_PLAYING, target, 0);
+    SAY(t, -1, "Villain %d played the fate Effect %s in Villain %d's realm: "
+               "%s",
+        actor + 1, nm(s, i), target + 1, text_of(s, i));
+    vl_frame *f = push(s, VL_F_FINISH, actor, target);
+    if (f)
+      f->a = (uint16_t)i;
+    push_ability(s, i, &c->ab[0], actor, target);
+    return;
+  }
+  vl_frame *f = push(s, VL_F_PLACE, actor, target);
+  if (f) {
+    f->a = (uint16_t)i;
+    f->free = 1;
+    f->from = VL_Z_REVEALED;
+  }
+}
+
+/* actor performs a Fate action against target. */
+static void start_fate(vl_state *s, told *t, int actor, int target) {
+  const vl_profile *pr = PROF(s);
+  if (s->acting && actor == s->current)
+    s->fated |= (uint8_t)(1u << target);
+  SAY(t, -1, "Villain %d performs a Fate action against Villain %d.",
+      actor + 1, target + 1);
+  if (pr->fate_token && s->players >= pr->fate_token &&
+      s->fate_token != target) {
+    s->fate_token = (uint8_t)target;
+    SAY(t, -1,
+        "Villain %d takes the Fate token: no one else may target them with "
+        "Fate until another villain is targeted.",
+        target + 1);
+  }
+  push(s, VL_F_FATE, actor, target);
+}
+
+/* ---- automatic work -------------------------------------------------------- */
+
+/* "Drone Swarm's" for a line about what a card's ability did. */
+static void src_text(const vl_state *s, int src, char *buf, size_t cap) {
+  if (src == (int)VL_NONE) {
+    snprintf(buf, cap, "the rules'");
+    return;
+  }
+  const char *n = nm(s, src);
+  size_t len = strlen(n);
+  snprintf(buf, cap, "%s'%s", n, len && n[len - 1] == 's' ? "" : "s");
+}
+
+/* Looks at the top cards of realm r's fate deck for LOOK_FATE frame f:
+ * they stay in the deck, listed in the frame, known to r alone. */
+static void look_fate(vl_state *s, told *t, vl_frame *f) {
+  int r = f->realm;
+  eng_pile *deck = &s->fdeck[r], *disc = &s->fdisc[r];
+  if (deck->n == 0 && disc->n > 0) {
+    *deck = *disc;
+    disc->n = 0;
+    eng_pile_shuffle(deck, &s->rng);
+    rezone(s, deck, VL_Z_FDECK, r);
+    SAY(t, -1, "Villain %d's fate discard pile was shuffled into a new fate "
+               "deck.",
+        r + 1);
+  }
+  int n = f->e.n < deck->n ? f->e.n : deck->n;
+  int seen[VL_LIST];
+  f->n_list = 0;
+  for (int k = 0; k < n; k++) {
+    int i = deck->c[deck->n - 1 - k];
+    f->list[f->n_list++] = (uint16_t)i;
+    s->w[i].known |= (uint8_t)(1u << r);
+    seen[k] = i;
+  }
+  t->fl |= ENG_REVEALED;
+  f->step = 1;
+  SAY(t, -1, "Villain %d looked at the top %d card%s of their fate deck.",
+      r + 1, n, n == 1 ? "" : "s");
+  if (n > 0 && TELLING(t)) {
+    char list[200];
+    name_list(s, seen, n, list, sizeof list);
+    SAY(t, r, "You looked at %s (the top card first).", list);
+  }
+}
+
+/* Does an effect that needs no choice (or whose choice is made). */
+static void effect_do(vl_state *s, told *t, vl_frame *f) {
+  int r = f->realm;
+  const vl_effect *e = &f->e;
+  char src[64];
+  if (TELLING(t))
+    src_text(s, f->src, src, sizeof src);
+  switch ((vl_op)e->op) {
+  case VL_OP_GAIN_POWER:
+    s->seat[r].power = (int16_t)(s->seat[r].power + e->n);
+    SAY(t, -1, "Villain %d gained %d Power from %s ability (now %d).", r + 1,
+        e->n, src, s->seat[r].power);
+    break;
+  case VL_OP_LOSE_POWER: {
+    int lost = e->n < s->seat[r].power ? e->n : s->seat[r].power;
+    s->seat[r].power = (int16_t)(s->seat[r].power - lost);
+    SAY(t, -1, "Villain %d lost %d Power to %s ability (now %d).", r + 1,
+        lost, src, s->seat[r].power);
+    break;
+  }
+  case VL_OP_DRAW:
+    draw_cards(s, t, r, e->n);
+    break;
+  case VL_OP_UNLOCK:
+    if (!s->seat[r].locked)
+      SAY(t, -1, "Villain %d has no lock token left to remove.", r + 1);
+    for (int l = 0; l < VL_LOCS; l++)
+      if (locked(s, r, l))
+        SAY(t, -1, "Villain %d removed the lock token from %s.", r + 1,
+            loc_nm(s, r, l));
+    s->seat[r].locked = 0;
+    break;
+  case VL_OP_GAIN_PER: {
+    int n = count_kind(s, r, e->kind) * e->n;
+    s->seat[r].power = (int16_t)(s->seat[r].power + n);
+    SAY(t, -1, "Villain %d gained %d Power from %s ability (now %d).", r + 1,
+        n, src, s->seat[r].power);
+    break;
+  }
+  case VL_OP_TRACK: {
+    const vl_villain *v = vl_villain_of(s, r);
+    int x = s->seat[r].track + e->n;
+    x = x < 0 ? 0 : x > v->track_max ? v->track_max : x;
+    s->seat[r].track = (uint8_t)x;
+    SAY(t, -1, "%s ability moved Villain %d's %s track to %d of %d.",
+        src, r + 1, v->track_name, x, v->track_max);
+    if (TELLING(t) && t->ev->n > 0) /* "Drone's ability" opens a sentence */
+      t->ev->ev[t->ev->n - 1].text[0] =
+          (char)(t->ev->ev[t->ev->n - 1].text[0] & ~0x20);
+    break;
+  }
+  case VL_OP_PLAY_FATE_TOP: {
+    int c = reveal_fate(s, t, r);
+    if (c < 0) {
+      SAY(t, -1, "Villain %d's fate deck and discard pile are empty: "
+                 "nothing to play.",
+          r + 1);
+      break;
+    }
+    SAY(t, -1, "Villain %d turned up %s (%s) from the top of their fate "
+               "deck.",
+        r + 1, nm(s, c), C(s, c)->kind_name);
+    play_fate_card(s, t, f->player, r, c);
+    break;
+  }
+  case VL_OP_DISCARD_CARDS:
+  case VL_OP_PLAY_FREE:
+  case VL_OP_PLAY_DISCARD:
+  case VL_OP_TAKE_DISCARD:
+  case VL_OP_SEARCH:
+  case VL_OP_MOVE_HERO:
+  case VL_OP_MOVE_ALLY:
+  case VL_OP_DEFEAT_HERO:
+  case VL_OP_VANQUISH:
+  case VL_OP_FATE:
+  case VL_OP_LOOK_FATE:
+  case VL_OP_RETURN_ALLY:
+  case VL_OP_REMOVE_ALLY:
+  case VL_OP_REMOVE_CARD:
+  case VL_OP_FIND_HERO:
+  case VL_OP_HOOK:
+  case VL_OP_COUNT:
+    break;
+  }
+}
+
+/* Tells that an effect found nothing to work on. */
+static void tell_nothing(const vl_state *s, told *t, const vl_frame *f) {
+  if (!TELLING(t))
+    return;
+  char src[64];
+  src_text(s, f->src, src, sizeof src);
+  src[0] = (char)(src[0] & ~0x20);
+  SAY(t, -1, "%s ability finds nothing to %s.", src,
+      vl_op_name(f->e.op));
+}
+
+/* The automatic part of the frame on top; true when it changed
+ * something (then run() looks again), false when a decision is due. */
+static bool frame_auto(vl_state *s, told *t) {
+  vl_frame *f = top(s);
+  eng_prompt p;
+  p.n = 0;
+  switch ((vl_frame_kind)f->kind) {
+  case VL_F_EFFECT: {
+    int op = f->e.op;
+    if (f->e.may && !f->asked) {
+      bool can = true;
+      if (op_chooses(op)) {
+        effect_options(s, f, &p);
+        can = p.n > 0;
+      } else if (op == VL_OP_UNLOCK) {
+        can = s->seat[f->realm].locked != 0;
+      } else if (op == VL_OP_VANQUISH) {
+        can = any_vanquishable(s, f->realm);
+      }
+      if (!can) {
+        pop(s); /* an optional effect with nothing to do: skipped */
+        return true;
+      }
+      return false;
+    }
+    if (op == VL_OP_VANQUISH) {
+      int player = f->player, realm = f->realm;
+      pop(s);
+      if (!any_vanquishable(s, realm)) {
+        SAY(t, -1, "Villain %d has no Hero to vanquish.", realm + 1);
+        return true;
+      }
+      push(s, VL_F_VANQUISH, player, realm);
+      return true;
+    }
+    if (op == VL_OP_LOOK_FATE && f->step == 0) {
+      look_fate(s, t, f);
+      if (f->n_list == 0)
+        pop(s);
+      return true;
+    }
+    if (op == VL_OP_SEARCH && f->e.card >= 0) {
+      effect_options(s, f, &p);
+      if (p.n == 0) {
+        tell_nothing(s, t, f);
+        pop(s);
+        return true;
+      }
+      return false; /* one option: run() takes it */
+    }
+    if (!op_chooses(op) && op != VL_OP_LOOK_FATE) {
+      vl_frame copy = *f;
+      pop(s);
+      effect_do(s, t, &copy);
+      return true;
+    }
+    frame_options(s, f, &p);
+    if (p.n == 0) {
+      if (op != VL_OP_LOOK_FATE)
+        tell_nothing(s, t, f);
+      pop(s);
+      return true;
+    }
+    return false;
+  }
+  case VL_F_FATE:
+    if (f->step == 0) {
+      int n = PROF(s)->fate_mode == VL_FATE_OWN_TWO ? 2 : 1;
+      int got[2], k = 0;
+      for (int j = 0; j < n; j++) {
+        int c = reveal_fate(s, t, f->realm);
+        if (c >= 0) {
+          got[k++] = c;
+          f->list[f->n_list++] = (uint16_t)c;
+        }
+      }
+      f->step = 1;
+      if (k == 0) {
+        SAY(t, -1, "Villain %d's fate deck and discard pile are empty: the "
+                   "Fate action reveals nothing.",
+            f->realm + 1);
+        pop(s);
+      } else if (TELLING(t)) {
+        char a[96], b[200] = "";
+        vl_card_summary(C(s, got[0]), a, sizeof a);
+        if (k > 1) {
+          char sum[80];
+          vl_card_summary(C(s, got[1]), sum, sizeof sum);
+          snprintf(b, sizeof b, " and %s (%s)", nm(s, got[1]), sum);
+        }
+        SAY(t, -1, "Villain %d revealed %s (%s)%s from Villain %d's fate "
+                   "deck.",
+            f->player + 1, nm(s, got[0]), a, b, f->realm + 1);
+      }
+      return true;
+    }
+    return false;
+  case VL_F_FINISH: {
+    int i = f->a;
+    pop(s);
+    if (s->w[i].zone == VL_Z_PLAYING)
+      to_discard(s, i);
+    return true;
+  }
+  case VL_F_PLACE:
+  case VL_F_VANQUISH:
+  case VL_F_DISCARD:
+  case VL_F_WINDOW:
+  case VL_F_COUNT:
+    break;
+  }
+  frame_options(s, f, &p);
+  if (p.n == 0) { /* nothing left to choose (a rules slip): drop it */
+    pop(s);
+    return true;
+  }
+  return false;
+}
+
+/* Opens the next Condition window after the current player's action,
+ * with the first villain clockwise after `after` whose deck holds a
+ * Condition that fits. A window depends only on what the action did and
+ * on the deck lists, never on a hand, so holding a Condition and not
+ * holding one look and wait alike. Returns true when one opened. */
+static bool next_window(vl_state *s, int after) {
+  if (!PROF(s)->conditions)
+    return false;
+  for (int k = 1; k < s->players; k++) {
+    int seat = (after + k) % s->players;
+    if (seat == s->current)
+      break;
+    if (window_for(s, seat)) {
+      push(s, VL_F_WINDOW, seat, seat);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Begins an action of the current player: what it does is recorded anew
+ * for the Conditions that may answer it. */
+static void begin_action(vl_state *s) {
+  s->acting = 1;
+  s->fired = 0;
+  s->fired_ally = 0;
+  s->fated = 0;
+  s->discarded = 0;
+  s->power_before = s->seat[s->current].power;
+}
+
+static void begin_game(vl_state *s, told *t);
+
+static bool phase_auto(vl_state *s, told *t) {
+  int me = s->current;
+  switch ((vl_phase)s->phase) {
+  case VL_PH_START:
+    SAY(t, -1, "Villain %d's turn begins (turn %d, round %d).", me + 1,
+        (int)s->turn, s->round);
+    if (objective_met(s, me, true)) {
+      end_game(s, t, VL_END_OBJECTIVE, 1u << me);
+      return true;
+    }
+    if (s->round > VL_ROUND_LIMIT) {
+      end_game(s, t, VL_END_ROUNDS, 0);
+      return true;
+    }
+    s->used = 0;
+    s->phase = VL_PH_MOVE;
+    begin_action(s);
+    fire_realm(s, me, VL_W_TURN_START, -1);
+    return true;
+  case VL_PH_END: {
+    int need = VL_HAND - hand_size(s, me);
+    if (need > 0)
+      draw_cards(s, t, me, need);
+    s->current = (uint8_t)((me + 1) % s->players);
+    s->turn++;
+    if (s->current == s->first)
+      s->round++;
+    s->used = 0;
+    s->phase = VL_PH_START;
+    return true;
+  }
+  case VL_PH_CHOOSE:
+  case VL_PH_MOVE:
+  case VL_PH_ACTIONS:
+  case VL_PH_OVER:
+    break;
+  }
+  return false;
+}
+
+static void do_answer(vl_state *s, told *t, uint32_t code);
+
+/* Runs the automatic work until a decision is due or the game ends. */
+static void run(vl_state *s, told *t) {
+  for (int guard = 0; guard < 10000 && !s->overflow; guard++) {
+    check_objectives(s, t);
+    if (s->over)
+      return;
+    if (s->sp > 0) {
+      if (frame_auto(s, t))
+        continue;
+      eng_prompt p;
+      bool autom = options(s, &p);
+      if (autom && p.n == 1) {
+        do_answer(s, t, p.code[0]);
+        continue;
+      }
+      return;
+    }
+    if (s->acting) { /* the action is done: Conditions may answer it */
+      s->acting = 0;
+      s->power_after = s->seat[s->current].power;
+      if (next_window(s, s->current))
+        continue;
+    }
+    if (phase_auto(s, t))
+      continue;
+    eng_prompt p;
+    bool autom = options(s, &p);
+    if (autom && p.n == 1 && s->phase != VL_PH_CHOOSE) {
+      do_answer(s, t, p.code[0]);
+      continue;
+    }
+    return;
+  }
+  s->overflow = 1; /* a loop without a decision: a rules bug */
+}
+
+/* ---- answers ---------------------------------------------------------------- */
+
+/* Discards card i from seat's hand, face up, and tells it. */
+static void discard_from_hand(vl_state *s, told *t, int seat, int i,
+                              const char *why) {
+  to_discard(s, i);
+  SAY(t, -1, "Villain %d discarded %s%s.", seat + 1, nm(s, i), why);
+}
+
+static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
+  int type = VL_OPT_TYPE(code), a = VL_OPT_A(code);
+  int r = f->realm, player = f->player;
+  const vl_effect *e = &f->e;
+  char src[64] = "";
+  if (TELLING(t))
+    src_text(s, f->src, src, sizeof src);
+  if (type == VL_OPT_SKIP) {
+    SAY(t, -1, "Villain %d chose not to use %s optional effect.", player + 1,
+        src);
+    pop(s);
+    return;
+  }
+  if (e->may && !f->asked) {
+    f->asked = 1;
+    if (type == VL_OPT_DONE) {
+      SAY(t, -1, "Villain %d chose to use %s optional effect.", player + 1,
+          src);
+      return; /* frame_auto does it */
+    }
+  }
+  switch ((vl_op)e->op) {
+  case VL_OP_DISCARD_CARDS:
+    discard_from_hand(s, t, r, a, "");
+    f->step++;
+    if (f->step >= e->n || hand_size(s, r) == 0)
+      pop(s);
+    return;
+  case VL_OP_PLAY_FREE:
+  case VL_OP_PLAY_DISCARD:
+    pop(s);
+    play_card(s, t, r, a, true,
+              e->op == VL_OP_PLAY_FREE ? VL_Z_HAND : VL_Z_VDISC);
+    return;
+  case VL_OP_TAKE_DISCARD:
+    pop(s);
+    unpile(s, a);
+    put(s, a, VL_Z_HAND, r, 0);
+    SAY(t, -1, "Villain %d took %s from their discard pile into their hand.",
+        r + 1, nm(s, a));
+    return;
+  case VL_OP_SEARCH: {
+    pop(s);
+    bool deck = s->w[a].zone == VL_Z_VDECK;
+    unpile(s, a);
+    put(s, a, VL_Z_HAND, r, 0);
+    eng_pile_shuffle(&s->vdeck[r], &s->rng);
+    for (int k = 0; k < s->vdeck[r].n; k++)
+      s->w[s->vdeck[r].c[k]].known = 0;
+    t->fl |= ENG_REVEALED;
+    SAY(t, -1, "Villain %d searched their %s and took %s into their hand; "
+               "the villain deck was shuffled.",
+        r + 1, deck ? "villain deck" : "discard pile", nm(s, a));
+    return;
+  }
+  case VL_OP_MOVE_HERO:
+  case VL_OP_MOVE_ALLY:
+    if (f->step == 0) {
+      f->a = (uint16_t)a;
+      f->step = 1;
+      SAY(t, -1, "Villain %d is moving %s with %s ability.", player + 1,
+          nm(s, a), src);
+      return;
+    }
+    {
+      int card = f->a, from = s->w[card].loc;
+      bool hero = e->op == VL_OP_MOVE_HERO;
+      pop(s);
+      relocate(s, card, a);
+      SAY(t, -1, "Villain %d moved %s from %s to %s.", player + 1,
+          nm(s, card), loc_nm(s, r, from), loc_nm(s, r, a));
+      if (hero) {
+        if (player == s->current && r == s->current)
+          fired(s, VL_T_OPP_MOVE_HERO);
+        hero_arrived(s, r, a);
+      }
+    }
+    return;
+  case VL_OP_DEFEAT_HERO: {
+    pop(s);
+    char how[120];
+    snprintf(how, sizeof how, "defeated, with %s ability,", src);
+    defeat_hero(s, t, a, NULL, 0, how);
+    return;
+  }
+  case VL_OP_FATE:
+    pop(s);
+    start_fate(s, t, r, a);
+    return;
+  case VL_OP_LOOK_FATE:
+    if (type == VL_OPT_DONE) {
+      SAY(t, -1, "Villain %d put the other looked-at cards back on their "
+                 "fate deck.",
+          r + 1);
+      pop(s);
+      return;
+    }
+    eng_pile_remove(&s->fdeck[r], (uint16_t)a);
+    to_discard(s, a);
+    SAY(t, -1, "Villain %d discarded %s from the top of their fate deck.",
+        r + 1, nm(s, a));
+    for (int k = 0; k < f->n_list; k++)
+      if (f->list[k] == a) {
+        f->list[k] = f->list[--f->n_list];
+        break;
+      }
+    if (f->n_list == 0)
+      pop(s);
+    return;
+  case VL_OP_RETURN_ALLY: {
+    pop(s);
+    FOR_REALM(s, r, j) {
+      if (s->w[j].host == a)
+        to_discard(s, j);
+    }
+    put(s, a, VL_Z_HAND, r, 0);
+    SAY(t, -1, "Villain %d returned %s to their hand.", r + 1, nm(s, a));
+    return;
+  }
+  case VL_OP_REMOVE_ALLY:
+  case VL_OP_REMOVE_CARD:
+    pop(s);
+    SAY(t, -1, "%s from Villain %d's realm went to the discard pile (%s "
+               "ability).",
+        nm(s, a), r + 1, src);
+    leave_realm(s, a);
+    return;
+  case VL_OP_FIND_HERO: {
+    pop(s);
+    int h = find_hero_inst(s, r, e->card);
+    if (h < 0)
+      return;
+    if (s->w[h].zone == VL_Z_TOP) {
+      int from = s->w[h].loc;
+      FOR_REALM(s, r, j) {
+        if (s->w[j].host == h)
+          to_discard(s, j);
+      }
+      relocate(s, h, a);
+      SAY(t, -1, "Villain %d found %s at %s and moved them to %s.",
+          player + 1, nm(s, h), loc_nm(s, r, from), loc_nm(s, r, a));
+      hero_arrived(s, r, a);
+      return;
+    }
+    bool deck = s->w[h].zone == VL_Z_FDECK;
+    unpile(s, h);
+    if (deck) {
+      eng_pile_shuffle(&s->fdeck[r], &s->rng);
+      for (int k = 0; k < s->fdeck[r].n; k++)
+        s->w[s->fdeck[r].c[k]].known = 0;
+      t->fl |= ENG_REVEALED;
+    }
+    place(s, h, r, a, VL_NONE);
+    SAY(t, -1, "Villain %d found %s in Villain %d's fate %s and played them "
+               "at %s%s.",
+        player + 1, nm(s, h), r + 1, deck ? "deck" : "discard pile",
+        loc_nm(s, r, a), deck ? " (the fate deck was shuffled)" : "");
+    hero_arrived(s, r, a);
+    push_when(s, h, VL_W_PLAYED, player, r);
+    return;
+  }
+  case VL_OP_HOOK:
+    switch ((vl_hook)e->hook) {
+    case VL_H_SWAP_HEROES:
+      if (f->step == 0) {
+        f->a = (uint16_t)a;
+        f->step = 1;
+        SAY(t, -1, "Villain %d chose %s to trade places with another Hero.",
+            player + 1, nm(s, a));
+        return;
+      }
+      {
+        int x = f->a, lx = s->w[x].loc, ly = s->w[a].loc;
+        pop(s);
+        relocate(s, x, ly);
+        relocate(s, a, lx);
+        SAY(t, -1, "%s and %s traded places: %s is now at %s, %s at %s.",
+            nm(s, x), nm(s, a), nm(s, x), loc_nm(s, r, ly), nm(s, a),
+            loc_nm(s, r, lx));
+        hero_arrived(s, r, lx);
+        hero_arrived(s, r, ly);
+      }
+      return;
+    case VL_H_COUNT:
+      break;
+    }
+    pop(s);
+    return;
+  case VL_OP_GAIN_POWER:
+  case VL_OP_LOSE_POWER:
+  case VL_OP_DRAW:
+  case VL_OP_VANQUISH:
+  case VL_OP_UNLOCK:
+  case VL_OP_GAIN_PER:
+  case VL_OP_TRACK:
+  case VL_OP_PLAY_FATE_TOP:
+  case VL_OP_COUNT:
+    break;
+  }
+}
+
+/* Allies chosen so far in a VANQUISH frame, with their Strength total. */
+static int chosen_strength(const vl_state *s, const vl_frame *f) {
+  int sum = 0;
+  for (int k = 0; k < f->n_list; k++)
+    sum += vl_strength(s, f->list[k]);
+  return sum;
+}
+
+static void frame_answer(vl_state *s, told *t, uint32_t code) {
+  vl_frame *f = top(s);
+  int type = VL_OPT_TYPE(code), a = VL_OPT_A(code);
+  switch ((vl_frame_kind)f->kind) {
+  case VL_F_EFFECT:
+    effect_answer(s, t, f, code);
+    return;
+  case VL_F_PLACE: {
+    vl_frame copy = *f;
+    pop(s);
+    if (type == VL_OPT_PICK)
+      place_card(s, t, &copy, s->w[a].loc, a);
+    else
+      place_card(s, t, &copy, a, VL_NONE);
+    return;
+  }
+  case VL_F_VANQUISH:
+    if (f->a == VL_NONE) {
+      f->a = (uint16_t)a;
+      SAY(t, -1, "Villain %d will vanquish %s (Strength %d) at %s.",
+          f->realm + 1, nm(s, a), vl_strength(s, a),
+          loc_nm(s, f->realm, s->w[a].loc));
+      if (vl_strength(s, a) == 0) { /* no Ally needed, none discarded */
+        int h = f->a;
+        pop(s);
+        defeat_hero(s, t, h, NULL, 0, "vanquished");
+      }
+      return;
+    }
+    if (type == VL_OPT_PICK) {
+      f->list[f->n_list++] = (uint16_t)a;
+      SAY(t, -1, "Villain %d sends %s (Strength %d) against %s: %d of %d.",
+          f->realm + 1, nm(s, a), vl_strength(s, a), nm(s, f->a),
+          chosen_strength(s, f), vl_strength(s, f->a));
+      return;
+    }
+    {
+      vl_frame copy = *f;
+      int used[VL_LIST];
+      for (int k = 0; k < copy.n_list; k++)
+        used[k] = copy.list[k];
+      pop(s);
+      defeat_hero(s, t, copy.a, used, copy.n_list, "vanquished");
+    }
+    return;
+  case VL_F_FATE: {
+    int actor = f->player, target = f->realm;
+    for (int k = 0; k < f->n_list; k++)
+      if (f->list[k] != a) {
+        to_discard(s, f->list[k]);
+        SAY(t, -1, "Villain %d put %s on Villain %d's fate discard pile.",
+            actor + 1, nm(s, f->list[k]), target + 1);
+      }
+    if (f->n_list < 2)
+      SAY(t, -1, "Villain %d plays %s.", actor + 1, nm(s, a));
+    pop(s);
+    play_fate_card(s, t, actor, target, a);
+    return;
+  }
+  case VL_F_DISCARD:
+    if (type == VL_OPT_DONE) {
+      if (f->step == 0)
+        SAY(t, -1, "Villain %d discarded no card.", f->player + 1);
+      else
+        SAY(t, -1, "Villain %d is done discarding (%d card%s).",
+            f->player + 1, f->step, f->step == 1 ? "" : "s");
+      s->discarded = f->step;
+      if (f->step > 0)
+        fired(s, VL_T_OPP_DISCARD);
+      pop(s);
+      return;
+    }
+    discard_from_hand(s, t, f->player, a, "");
+    f->step++;
+    return;
+  case VL_F_WINDOW: {
+    int seat = f->player;
+    pop(s);
+    if (type == VL_OPT_PASS) {
+      SAY(t, -1, "Villain %d played no Condition.", seat + 1);
+      next_window(s, seat);
+      return;
+    }
+    next_window(s, seat);
+    put(s, a, VL_Z_PLAYING, seat, 0);
+    SAY(t, -1, "Villain %d played the Condition %s: %s", seat + 1, nm(s, a),
+        text_of(s, a));
+    vl_frame *fin = push(s, VL_F_FINISH, seat, seat);
+    if (fin)
+      fin->a = (uint16_t)a;
+    push_ability(s, a, &C(s, a)->ab[0], seat, seat);
+    return;
+  }
+  case VL_F_FINISH:
+  case VL_F_COUNT:
+    return;
+  }
+}
+
+/* The first activate ability of card i that can be used now. */
+static const vl_ability *activation(const vl_state *s, int seat, int i) {
+  const vl_card *c = C(s, i);
+  for (int k = 0; k < c->n_ab; k++)
+    if (c->ab[k].when == VL_W_ACTIVATE &&
+        c->ab[k].cost <= s->seat[seat].power &&
+        ability_possible(s, &c->ab[k], seat, seat, i))
+      return &c->ab[k];
+  return NULL;
+}
+
+/* "Gain 2 Power, Play a Card (covered), ..." for the mover's new place. */
+static void actions_text(const vl_state *s, int seat, int loc, char *buf,
+                         size_t cap) {
+  const vl_location *l = &vl_villain_of(s, seat)->loc[loc];
+  bool covered = vl_covered(s, seat, loc);
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < l->n && o < cap; k++)
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s%s", k ? ", " : "",
+                          vl_action_label(l->a[k].kind),
+                          covered && k < l->n_top ? " (covered)" : "");
+}
+
+static void do_answer(vl_state *s, told *t, uint32_t code) {
+  if (s->sp > 0) {
+    frame_answer(s, t, code);
+    return;
+  }
+  int me = s->current, a = VL_OPT_A(code), b = VL_OPT_B(code);
+  switch (VL_OPT_TYPE(code)) {
+  case VL_OPT_VILLAIN: {
+    int seat = s->chooser;
+    s->seat[seat].villain = (int8_t)a;
+    const vl_villain *v = &vl_loaded.v[a];
+    SAY(t, -1, "Villain %d chose %s. Objective: %s", seat + 1, v->name,
+        v->obj.text);
+    s->chooser++;
+    if (s->chooser >= s->players)
+      begin_game(s, t);
+    return;
+  }
+  case VL_OPT_MOVE: {
+    s->seat[me].mover = (uint8_t)a;
+    s->used = 0;
+    s->phase = VL_PH_ACTIONS;
+    begin_action(s);
+    if (TELLING(t)) {
+      char acts[200];
+      actions_text(s, me, a, acts, sizeof acts);
+      SAY(t, -1, "Villain %d moved to %s: %s.", me + 1, loc_nm(s, me, a),
+          acts);
+    }
+    fire_realm(s, me, VL_W_ARRIVE, a);
+    return;
+  }
+  case VL_OPT_END:
+    SAY(t, -1, "Villain %d ended their turn.", me + 1);
+    s->phase = VL_PH_END;
+    return;
+  default:
+    break;
+  }
+  /* Every other answer is an action at the mover's location. */
+  begin_action(s);
+  const vl_location *l = &vl_villain_of(s, me)->loc[s->seat[me].mover];
+  switch (VL_OPT_TYPE(code)) {
+  case VL_OPT_GAIN: {
+    s->used |= (uint8_t)(1u << a);
+    int n = gain_amount(s, me, s->seat[me].mover,
+                        l->a[a].kind - VL_A_GAIN_1 + 1);
+    s->seat[me].power = (int16_t)(s->seat[me].power + n);
+    SAY(t, -1, "Villain %d gained %d Power (now %d).", me + 1, n,
+        s->seat[me].power);
+    return;
+  }
+  case VL_OPT_PLAY:
+    s->used |= (uint8_t)(1u << open_slot(s, VL_A_PLAY));
+    play_card(s, t, me, a, false, VL_Z_HAND);
+    return;
+  case VL_OPT_ACTIVATE: {
+    s->used |= (uint8_t)(1u << open_slot(s, VL_A_ACTIVATE));
+    const vl_ability *ab = activation(s, me, a);
+    if (!ab)
+      return;
+    s->seat[me].power = (int16_t)(s->seat[me].power - ab->cost);
+    if (TELLING(t)) {
+      char paid[48] = "";
+      if (ab->cost)
+        snprintf(paid, sizeof paid, ", paying %d Power (%d left)", ab->cost,
+                 s->seat[me].power);
+      SAY(t, -1, "Villain %d activated %s at %s%s.", me + 1, nm(s, a),
+          loc_nm(s, me, loc_of(s, a)), paid);
+    }
+    fired(s, VL_T_OPP_ACTIVATE);
+    push_ability(s, a, ab, me, me);
+    return;
+  }
+  case VL_OPT_MOVE_ALLY:
+  case VL_OPT_MOVE_HERO: {
+    bool hero = VL_OPT_TYPE(code) == VL_OPT_MOVE_HERO;
+    s->used |= (uint8_t)(1u << open_slot(s, hero ? VL_A_MOVE_HERO
+                                                 : VL_A_MOVE_ALLY));
+    int from = s->w[a].loc;
+    relocate(s, a, b);
+    SAY(t, -1, "Villain %d moved %s from %s to %s.", me + 1, nm(s, a),
+        loc_nm(s, me, from), loc_nm(s, me, b));
+    if (hero) {
+      fired(s, VL_T_OPP_MOVE_HERO);
+      hero_arrived(s, me, b);
+    }
+    return;
+  }
+  case VL_OPT_VANQUISH: {
+    s->used |= (uint8_t)(1u << open_slot(s, VL_A_VANQUISH));
+    vl_frame *f = push(s, VL_F_VANQUISH, me, me);
+    if (!f)
+      return;
+    f->a = (uint16_t)a;
+    SAY(t, -1, "Villain %d sets out to vanquish %s (Strength %d) at %s.",
+        me + 1, nm(s, a), vl_strength(s, a), loc_nm(s, me, s->w[a].loc));
+    if (vl_strength(s, a) == 0) {
+      pop(s);
+      defeat_hero(s, t, a, NULL, 0, "vanquished");
+    }
+    return;
+  }
+  case VL_OPT_FATE:
+    s->used |= (uint8_t)(1u << open_slot(s, VL_A_FATE));
+    start_fate(s, t, me, a);
+    return;
+  case VL_OPT_DISCARD:
+    s->used |= (uint8_t)(1u << open_slot(s, VL_A_DISCARD));
+    SAY(t, -1, "Villain %d is discarding cards.", me + 1);
+    push(s, VL_F_DISCARD, me, me);
+    return;
+  default:
+    return;
+  }
+}
+
+/* ---- setting up ------------------------------------------------------------ */
+
+/* Every villain chosen: decks shuffled, locks, movers, hands, Power. */
+static void begin_game(vl_state *s, told *t) {
+  const vl_profile *pr = PROF(s);
+  for (int p = 0; p < s->players; p++) {
+    const vl_villain *v = vl_villain_of(s, p);
+    for (int k = 0; k < VL_VDECK; k++) {
+      put(s, BLK(p) + k, VL_Z_VDECK, p, 0);
+      eng_pile_push(&s->vdeck[p], (uint16_t)(BLK(p) + k));
+    }
+    for (int k = 0; k < v->n_fate; k++) {
+      put(s, BLK(p) + VL_VDECK + k, VL_Z_FDECK, p, 0);
+      eng_pile_push(&s->fdeck[p], (uint16_t)(BLK(p) + VL_VDECK + k));
+    }
+    eng_pile_shuffle(&s->vdeck[p], &s->rng);
+    eng_pile_shuffle(&s->fdeck[p], &s->rng);
+    s->seat[p].locked = 0;
+    for (int l = 0; l < VL_LOCS; l++)
+      if (v->loc[l].locked)
+        s->seat[p].locked |= (uint8_t)(1u << l);
+    s->seat[p].mover = 0;
+    s->seat[p].pos = (uint8_t)((p - s->first + s->players) % s->players);
+    s->seat[p].power = pr->start_power[s->seat[p].pos];
+  }
+  SAY(t, -1, "Every villain shuffles their decks and draws 4 cards. Villain "
+             "%d goes first; Power to start: 0 for the first player, then "
+             "1, 2, 2, 3, 3 in turn order.",
+      s->first + 1);
+  for (int p = 0; p < s->players; p++) {
+    int k = (s->first + p) % s->players;
+    draw_cards(s, t, k, VL_HAND);
+  }
+  s->current = s->first;
+  s->turn = 1;
+  s->round = 1;
+  s->phase = VL_PH_START;
+}
+
+static eng_rc parse_mode(vl_state *s, const char *mode) {
+  if (!mode[0] || strcmp(mode, "choose") == 0)
+    return ENG_OK;
+  if (strcmp(mode, "random") == 0) {
+    s->random_deal = 1;
+    return ENG_OK;
+  }
+  return ENG_BAD_MODE;
+}
+
+static eng_rc setup_profile(void *st, const eng_config *cfg, uint64_t seed,
+                            int profile) {
+  vl_state *s = st;
+  if (!vl_data_get())
+    return ENG_INTERNAL;
+  memset(s, 0, sizeof *s);
+  s->profile = (uint8_t)profile;
+  const vl_profile *pr = PROF(s);
+  if (cfg->players < pr->min_players || cfg->players > pr->max_players ||
+      cfg->players > vl_loaded.n)
+    return ENG_BAD_PLAYERS;
+  s->players = (uint8_t)cfg->players;
+  eng_rc rc = parse_mode(s, cfg->mode);
+  if (rc)
+    return rc;
+  snprintf(s->mode, sizeof s->mode, "%s", cfg->mode[0] ? cfg->mode : "choose");
+  eng_rng_seed(&s->rng, seed, 0);
+  for (int i = 0; i < VL_N; i++) {
+    s->w[i].zone = VL_Z_NONE;
+    s->w[i].host = VL_NONE;
+  }
+  for (int p = 0; p < VL_SEATS; p++)
+    s->seat[p].villain = -1;
+  s->fate_token = 0xff;
+  s->first = (uint8_t)(cfg->first >= 0
+                           ? cfg->first
+                           : (int)eng_rng_below(&s->rng, s->players));
+  told t = {0}; /* nobody listens to the setup */
+  if (s->random_deal) {
+    int order[VL_MAX_VILLAINS];
+    for (int v = 0; v < vl_loaded.n; v++)
+      order[v] = v;
+    for (int v = vl_loaded.n - 1; v > 0; v--) {
+      int j = (int)eng_rng_below(&s->rng, (uint32_t)v + 1);
+      int tmp = order[v];
+      order[v] = order[j];
+      order[j] = tmp;
+    }
+    for (int p = 0; p < s->players; p++)
+      s->seat[p].villain = (int8_t)order[p];
+    s->chooser = s->players;
+    begin_game(s, &t);
+  } else {
+    s->phase = VL_PH_CHOOSE;
+    s->chooser = 0;
+  }
+  run(s, &t);
+  return s->overflow ? ENG_INTERNAL : ENG_OK;
+}
+
+static eng_rc vl_setup(void *st, const eng_config *cfg, uint64_t seed) {
+  return setup_profile(st, cfg, seed, VL_PROFILE_DISNEY);
+}
+
+static void vl_prompt(const void *st, eng_prompt *p) { options(st, p); }
+
+static eng_rc vl_apply(void *st, uint32_t code, unsigned *flags,
+                       eng_events *ev) {
+  vl_state *s = st;
+  if (s->over)
+    return ENG_GAME_OVER;
+  told t = {.ev = ev};
+  do_answer(s, &t, code);
+  run(s, &t);
+  *flags |= t.fl;
+  return s->overflow ? ENG_INTERNAL : ENG_OK;
+}
+
+/* The index of the "pass" option when p is a Condition window. */
+static int vl_pass_option(const void *st, const eng_prompt *p) {
+  const vl_state *s = st;
+  if (s->over || s->sp == 0 || s->stack[s->sp - 1].kind != VL_F_WINDOW)
+    return -1;
+  for (int i = 0; i < p->n; i++)
+    if (VL_OPT_TYPE(p->code[i]) == VL_OPT_PASS)
+      return i;
+  return -1;
+}
+
+static void vl_result(const void *st, eng_result *r) {
+  const vl_state *s = st;
+  memset(r, 0, sizeof *r);
+  r->over = s->over;
+  r->winners = s->winners;
+  for (int p = 0; p < s->players; p++) {
+    r->score[p] = vl_progress(s, p);
+    const vl_villain *v = vl_villain_of(s, p);
+    if (v)
+      snprintf(r->side[p], sizeof r->side[p], "%s", v->id);
+  }
+  snprintf(r->reason, sizeof r->reason, "%s",
+           !s->over                         ? ""
+           : s->reason == VL_END_OBJECTIVE ? "objective"
+                                           : "round_limit");
+}
+
+static json_t *vl_cards_list(void) {
+  const vl_data *d = vl_data_get();
+  return d ? vl_cards_json(d) : NULL;
+}
+
+static char *vl_cards_md(void) {
+  const vl_data *d = vl_data_get();
+  return d ? vl_cards_markdown(d) : NULL;
+}
+
+/* ---- questions and options for people ---------------------------------------- */
+
+/* Formats an option label, cut to Discord's limit on a UTF-8 boundary
+ * (ending in "..." when cut). */
+static void label_set(char *label, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void label_set(char *label, const char *fmt, ...) {
+  char buf[400];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n > ENG_LABEL_MAX) {
+    int cut = ENG_LABEL_MAX - 3;
+    while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+      cut--;
+    memcpy(buf + cut, "...", 4);
+  }
+  memcpy(label, buf, strlen(buf) + 1);
+}
+
+/* What an effect does, as a verb phrase ("gain 2 Power"). */
+static void op_text(const vl_state *s, const vl_frame *f, char *buf,
+                    size_t cap) {
+  const vl_effect *e = &f->e;
+  switch ((vl_op)e->op) {
+  case VL_OP_GAIN_POWER:
+    snprintf(buf, cap, "gain %d Power", e->n);
+    return;
+  case VL_OP_LOSE_POWER:
+    snprintf(buf, cap, "lose %d Power", e->n);
+    return;
+  case VL_OP_DRAW:
+    snprintf(buf, cap, "draw %d card%s", e->n, e->n == 1 ? "" : "s");
+    return;
+  case VL_OP_DISCARD_CARDS:
+    snprintf(buf, cap, "discard a card (%d of %d)", f->step + 1, e->n);
+    return;
+  case VL_OP_PLAY_FREE:
+    snprintf(buf, cap, "play a card from your hand for free");
+    return;
+  case VL_OP_PLAY_DISCARD:
+    snprintf(buf, cap, "play a card from your discard pile for free");
+    return;
+  case VL_OP_TAKE_DISCARD:
+    snprintf(buf, cap, "take a card from your discard pile into your hand");
+    return;
+  case VL_OP_SEARCH:
+    snprintf(buf, cap, "take which card into your hand");
+    return;
+  case VL_OP_MOVE_HERO:
+  case VL_OP_MOVE_ALLY:
+    if (f->step == 1)
+      snprintf(buf, cap, "move %s where", nm(s, f->a));
+    else
+      snprintf(buf, cap, "move which %s",
+               e->op == VL_OP_MOVE_HERO ? "Hero" : "Ally");
+    return;
+  case VL_OP_DEFEAT_HERO:
+    snprintf(buf, cap, "defeat which Hero");
+    return;
+  case VL_OP_VANQUISH:
+    snprintf(buf, cap, "vanquish a Hero");
+    return;
+  case VL_OP_FATE:
+    snprintf(buf, cap, "perform a Fate action against whom");
+    return;
+  case VL_OP_UNLOCK:
+    snprintf(buf, cap, "remove your lock token");
+    return;
+  case VL_OP_LOOK_FATE:
+    if (f->step == 1)
+      snprintf(buf, cap, "discard any of the cards you looked at (Done "
+                         "keeps the rest on top)");
+    else
+      snprintf(buf, cap, "look at the top %d card%s of your fate deck", e->n,
+               e->n == 1 ? "" : "s");
+    return;
+  case VL_OP_RETURN_ALLY:
+    snprintf(buf, cap, "return which Ally to your hand");
+    return;
+  case VL_OP_GAIN_PER:
+    snprintf(buf, cap, "gain %d Power for each %s in your realm", e->n,
+             vl_kind_name(e->kind));
+    return;
+  case VL_OP_TRACK:
+    snprintf(buf, cap, "move your track by %d", e->n);
+    return;
+  case VL_OP_REMOVE_ALLY:
+    snprintf(buf, cap, "which Ally of Villain %d goes to the discard pile",
+             f->realm + 1);
+    return;
+  case VL_OP_REMOVE_CARD:
+    snprintf(buf, cap, "which card of Villain %d goes to the discard pile",
+             f->realm + 1);
+    return;
+  case VL_OP_FIND_HERO:
+    snprintf(buf, cap, "play %s at which location",
+             vl_villain_of(s, f->realm)->defs[e->card].name);
+    return;
+  case VL_OP_PLAY_FATE_TOP:
+    snprintf(buf, cap, "play the top card of your fate deck");
+    return;
+  case VL_OP_HOOK:
+    snprintf(buf, cap, "%s",
+             f->step == 1 ? "trade places with which Hero"
+                          : "which Hero trades places with another");
+    return;
+  case VL_OP_COUNT:
+    break;
+  }
+  snprintf(buf, cap, "decide");
+}
+
+/* What the current player's action did, for a Condition window's
+ * question: the same words for every asked villain (seat: who is asked,
+ * for "against you"), whatever they hold. */
+static void deeds_text(const vl_state *s, int seat, char *buf, size_t cap) {
+  size_t o = 0;
+  buf[0] = '\0';
+#define DEED(...)                                                              \
+  do {                                                                         \
+    if (o < cap)                                                               \
+      o += (size_t)snprintf(buf + o, cap - o, "%s", o ? ", " : "");            \
+    if (o < cap)                                                               \
+      o += (size_t)snprintf(buf + o, cap - o, __VA_ARGS__);                    \
+  } while (0)
+  if (s->fired & (1u << VL_T_OPP_ALLY))
+    DEED("played an Ally of Strength %d", s->fired_ally);
+  if (s->fired & (1u << VL_T_OPP_ITEM))
+    DEED("played an Item");
+  if (s->fired & (1u << VL_T_OPP_EFFECT))
+    DEED("played an Effect");
+  if (s->fired & (1u << VL_T_OPP_DEFEAT))
+    DEED("defeated a Hero");
+  if (s->fired & (1u << VL_T_OPP_ACTIVATE))
+    DEED("activated an ability");
+  if (s->fired & (1u << VL_T_OPP_MOVE_HERO))
+    DEED("moved a Hero");
+  if (s->fated & (1u << seat))
+    DEED("performed a Fate action against you");
+  if (s->discarded)
+    DEED("discarded %d card%s", s->discarded, s->discarded == 1 ? "" : "s");
+  if (s->power_after > s->power_before)
+    DEED("went from %d to %d Power", s->power_before, s->power_after);
+#undef DEED
+}
+
+static void frame_question(const vl_state *s, const vl_frame *f, char *buf,
+                           size_t cap) {
+  switch ((vl_frame_kind)f->kind) {
+  case VL_F_EFFECT: {
+    char src[64], what[120];
+    src_text(s, f->src, src, sizeof src);
+    op_text(s, f, what, sizeof what);
+    src[0] = (char)(src[0] & ~0x20);
+    snprintf(buf, cap, "%s ability: %s%s", src, what,
+             f->e.may && !f->asked ? " (optional)?" : "?");
+    return;
+  }
+  case VL_F_PLACE: {
+    const vl_card *c = C(s, f->a);
+    if (c->kind == VL_K_HERO)
+      snprintf(buf, cap, "Where does the Hero %s go in Villain %d's realm?",
+               c->name, f->realm + 1);
+    else if (c->attach == VL_AT_HERO)
+      snprintf(buf, cap, "Which Hero in Villain %d's realm carries %s?",
+               f->realm + 1, c->name);
+    else if (c->attach == VL_AT_ALLY)
+      snprintf(buf, cap, "Which of your Allies carries %s?", c->name);
+    else
+      snprintf(buf, cap, "Where do you play %s?", c->name);
+    return;
+  }
+  case VL_F_VANQUISH:
+    if (f->a == VL_NONE)
+      snprintf(buf, cap, "Which Hero do you vanquish?");
+    else
+      snprintf(buf, cap,
+               "Which Allies at %s vanquish %s (Strength %d)? Chosen so far: "
+               "%d Strength.",
+               loc_nm(s, f->realm, s->w[f->a].loc), nm(s, f->a),
+               vl_strength(s, f->a), chosen_strength(s, f));
+    return;
+  case VL_F_FATE:
+    snprintf(buf, cap,
+             "Fate against Villain %d: which revealed card do you play? The "
+             "other goes to their fate discard pile.",
+             f->realm + 1);
+    return;
+  case VL_F_DISCARD:
+    snprintf(buf, cap, "Discard which card? (%d discarded so far; Done when "
+                       "finished.)",
+             f->step);
+    return;
+  case VL_F_WINDOW: {
+    char deeds[200];
+    deeds_text(s, f->player, deeds, sizeof deeds);
+    snprintf(buf, cap,
+             "Villain %d %s. Play a Condition now, or pass? (Asked of every "
+             "villain whose deck has a Condition for this, whatever they "
+             "hold.)",
+             s->current + 1, deeds);
+    return;
+  }
+  case VL_F_FINISH:
+  case VL_F_COUNT:
+    break;
+  }
+  snprintf(buf, cap, "What next?");
+}
+
+static void vl_question(const void *st, const eng_prompt *p, char *buf,
+                        size_t cap) {
+  const vl_state *s = st;
+  if (s->over) {
+    snprintf(buf, cap, "The game is over.");
+    return;
+  }
+  if (s->sp > 0) {
+    frame_question(s, &s->stack[s->sp - 1], buf, cap);
+    return;
+  }
+  int me = s->current;
+  switch ((vl_phase)s->phase) {
+  case VL_PH_CHOOSE:
+    snprintf(buf, cap, "Villain %d, choose your villain (every realm, "
+                       "objective and guide is public: /game card NAME).",
+             p->player + 1);
+    return;
+  case VL_PH_MOVE:
+    snprintf(buf, cap,
+             "Turn %d: where does your mover go? It must leave %s.",
+             (int)s->turn, loc_nm(s, me, s->seat[me].mover));
+    return;
+  case VL_PH_ACTIONS:
+    snprintf(buf, cap, "At %s with %d Power: your next action?",
+             loc_nm(s, me, s->seat[me].mover), s->seat[me].power);
+    return;
+  case VL_PH_START:
+  case VL_PH_END:
+  case VL_PH_OVER:
+    break;
+  }
+  snprintf(buf, cap, "What next?");
+}
+
+/* Short names of the actions for a location's label. */
+static const char *short_action(int kind) {
+  static const char *const names[] = {"Gain 1",   "Gain 2",    "Gain 3",
+                                      "Play",     "Activate",  "Move Ally",
+                                      "Move Hero", "Vanquish", "Fate",
+                                      "Discard"};
+  return kind >= 0 && kind < VL_A_COUNT ? names[kind] : "?";
+}
+
+static void pick_label(const vl_state *s, const vl_frame *f, int i,
+                       char *label) {
+  int r = s->w[i].seat;
+  const char *where = (s->w[i].zone == VL_Z_REALM || s->w[i].zone == VL_Z_TOP)
+                          ? loc_nm(s, r, s->w[i].loc)
+                          : "";
+  char sum[96];
+  vl_card_summary(C(s, i), sum, sizeof sum);
+  switch ((vl_frame_kind)f->kind) {
+  case VL_F_PLACE:
+    label_set(label, "Put %s on %s (%s)", nm(s, f->a), nm(s, i), where);
+    return;
+  case VL_F_VANQUISH:
+    if (f->a == VL_NONE)
+      label_set(label, "%s (Strength %d) at %s", nm(s, i), vl_strength(s, i),
+                where);
+    else
+      label_set(label, "Send %s (Strength %d)", nm(s, i), vl_strength(s, i));
+    return;
+  case VL_F_FATE: {
+    label_set(label, "Play %s (%s)", nm(s, i), sum);
+    return;
+  }
+  case VL_F_DISCARD:
+    label_set(label, "Discard %s", nm(s, i));
+    return;
+  case VL_F_EFFECT: {
+    int op = f->e.op;
+    if (op == VL_OP_DISCARD_CARDS)
+      label_set(label, "Discard %s", nm(s, i));
+    else if (op == VL_OP_PLAY_FREE || op == VL_OP_PLAY_DISCARD)
+      label_set(label, "Play %s (%s) for free", nm(s, i), sum);
+    else if (op == VL_OP_TAKE_DISCARD || op == VL_OP_SEARCH)
+      label_set(label, "Take %s (%s)", nm(s, i), sum);
+    else if (op == VL_OP_LOOK_FATE)
+      label_set(label, "Discard %s (%s)", nm(s, i), sum);
+    else if (op == VL_OP_RETURN_ALLY)
+      label_set(label, "Return %s (at %s)", nm(s, i), where);
+    else if (op == VL_OP_REMOVE_ALLY || op == VL_OP_REMOVE_CARD)
+      label_set(label, "Discard %s (at %s)", nm(s, i), where);
+    else if (op == VL_OP_DEFEAT_HERO)
+      label_set(label, "Defeat %s (Strength %d) at %s", nm(s, i),
+                vl_strength(s, i), where);
+    else if (op == VL_OP_HOOK && f->step == 1)
+      label_set(label, "Trade places with %s (at %s)", nm(s, i), where);
+    else
+      label_set(label, "%s (%s) at %s", nm(s, i), sum, where);
+    return;
+  }
+  case VL_F_WINDOW:
+  case VL_F_FINISH:
+  case VL_F_COUNT:
+    break;
+  }
+  label_set(label, "%s", nm(s, i));
+}
+
+static void vl_option(const void *st, const eng_prompt *p, int i,
+                      char id[ENG_ID_MAX + 1], char label[ENG_LABEL_MAX + 1]) {
+  const vl_state *s = st;
+  uint32_t code = p->code[i];
+  int a = VL_OPT_A(code), b = VL_OPT_B(code), me = s->current;
+  const vl_frame *f = s->sp > 0 ? &s->stack[s->sp - 1] : NULL;
+  char sum[96];
+  switch (VL_OPT_TYPE(code)) {
+  case VL_OPT_VILLAIN: {
+    const vl_villain *v = &vl_loaded.v[a];
+    snprintf(id, ENG_ID_MAX + 1, "villain.%s", v->id);
+    label_set(label, "%s: %s", v->name, v->obj.text);
+    return;
+  }
+  case VL_OPT_MOVE: {
+    const vl_location *l = &vl_villain_of(s, me)->loc[a];
+    bool covered = vl_covered(s, me, a);
+    char acts[160];
+    size_t o = 0;
+    acts[0] = '\0';
+    for (int k = covered ? l->n_top : 0; k < l->n; k++)
+      o += (size_t)snprintf(acts + o, sizeof acts - o, "%s%s", o ? ", " : "",
+                            short_action(l->a[k].kind));
+    snprintf(id, ENG_ID_MAX + 1, "move.%d", a + 1);
+    label_set(label, "Move to %s: %s%s", l->name, acts,
+              covered ? " (top covered)" : "");
+    return;
+  }
+  case VL_OPT_GAIN: {
+    const vl_location *l = &vl_villain_of(s, me)->loc[s->seat[me].mover];
+    int n = gain_amount(s, me, s->seat[me].mover,
+                        l->a[a].kind - VL_A_GAIN_1 + 1);
+    snprintf(id, ENG_ID_MAX + 1, "gain.%d", a + 1);
+    label_set(label, "Gain %d Power (to %d)", n, s->seat[me].power + n);
+    return;
+  }
+  case VL_OPT_PLAY:
+    vl_card_summary(C(s, a), sum, sizeof sum);
+    snprintf(id, ENG_ID_MAX + 1, "play.c%d", a);
+    label_set(label, "Play %s (%s)", nm(s, a), sum);
+    return;
+  case VL_OPT_ACTIVATE: {
+    const vl_ability *ab = activation(s, me, a);
+    snprintf(id, ENG_ID_MAX + 1, "act.c%d", a);
+    label_set(label, "Activate %s at %s (%d Power)", nm(s, a),
+              loc_nm(s, me, loc_of(s, a)), ab ? ab->cost : 0);
+    return;
+  }
+  case VL_OPT_MOVE_ALLY:
+  case VL_OPT_MOVE_HERO:
+    snprintf(id, ENG_ID_MAX + 1, "%s.c%d.%d",
+             VL_OPT_TYPE(code) == VL_OPT_MOVE_HERO ? "hero" : "ally", a, b + 1);
+    label_set(label, "Move %s from %s to %s", nm(s, a),
+              loc_nm(s, me, s->w[a].loc), loc_nm(s, me, b));
+    return;
+  case VL_OPT_VANQUISH:
+    snprintf(id, ENG_ID_MAX + 1, "vanq.c%d", a);
+    label_set(label, "Vanquish %s (Strength %d) at %s", nm(s, a),
+              vl_strength(s, a), loc_nm(s, me, s->w[a].loc));
+    return;
+  case VL_OPT_FATE:
+    snprintf(id, ENG_ID_MAX + 1, "fate.%d", a + 1);
+    label_set(label, "Fate against Villain %d (%s)", a + 1,
+              vl_villain_of(s, a)->name);
+    return;
+  case VL_OPT_DISCARD:
+    snprintf(id, ENG_ID_MAX + 1, "discard");
+    label_set(label, "Discard cards from your hand");
+    return;
+  case VL_OPT_END:
+    snprintf(id, ENG_ID_MAX + 1, "end");
+    label_set(label, "End your turn (draw up to %d)", VL_HAND);
+    return;
+  case VL_OPT_PICK:
+    snprintf(id, ENG_ID_MAX + 1, "pick.c%d", a);
+    if (f)
+      pick_label(s, f, a, label);
+    else
+      label_set(label, "%s", nm(s, a));
+    return;
+  case VL_OPT_LOC: {
+    int r = f ? f->realm : me;
+    snprintf(id, ENG_ID_MAX + 1, "loc.%d", a + 1);
+    if (f && f->kind == VL_F_PLACE)
+      label_set(label, "Play %s at %s", nm(s, f->a), loc_nm(s, r, a));
+    else if (f && f->kind == VL_F_EFFECT && f->e.op == VL_OP_FIND_HERO)
+      label_set(label, "Play %s at %s",
+                vl_villain_of(s, r)->defs[f->e.card].name, loc_nm(s, r, a));
+    else if (f && f->kind == VL_F_EFFECT && f->a != VL_NONE)
+      label_set(label, "Move %s to %s", nm(s, f->a), loc_nm(s, r, a));
+    else
+      label_set(label, "%s", loc_nm(s, r, a));
+    return;
+  }
+  case VL_OPT_SEAT:
+    snprintf(id, ENG_ID_MAX + 1, "seat.%d", a + 1);
+    label_set(label, "Villain %d (%s)", a + 1, vl_villain_of(s, a)->name);
+    return;
+  case VL_OPT_DONE:
+    snprintf(id, ENG_ID_MAX + 1, "done");
+    if (f && f->kind == VL_F_VANQUISH)
+      label_set(label, "Vanquish %s with the chosen Allies", nm(s, f->a));
+    else if (f && f->kind == VL_F_DISCARD)
+      label_set(label, "Done discarding");
+    else if (f && f->kind == VL_F_EFFECT && f->e.op == VL_OP_LOOK_FATE)
+      label_set(label, "Keep the rest on top of the fate deck");
+    else if (f && f->kind == VL_F_EFFECT) {
+      char what[120];
+      op_text(s, f, what, sizeof what);
+      label_set(label, "Yes: %s", what);
+    } else
+      label_set(label, "Done");
+    return;
+  case VL_OPT_SKIP:
+    snprintf(id, ENG_ID_MAX + 1, "skip");
+    label_set(label, "Skip this optional effect");
+    return;
+  case VL_OPT_PASS:
+    snprintf(id, ENG_ID_MAX + 1, "pass");
+    label_set(label, "Pass: play no Condition");
+    return;
+  case VL_OPT_COND:
+    snprintf(id, ENG_ID_MAX + 1, "cond.c%d", a);
+    label_set(label, "Play %s: %s", nm(s, a), text_of(s, a));
+    return;
+  default:
+    snprintf(id, ENG_ID_MAX + 1, "opt.%d", i);
+    label_set(label, "Option %d", i + 1);
+    return;
+  }
+}
+
+static const char *const vl_modes[] = {"choose", "random", NULL};
+
+/* Every discard pile is open (the rulebook's FAQ): anyone may look
+ * through any of them at any time. */
+static const char *const vl_open_piles[] = {
+    "discard_1", "discard_2", "discard_3", "discard_4", "discard_5",
+    "discard_6", "fate_discard_1", "fate_discard_2", "fate_discard_3",
+    "fate_discard_4", "fate_discard_5", "fate_discard_6", NULL};
+
+const eng_ruleset vl_ruleset = {
+    .id = "villainous",
+    .name = "Villainous",
+    .version = 1,
+    .colour = 0x5b2a86, /* a deep villain's purple */
+    .min_players = 2,
+    .max_players = 6,
+    .modes_help = "choose (each seat picks a villain in seat order, the "
+                  "default) or random (villains dealt at random)",
+    .modes = vl_modes,
+    .open_piles = vl_open_piles,
+    .state_size = sizeof(vl_state),
+    .setup = vl_setup,
+    .prompt = vl_prompt,
+    .question = vl_question,
+    .option = vl_option,
+    .apply = vl_apply,
+    .view = vl_view,
+    .to_json = vl_to_json,
+    .from_json = vl_from_json,
+    .result = vl_result,
+    .check = vl_check,
+    .cards = vl_cards_list,
+    .cards_markdown = vl_cards_md,
+    .render = vl_render,
+    .ai = vl_ai_choose,
+    .pass_option = vl_pass_option,
+};
+
+/* ---- the rules' questions, for the heuristic player (vl_ai.c) ------------- */
+
+bool vl_in_realm(const vl_state *s, int i, int seat) {
+  return in_realm(s, i, seat);
+}
+bool vl_is_fate_card(int i) { return is_fate_card(i); }
+bool vl_locked(const vl_state *s, int seat, int loc) {
+  return locked(s, seat, loc);
+}
+bool vl_open_for(const vl_state *s, int seat, int loc, bool hero) {
+  return open_for(s, seat, loc, hero);
+}
+int vl_gain_amount(const vl_state *s, int seat, int loc, int n) {
+  return gain_amount(s, seat, loc, n);
+}
+bool vl_vanquishable(const vl_state *s, int seat, int h) {
+  return vanquishable(s, seat, h);
+}
+bool vl_playable(const vl_state *s, int seat, int i, bool free) {
+  return playable(s, seat, i, free);
+}
+bool vl_activatable(const vl_state *s, int seat, int i) {
+  return activatable(s, seat, i);
+}
+int vl_hand_size(const vl_state *s, int seat) { return hand_size(s, seat); }
+bool vl_slot_open(const vl_state *s, int k) { return slot_open(s, k); }

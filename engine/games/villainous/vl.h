@@ -1,0 +1,603 @@
+/*
+ * vl.h: internals of the Villainous engine, one engine for both
+ * Villainous rulebooks.
+ *
+ * Every player is a villain with a realm of four locations in a row, a
+ * mover that must change location every turn, a villain deck and a fate
+ * deck. The rulebooks differ in a few rules (how Fate is played, how far
+ * a card may be moved, Conditions, Events...): those differences are one
+ * vl_profile per ruleset, and everything else is shared. This file holds
+ * the Disney rulebook's profile (ruleset id "villainous"); the Marvel
+ * rulebook's profile is meant to be a second vl_profile over the same
+ * state, vocabulary and data format.
+ *
+ * The villains are data (data/VILLAIN.json, one file each, built into the
+ * binary and validated when first loaded, see README.md beside this
+ * file): their realm, objective, guide, villain deck and fate deck. Card
+ * abilities are lists of effects from the closed vocabulary VL_OPS and
+ * static modifiers from VL_MODS, interpreted by one switch each in vl.c.
+ * The state is a flat value: where each card instance is, the piles in
+ * order, each seat's power, mover and locks, and a small stack of frames
+ * still to resolve.
+ */
+#ifndef LAIR_VL_H
+#define LAIR_VL_H
+
+#include "../../eng.h"
+
+/* ---- sizes ------------------------------------------------------------
+ * Card instances are numbered by seat: seat s owns the block
+ * [s * VL_BLOCK, (s + 1) * VL_BLOCK), its villain deck first (VL_VDECK
+ * cards), then its fate deck. VL_COMMON instances after the seats are
+ * kept for a profile with one shared fate deck; the Disney profile leaves
+ * them unused. An instance's card is read through its seat's villain. */
+#define VL_SEATS 6
+#define VL_LOCS 4
+#define VL_VDECK 30
+#define VL_FDECK_MAX 18
+#define VL_BLOCK (VL_VDECK + VL_FDECK_MAX)
+#define VL_COMMON 16
+#define VL_N (VL_SEATS * VL_BLOCK + VL_COMMON)
+#define VL_NONE 0xffff
+#define VL_HAND 4           /* draw back up to this at the end of a turn */
+#define VL_MAX_VILLAINS 16  /* villains in the data */
+#define VL_MAX_DEFS 40      /* distinct cards of one villain (both decks) */
+#define VL_MAX_ABILITIES 3  /* abilities of one card */
+#define VL_MAX_EFFECTS 4    /* effects (or modifiers) of one ability */
+#define VL_MAX_ACTIONS 5    /* action symbols of one location */
+#define VL_MAX_ITEMS 3      /* items of one items_together objective */
+#define VL_STACK 24
+#define VL_LIST 12
+#define VL_ROUND_LIMIT 60   /* rounds before the game ends unwon */
+
+/* ---- vocabularies -----------------------------------------------------
+ * Each list: enum name, the name in the data files. */
+
+/* Card kinds. */
+#define VL_KINDS(X)                                                            \
+  X(ALLY, "ally")                                                              \
+  X(ITEM, "item")                                                              \
+  X(EFFECT, "effect")                                                          \
+  X(CONDITION, "condition")                                                    \
+  X(SPECIAL, "special")                                                        \
+  X(HERO, "hero")
+
+/* Action symbols of a location. */
+#define VL_ACTIONS(X)                                                          \
+  X(GAIN_1, "gain_1")                                                          \
+  X(GAIN_2, "gain_2")                                                          \
+  X(GAIN_3, "gain_3")                                                          \
+  X(PLAY, "play")                                                              \
+  X(ACTIVATE, "activate")                                                      \
+  X(MOVE_ALLY, "move_ally")                                                    \
+  X(MOVE_HERO, "move_hero")                                                    \
+  X(VANQUISH, "vanquish")                                                      \
+  X(FATE, "fate")                                                              \
+  X(DISCARD, "discard")
+
+/* When an ability works. */
+#define VL_WHENS(X)                                                            \
+  X(PLAYED, "played")           /* when the card is played */                 \
+  X(ACTIVATE, "activate")       /* with an Activate action, for a cost */     \
+  X(STATIC, "static")           /* always, while it is in a realm */          \
+  X(DISCARDED, "discarded")     /* when it leaves the realm to a discard */   \
+  X(HERO_ARRIVES, "hero_arrives") /* a Hero is played or moved here */        \
+  X(DEFEAT, "defeat")           /* whenever its owner defeats a Hero */       \
+  X(TURN_START, "turn_start")   /* at the start of its owner's turn */        \
+  X(ARRIVE, "arrive")           /* its owner's mover comes to its location */ \
+  X(CONDITION, "condition")     /* a Condition's trigger, in others' turns */
+
+/* What a Condition waits for, always an action of the player whose turn
+ * it is (an opponent of the Condition's owner); n is the threshold. */
+#define VL_TRIGGERS(X)                                                         \
+  X(OPP_ALLY, "opp_ally")           /* plays an Ally of Strength n or more */ \
+  X(OPP_ITEM, "opp_item")           /* plays an Item */                       \
+  X(OPP_EFFECT, "opp_effect")       /* plays an Effect */                     \
+  X(OPP_DEFEAT, "opp_defeat")       /* defeats a Hero */                      \
+  X(OPP_POWER, "opp_power")         /* their Power reaches n (was below) */   \
+  X(OPP_ACTIVATE, "opp_activate")   /* activates an ability */                \
+  X(OPP_FATE, "opp_fate")           /* performs Fate against you */           \
+  X(OPP_DISCARD, "opp_discard")     /* discards n or more cards */            \
+  X(OPP_MOVE_HERO, "opp_move_hero") /* moves a Hero */
+
+/* Effects: what an ability does, in order. "You" is the villain whose
+ * realm the card is in (a fate card's target); the card's player makes
+ * the choices, except choices among a hand, which its holder makes. */
+#define VL_OPS(X)                                                              \
+  X(GAIN_POWER, "gain_power")                                                  \
+  X(LOSE_POWER, "lose_power")                                                  \
+  X(DRAW, "draw")                                                              \
+  X(DISCARD_CARDS, "discard_cards")                                            \
+  X(PLAY_FREE, "play_free")                                                    \
+  X(PLAY_DISCARD, "play_discard")                                              \
+  X(TAKE_DISCARD, "take_discard")                                              \
+  X(SEARCH, "search")                                                          \
+  X(MOVE_HERO, "move_hero")                                                    \
+  X(MOVE_ALLY, "move_ally")                                                    \
+  X(DEFEAT_HERO, "defeat_hero")                                                \
+  X(VANQUISH, "vanquish")                                                      \
+  X(FATE, "fate")                                                              \
+  X(UNLOCK, "unlock")                                                          \
+  X(LOOK_FATE, "look_fate")                                                    \
+  X(RETURN_ALLY, "return_ally")                                                \
+  X(GAIN_PER, "gain_per")                                                      \
+  X(TRACK, "track")                                                            \
+  X(REMOVE_ALLY, "remove_ally")                                                \
+  X(REMOVE_CARD, "remove_card")                                                \
+  X(FIND_HERO, "find_hero")                                                    \
+  X(PLAY_FATE_TOP, "play_fate_top")                                            \
+  X(HOOK, "hook")
+
+/* Static modifiers. */
+#define VL_MODS(X)                                                             \
+  X(STRENGTH, "strength")     /* n to the Strength of `who` */                \
+  X(COST, "cost")             /* n to the cost of cards of a kind you play */ \
+  X(GAIN, "gain")             /* n to Gain Power actions at its location */   \
+  X(NO_ACTIVATE, "no_activate") /* no card at its location is activated */    \
+  X(NO_MOVE, "no_move")       /* no Ally or Item leaves its location */       \
+  X(NO_HEROES, "no_heroes")   /* no Hero is played or moved to it */
+
+/* Whom a strength modifier counts for. */
+#define VL_WHOS(X)                                                             \
+  X(SELF, "self")                                                              \
+  X(HOST, "host")             /* the character it is attached to */           \
+  X(ALLIES_HERE, "allies_here")                                                \
+  X(HEROES_HERE, "heroes_here")                                                \
+  X(ALLIES, "allies")         /* every Ally in the realm */                   \
+  X(HEROES, "heroes")         /* every Hero in the realm */
+
+/* Objectives. */
+#define VL_OBJECTIVES(X)                                                       \
+  X(DEFEAT_HERO_AT, "defeat_hero_at")                                          \
+  X(START_POWER, "start_power")                                                \
+  X(CARD_EVERYWHERE, "card_everywhere")                                        \
+  X(ITEMS_TOGETHER, "items_together")                                          \
+  X(REACH, "count")
+
+/* What a count objective counts. */
+#define VL_COUNTS(X)                                                           \
+  X(TRACK, "track")       /* the villain's own track */                       \
+  X(DEFEATED, "defeated") /* Heroes it has defeated this game */              \
+  X(ALLIES, "allies")     /* Allies in its realm */
+
+/* The named hooks: a card's one-of-a-kind effect, written in C beside
+ * the rules (vl.c, hooks). Keep this list short; every entry is
+ * reviewed. */
+#define VL_HOOKS(X)                                                            \
+  X(SWAP_HEROES, "swap_heroes") /* two Heroes trade locations */
+
+typedef enum {
+#define X(e, s) VL_K_##e,
+  VL_KINDS(X)
+#undef X
+      VL_K_COUNT
+} vl_kind;
+typedef enum {
+#define X(e, s) VL_A_##e,
+  VL_ACTIONS(X)
+#undef X
+      VL_A_COUNT
+} vl_action_kind;
+typedef enum {
+#define X(e, s) VL_W_##e,
+  VL_WHENS(X)
+#undef X
+      VL_W_COUNT
+} vl_when;
+typedef enum {
+#define X(e, s) VL_T_##e,
+  VL_TRIGGERS(X)
+#undef X
+      VL_T_COUNT
+} vl_trigger;
+typedef enum {
+#define X(e, s) VL_OP_##e,
+  VL_OPS(X)
+#undef X
+      VL_OP_COUNT
+} vl_op;
+typedef enum {
+#define X(e, s) VL_M_##e,
+  VL_MODS(X)
+#undef X
+      VL_M_COUNT
+} vl_mod_kind;
+typedef enum {
+#define X(e, s) VL_WHO_##e,
+  VL_WHOS(X)
+#undef X
+      VL_WHO_COUNT
+} vl_who;
+typedef enum {
+#define X(e, s) VL_O_##e,
+  VL_OBJECTIVES(X)
+#undef X
+      VL_O_COUNT
+} vl_objective_kind;
+typedef enum {
+#define X(e, s) VL_C_##e,
+  VL_COUNTS(X)
+#undef X
+      VL_C_COUNT
+} vl_count;
+typedef enum {
+#define X(e, s) VL_H_##e,
+  VL_HOOKS(X)
+#undef X
+      VL_H_COUNT
+} vl_hook;
+
+/* The data-file names of the vocabularies ("?" out of range). */
+const char *vl_kind_name(int kind);
+const char *vl_action_name(int action);
+const char *vl_when_name(int when);
+const char *vl_trigger_name(int trigger);
+const char *vl_op_name(int op);
+const char *vl_mod_name(int mod);
+const char *vl_who_name(int who);
+const char *vl_objective_name(int objective);
+const char *vl_count_name(int count);
+const char *vl_hook_name(int hook);
+
+/* An action's name for people ("Gain 2 Power", "Move a Hero"). */
+const char *vl_action_label(int action);
+/* A card's kind and numbers for people: "Ally, cost 2, Strength 3". */
+struct vl_card;
+void vl_card_summary(const struct vl_card *c, char *buf, size_t cap);
+
+/* Kind filters of effects and modifiers: VL_ANY or a vl_kind. */
+#define VL_ANY 0xff
+
+/* Scopes of effects that pick a card or a location. */
+enum {
+  VL_SC_REALM = 0,    /* anywhere in the realm */
+  VL_SC_HERE = 1,     /* at the location of the card the ability is on */
+  VL_SC_ADJACENT = 2, /* move: to an adjacent location */
+  VL_SC_ANY = 3,      /* move: to any other location */
+  VL_SC_MOVER = 4,    /* move: to the location of the realm's mover */
+  VL_SC_ACTIVE = 5    /* fate: against the player whose turn it is */
+};
+
+typedef struct vl_effect {
+  uint8_t op;    /* vl_op */
+  int8_t n;      /* amount, threshold or maximum Strength (0: any) */
+  uint8_t may;   /* optional: the player may skip it */
+  uint8_t scope; /* VL_SC_ADJACENT/ANY/MOVER (moves), VL_SC_ACTIVE (fate) */
+  uint8_t where; /* VL_SC_REALM or VL_SC_HERE: where it picks a card */
+  uint8_t kind;  /* a card kind filter (gain_per: what it counts):
+                    vl_kind or VL_ANY */
+  int8_t card;   /* a named card: def index in the same villain, or -1 */
+  uint8_t hook;  /* vl_hook */
+} vl_effect;
+
+typedef struct vl_mod {
+  uint8_t mod;  /* vl_mod_kind */
+  int8_t n;
+  uint8_t who;  /* vl_who, for strength */
+  uint8_t kind; /* cost: vl_kind or VL_ANY */
+} vl_mod;
+
+typedef struct vl_ability {
+  uint8_t when;    /* vl_when */
+  uint8_t trigger; /* vl_trigger, for conditions */
+  int8_t tn;       /* the trigger's threshold */
+  uint8_t cost;    /* activate: Power to pay */
+  uint8_t n_eff, n_mod;
+  vl_effect eff[VL_MAX_EFFECTS];
+  vl_mod mod[VL_MAX_EFFECTS];
+} vl_ability;
+
+enum { VL_DECK_VILLAIN = 0, VL_DECK_FATE = 1 };
+enum { VL_AT_NONE = 0, VL_AT_ALLY = 1, VL_AT_HERO = 2 };
+
+typedef struct vl_card {
+  char id[32];
+  char name[40];
+  char kind_name[20]; /* "Ally", or a special kind's own name */
+  char text[240];
+  uint8_t kind;   /* vl_kind */
+  uint8_t deck;   /* VL_DECK_* */
+  uint8_t cost;   /* Power to play (0 for fate cards and Conditions) */
+  int8_t strength; /* Allies and Heroes */
+  uint8_t count;
+  uint8_t attach; /* VL_AT_*: an Item that must be attached */
+  uint8_t ai;     /* how much the heuristic player wants it, 1-5 */
+  uint8_t n_ab;
+  vl_ability ab[VL_MAX_ABILITIES];
+} vl_card;
+
+typedef struct vl_action {
+  uint8_t kind; /* vl_action_kind */
+} vl_action;
+
+typedef struct vl_location {
+  char name[32];
+  uint8_t n_top; /* the first n_top actions are the top part */
+  uint8_t n;
+  uint8_t locked; /* starts with a lock token */
+  vl_action a[VL_MAX_ACTIONS];
+} vl_location;
+
+typedef struct vl_objective {
+  uint8_t kind;     /* vl_objective_kind */
+  uint8_t at_start; /* checked at the start of the owner's turn only */
+  int16_t n;        /* start_power, count */
+  uint8_t count;    /* vl_count */
+  int8_t hero;      /* defeat_hero_at: def index */
+  int8_t loc;       /* defeat_hero_at, items_together: a location, or -1 */
+  uint8_t kind_of;  /* card_everywhere: a vl_kind */
+  int8_t card;      /* card_everywhere: a def index, or -1 for any of kind */
+  uint8_t n_items;  /* items_together */
+  int8_t items[VL_MAX_ITEMS];
+  char text[200];
+} vl_objective;
+
+/* One pair of a Condition trigger and its threshold in a villain's
+ * deck: what opens a Condition window for that villain (public). */
+typedef struct vl_cond_trigger {
+  uint8_t trigger;
+  int8_t tn;
+} vl_cond_trigger;
+
+typedef struct vl_villain {
+  char id[32];
+  char name[40];
+  char guide[1200];
+  char track_name[24]; /* "" when the villain has no track */
+  uint8_t track_max;
+  uint32_t colour;
+  vl_location loc[VL_LOCS];
+  vl_objective obj;
+  int n_defs;
+  vl_card defs[VL_MAX_DEFS];
+  uint8_t vinst[VL_VDECK];     /* villain deck slot -> def */
+  uint8_t finst[VL_FDECK_MAX]; /* fate deck slot -> def */
+  uint8_t n_fate;
+  uint8_t n_cond;
+  vl_cond_trigger cond[4];
+} vl_villain;
+
+typedef struct vl_data {
+  int n;
+  vl_villain v[VL_MAX_VILLAINS]; /* sorted by id */
+} vl_data;
+
+/* Returns the validated villains, loading them on first use (thread-
+ * safe); NULL if the shipped data is invalid (errors went to stderr). */
+const vl_data *vl_data_get(void);
+/* Parses and validates n data texts (names[i] is text i's file name,
+ * for messages) into *out. Returns the number of errors; each is reported
+ * through report(ctx, message). */
+int vl_data_parse(const char *const *texts, const char *const *names, int n,
+                  vl_data *out, void (*report)(void *ctx, const char *msg),
+                  void *ctx);
+/* The card list as JSON: one object per distinct card with villain,
+ * deck, count, kind, cost, strength, text; new reference. */
+json_t *vl_cards_json(const vl_data *d);
+/* The villains and their cards as Markdown (what docs/rules/villainous.md
+ * embeds); malloc'd, NULL when out of memory. */
+char *vl_cards_markdown(const vl_data *d);
+
+/* ---- the state ---------------------------------------------------------- */
+
+typedef enum {
+  VL_Z_NONE,     /* an unused instance slot */
+  VL_Z_VDECK,    /* its seat's villain deck (face down) */
+  VL_Z_VDISC,    /* its seat's villain discard pile (face up) */
+  VL_Z_HAND,     /* its seat's hand */
+  VL_Z_REALM,    /* the bottom of a realm: Allies, Items, specials */
+  VL_Z_TOP,      /* the top of a realm: Heroes and the Items on them */
+  VL_Z_FDECK,    /* its seat's fate deck (face down) */
+  VL_Z_FDISC,    /* its seat's fate discard pile (face up) */
+  VL_Z_REVEALED, /* turned face up by a Fate action, not yet placed */
+  VL_Z_PLAYING,  /* an Effect or Condition resolving, face up */
+  VL_Z_COUNT
+} vl_zone;
+
+typedef struct vl_where {
+  uint8_t zone;  /* vl_zone */
+  uint8_t seat;  /* the realm, hand or pile it is in */
+  uint8_t loc;   /* realm zones: its location */
+  uint8_t known; /* hidden zones: seats that looked at it (bit mask) */
+  uint16_t host; /* attached to this instance, or VL_NONE */
+  uint16_t order; /* when it came to its place (Heroes: who covers) */
+} vl_where;
+
+typedef struct vl_seat {
+  int8_t villain; /* index into vl_data, -1 before the choice */
+  uint8_t mover;  /* location 0..3 */
+  uint8_t locked; /* bit mask of locations with a lock token */
+  uint8_t track;
+  uint8_t defeated; /* Heroes defeated */
+  uint8_t pos;      /* place in turn order, 0 = first player */
+  int16_t power;
+} vl_seat;
+
+typedef enum {
+  VL_PH_CHOOSE, /* seats choose their villains in seat order */
+  VL_PH_START,  /* start of a turn: objectives, triggers */
+  VL_PH_MOVE,   /* decision: where the mover goes */
+  VL_PH_ACTIONS, /* decision: the next action, or the end of the turn */
+  VL_PH_END,    /* drawing back up, then the next player */
+  VL_PH_OVER
+} vl_phase;
+
+/* Frames: multi-step actions and effects still to resolve. */
+typedef enum {
+  VL_F_EFFECT,   /* one effect of an ability */
+  VL_F_PLACE,    /* where a card being played goes (a: the card) */
+  VL_F_VANQUISH, /* a: the Hero; list: the Allies chosen so far */
+  VL_F_FATE,     /* a Fate action: realm = target; list: revealed cards */
+  VL_F_DISCARD,  /* the Discard action: any number of cards */
+  VL_F_WINDOW,   /* a Condition window for `player` */
+  VL_F_FINISH,   /* a: an Effect or Condition to discard once resolved */
+  VL_F_COUNT
+} vl_frame_kind;
+
+typedef struct vl_frame {
+  uint8_t kind;   /* vl_frame_kind */
+  uint8_t player; /* who decides */
+  uint8_t realm;  /* whose realm it concerns */
+  uint8_t step;
+  vl_effect e;    /* EFFECT: the effect */
+  uint16_t src;   /* the card whose ability (or action) this is */
+  uint16_t a, b;  /* chosen cards, locations, counts */
+  uint8_t asked;  /* EFFECT: an optional effect's question was answered */
+  uint8_t free;   /* PLACE: without paying (an effect plays it) */
+  uint8_t from;   /* PLACE: VL_Z_HAND or VL_Z_VDISC it comes from */
+  uint8_t n_list;
+  uint16_t list[VL_LIST];
+} vl_frame;
+
+/* A rules profile: where the rulebooks differ. */
+typedef enum { VL_FATE_OWN_TWO, VL_FATE_SHARED_ONE } vl_fate_mode;
+typedef struct vl_profile {
+  const char *id;
+  uint8_t fate_mode;    /* vl_fate_mode */
+  uint8_t move_any;     /* relocate anywhere (else only adjacent) */
+  uint8_t conditions;   /* Conditions are played in others' turns */
+  uint8_t fate_token;   /* the Fate token from this many players (0: never) */
+  uint8_t min_players, max_players;
+  int8_t start_power[VL_SEATS]; /* by place in turn order */
+} vl_profile;
+
+/* The profiles by index (VL_PROFILE_*). */
+enum { VL_PROFILE_DISNEY = 0, VL_PROFILE_COUNT };
+extern const vl_profile vl_profiles[VL_PROFILE_COUNT];
+
+typedef struct vl_state {
+  eng_rng rng;
+  uint8_t profile; /* index into vl_profiles */
+  uint8_t players;
+  uint8_t random_deal; /* mode random: villains dealt at setup */
+  uint8_t first;
+  uint8_t current;
+  uint8_t phase;
+  uint8_t chooser; /* CHOOSE: the seat choosing */
+  uint8_t used;    /* action slots of the mover's location used this turn */
+  uint8_t fate_token; /* the seat holding it, or 0xff */
+  uint8_t over, winners, reason;
+  uint8_t hit; /* seats whose defeat_hero_at objective just came true */
+  uint8_t sp, overflow;
+  uint8_t acting;  /* an action of the current player is resolving */
+  int32_t turn;
+  uint16_t round;
+  uint16_t seq;    /* placement counter for vl_where.order */
+  /* What the action in progress did that Conditions may answer: a bit
+   * per vl_trigger, the strongest Ally played, the Power it started
+   * with, whom it fated, how many cards it discarded. */
+  uint32_t fired;
+  int8_t fired_ally;
+  int16_t power_before, power_after;
+  uint8_t fated; /* bit mask of seats */
+  uint8_t discarded;
+  vl_seat seat[VL_SEATS];
+  eng_pile vdeck[VL_SEATS], vdisc[VL_SEATS], fdeck[VL_SEATS], fdisc[VL_SEATS];
+  vl_where w[VL_N];
+  vl_frame stack[VL_STACK];
+  char mode[64];
+} vl_state;
+
+enum { VL_END_NONE, VL_END_OBJECTIVE, VL_END_ROUNDS };
+
+extern const eng_ruleset vl_ruleset;
+
+/* The loaded data, once vl_data_get() has succeeded. */
+extern vl_data vl_loaded;
+
+/* The villain of seat s, or NULL before its choice. */
+static inline const vl_villain *vl_villain_of(const vl_state *s, int seat) {
+  return s->seat[seat].villain < 0 ? NULL
+                                   : &vl_loaded.v[s->seat[seat].villain];
+}
+/* The seat whose block holds instance i. */
+static inline int vl_inst_seat(int i) { return i / VL_BLOCK; }
+/* The card of instance i (its seat's villain must be chosen). */
+static inline const vl_card *vl_card_of(const vl_state *s, int i) {
+  const vl_villain *v = vl_villain_of(s, i / VL_BLOCK);
+  int k = i % VL_BLOCK;
+  return k < VL_VDECK ? &v->defs[v->vinst[k]]
+                      : &v->defs[v->finst[k - VL_VDECK]];
+}
+/* The def index of instance i within its villain. */
+static inline int vl_def_of(const vl_state *s, int i) {
+  const vl_villain *v = vl_villain_of(s, i / VL_BLOCK);
+  int k = i % VL_BLOCK;
+  return k < VL_VDECK ? v->vinst[k] : v->finst[k - VL_VDECK];
+}
+
+/* vl.c: rules helpers shared with the other files. */
+int vl_strength(const vl_state *s, int i);
+int vl_cost(const vl_state *s, int seat, int i);
+bool vl_covered(const vl_state *s, int seat, int loc);
+/* Objective progress of seat, 0..100, from public information only. */
+int vl_progress(const vl_state *s, int seat);
+/* A one-line account of seat's progress ("12 of 20 Power"). */
+void vl_progress_text(const vl_state *s, int seat, char *buf, size_t cap);
+bool vl_zone_public(int zone);
+const char *vl_zone_name(int zone);
+const char *vl_phase_name(int phase);
+
+/* Questions about the rules the heuristic player asks (vl.c): whether i
+ * lies in seat's realm; is a fate card; loc of seat's realm is locked,
+ * open for a card (a Hero); what a Gain n action at loc gives; whether
+ * Hero h can be vanquished, card i played (free: without its cost) or
+ * activated now; seat's hand size; whether action slot k of the current
+ * player's location may be used. */
+bool vl_in_realm(const vl_state *s, int i, int seat);
+bool vl_is_fate_card(int i);
+bool vl_locked(const vl_state *s, int seat, int loc);
+bool vl_open_for(const vl_state *s, int seat, int loc, bool hero);
+int vl_gain_amount(const vl_state *s, int seat, int loc, int n);
+bool vl_vanquishable(const vl_state *s, int seat, int h);
+bool vl_playable(const vl_state *s, int seat, int i, bool free);
+bool vl_activatable(const vl_state *s, int seat, int i);
+int vl_hand_size(const vl_state *s, int seat);
+bool vl_slot_open(const vl_state *s, int k);
+
+/* vl_io.c */
+json_t *vl_view(const void *st, int viewer);
+json_t *vl_to_json(const void *st);
+eng_rc vl_from_json(void *st, const json_t *j);
+int vl_check(const void *st, char *msg, size_t cap);
+/* Whether viewer may see instance i where it is now. */
+bool vl_visible(const vl_state *s, int i, int viewer);
+/* Walks a view's JSON: 0 if every card in it may be seen by viewer, else
+ * 1 with msg. */
+int vl_check_view_json(const vl_state *s, const json_t *v, int viewer,
+                       char *msg, size_t cap);
+/* vl_text.c */
+void vl_render(const json_t *view, int what, char *buf, size_t cap);
+/* vl_ai.c */
+int vl_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng);
+
+/* Option codes: type in the top byte, then two 12-bit operands. */
+enum {
+  VL_OPT_VILLAIN = 1, /* choose villain a */
+  VL_OPT_MOVE,        /* move the mover to location a */
+  VL_OPT_GAIN,        /* action slot a: gain Power */
+  VL_OPT_PLAY,        /* play card a from hand */
+  VL_OPT_ACTIVATE,    /* activate card a */
+  VL_OPT_MOVE_ALLY,   /* move card a to location b */
+  VL_OPT_MOVE_HERO,   /* move Hero a to location b */
+  VL_OPT_VANQUISH,    /* vanquish Hero a */
+  VL_OPT_FATE,        /* Fate against seat a */
+  VL_OPT_DISCARD,     /* start discarding */
+  VL_OPT_END,         /* end the turn */
+  VL_OPT_PICK,        /* a frame's choice of card a */
+  VL_OPT_LOC,         /* a frame's choice of location a */
+  VL_OPT_SEAT,        /* a frame's choice of seat a */
+  VL_OPT_DONE,        /* stop choosing (discarding, vanquishing with these) */
+  VL_OPT_SKIP,        /* skip an optional effect */
+  VL_OPT_PASS,        /* play no Condition */
+  VL_OPT_COND,        /* play Condition a */
+  VL_OPT_HERO_AT,     /* move chosen Hero to location a (effects) */
+};
+#define VL_CODE(t, a, b)                                                       \
+  (((uint32_t)(t) << 24) | (((uint32_t)(a)&0xfff) << 12) |                     \
+   ((uint32_t)(b)&0xfff))
+#define VL_OPT_TYPE(c) ((int)((c) >> 24))
+#define VL_OPT_A(c) ((int)(((c) >> 12) & 0xfff))
+#define VL_OPT_B(c) ((int)((c)&0xfff))
+
+#endif

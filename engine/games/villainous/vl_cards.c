@@ -1,0 +1,1223 @@
+/*
+ * vl_cards.c: loads and validates the Villainous villains.
+ *
+ * Every data file villainous/VILLAIN.json built into the binary is one
+ * villain (README.md beside this file is the format). They are parsed
+ * once per process into a read-only table sorted by villain id.
+ * Validation reports every problem it finds (an unknown key or op, a
+ * deck of the wrong size, a realm outside the rulebook's calibration...)
+ * before it fails, so one run shows all that is wrong with an edited
+ * file. The card list is also given as JSON (`lair cards villainous`)
+ * and as the Markdown that docs/rules/villainous.md embeds.
+ */
+#include "vl.h"
+
+#include "../../blob.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+
+#define NAMES(e, s) s,
+static const char *const kind_names[] = {VL_KINDS(NAMES)};
+static const char *const action_names[] = {VL_ACTIONS(NAMES)};
+static const char *const when_names[] = {VL_WHENS(NAMES)};
+static const char *const trigger_names[] = {VL_TRIGGERS(NAMES)};
+static const char *const op_names[] = {VL_OPS(NAMES)};
+static const char *const mod_names[] = {VL_MODS(NAMES)};
+static const char *const who_names[] = {VL_WHOS(NAMES)};
+static const char *const objective_names[] = {VL_OBJECTIVES(NAMES)};
+static const char *const count_names[] = {VL_COUNTS(NAMES)};
+static const char *const hook_names[] = {VL_HOOKS(NAMES)};
+#undef NAMES
+
+#define NAME_OF(arr, count, i) ((i) >= 0 && (i) < (count) ? arr[i] : "?")
+const char *vl_kind_name(int i) { return NAME_OF(kind_names, VL_K_COUNT, i); }
+const char *vl_action_name(int i) {
+  return NAME_OF(action_names, VL_A_COUNT, i);
+}
+const char *vl_when_name(int i) { return NAME_OF(when_names, VL_W_COUNT, i); }
+const char *vl_trigger_name(int i) {
+  return NAME_OF(trigger_names, VL_T_COUNT, i);
+}
+const char *vl_op_name(int i) { return NAME_OF(op_names, VL_OP_COUNT, i); }
+const char *vl_mod_name(int i) { return NAME_OF(mod_names, VL_M_COUNT, i); }
+const char *vl_who_name(int i) { return NAME_OF(who_names, VL_WHO_COUNT, i); }
+const char *vl_objective_name(int i) {
+  return NAME_OF(objective_names, VL_O_COUNT, i);
+}
+const char *vl_count_name(int i) {
+  return NAME_OF(count_names, VL_C_COUNT, i);
+}
+const char *vl_hook_name(int i) { return NAME_OF(hook_names, VL_H_COUNT, i); }
+
+static int lookup(const char *const *names, int n, const char *s) {
+  if (!s)
+    return -1;
+  for (int i = 0; i < n; i++)
+    if (strcmp(names[i], s) == 0)
+      return i;
+  return -1;
+}
+
+/* ---- the loader --------------------------------------------------------- */
+
+typedef struct loader {
+  void (*report)(void *ctx, const char *msg);
+  void *ctx;
+  int errors;
+  const char *file; /* the file being read, for messages */
+} loader;
+
+static void err(loader *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void err(loader *l, const char *fmt, ...) {
+  char msg[400];
+  int o = snprintf(msg, sizeof msg, "%s: ", l->file ? l->file : "villainous");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg + o, sizeof msg - (size_t)o, fmt, ap);
+  va_end(ap);
+  l->errors++;
+  if (l->report)
+    l->report(l->ctx, msg);
+}
+
+/* Reports every key of o that is not in keys (NULL-terminated). */
+static void known_keys(loader *l, const char *where, const json_t *o,
+                       const char *const *keys) {
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)o, key, v) {
+    bool ok = false;
+    for (const char *const *k = keys; *k && !ok; k++)
+      ok = strcmp(*k, key) == 0;
+    if (!ok)
+      err(l, "%s: unknown key '%s'", where, key);
+  }
+}
+
+/* Copies the string member key of o into dst (cap bytes); reports a
+ * missing, empty or too long value when required. */
+static bool get_str(loader *l, const char *where, const json_t *o,
+                    const char *key, char *dst, size_t cap, bool required) {
+  json_t *v = json_object_get(o, key);
+  dst[0] = '\0';
+  if (!v) {
+    if (required)
+      err(l, "%s: '%s' is missing", where, key);
+    return false;
+  }
+  const char *s = json_string_value(v);
+  if (!s || !s[0]) {
+    err(l, "%s: '%s' must be a non-empty string", where, key);
+    return false;
+  }
+  if (strlen(s) >= cap) {
+    err(l, "%s: '%s' is longer than %zu bytes", where, key, cap - 1);
+    return false;
+  }
+  memcpy(dst, s, strlen(s) + 1);
+  return true;
+}
+
+/* Reads the integer member key of o into *out when present (else dflt);
+ * reports a value outside [lo, hi] or a missing required one. */
+static bool get_int(loader *l, const char *where, const json_t *o,
+                    const char *key, int lo, int hi, int dflt, bool required,
+                    int *out) {
+  json_t *v = json_object_get(o, key);
+  *out = dflt;
+  if (!v) {
+    if (required)
+      err(l, "%s: '%s' is missing", where, key);
+    return !required;
+  }
+  if (!json_is_integer(v) || json_integer_value(v) < lo ||
+      json_integer_value(v) > hi) {
+    err(l, "%s: '%s' must be an integer from %d to %d", where, key, lo, hi);
+    return false;
+  }
+  *out = (int)json_integer_value(v);
+  return true;
+}
+
+static bool id_ok(const char *s) {
+  if (!s[0])
+    return false;
+  for (const char *p = s; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+      return false;
+  return true;
+}
+
+/* A kind filter: "ally", "item", ..., or "any". */
+static int kind_filter(loader *l, const char *where, const json_t *o,
+                       const char *key, bool required) {
+  const char *s = json_string_value(json_object_get(o, key));
+  if (!s) {
+    if (required)
+      err(l, "%s: '%s' (a card kind or any) is missing", where, key);
+    return VL_ANY;
+  }
+  if (strcmp(s, "any") == 0)
+    return VL_ANY;
+  int k = lookup(kind_names, VL_K_COUNT, s);
+  if (k < 0)
+    err(l, "%s: unknown card kind '%s'", where, s);
+  return k < 0 ? VL_ANY : k;
+}
+
+/* Finds the def called id among v's defs; -1 when none. */
+static int def_index(const vl_villain *v, const char *id) {
+  for (int i = 0; i < v->n_defs; i++)
+    if (strcmp(v->defs[i].id, id) == 0)
+      return i;
+  return -1;
+}
+
+/* The def named by member key of o; reports a missing or unknown one. */
+static int card_ref(loader *l, const char *where, const vl_villain *v,
+                    const json_t *o, const char *key, bool required) {
+  const char *s = json_string_value(json_object_get(o, key));
+  if (!s) {
+    if (required)
+      err(l, "%s: '%s' (a card id of this villain) is missing", where, key);
+    return -1;
+  }
+  int d = def_index(v, s);
+  if (d < 0)
+    err(l, "%s: '%s' names '%s', which is no card of this villain", where,
+        key, s);
+  return d;
+}
+
+static const char *const effect_keys[] = {
+    "op", "n", "may", "scope", "where", "kind", "per", "card", "hook", NULL};
+
+static void parse_effect(loader *l, const char *where, const vl_villain *v,
+                         const json_t *o, bool in_condition, vl_effect *e) {
+  memset(e, 0, sizeof *e);
+  e->card = -1;
+  e->kind = VL_ANY;
+  e->where = VL_SC_REALM;
+  if (!json_is_object(o)) {
+    err(l, "%s: an effect must be an object", where);
+    return;
+  }
+  known_keys(l, where, o, effect_keys);
+  const char *opname = json_string_value(json_object_get(o, "op"));
+  int op = lookup(op_names, VL_OP_COUNT, opname);
+  if (op < 0) {
+    err(l, "%s: unknown effect op '%s'", where, opname ? opname : "(none)");
+    return;
+  }
+  e->op = (uint8_t)op;
+  json_t *may = json_object_get(o, "may");
+  if (may && !json_is_boolean(may))
+    err(l, "%s: 'may' must be true or false", where);
+  e->may = json_is_true(may);
+  int n = 0;
+  const char *scope = json_string_value(json_object_get(o, "scope"));
+  const char *wh = json_string_value(json_object_get(o, "where"));
+  if (wh) {
+    if (strcmp(wh, "here") == 0)
+      e->where = VL_SC_HERE;
+    else if (strcmp(wh, "realm") != 0)
+      err(l, "%s: 'where' must be realm or here", where);
+  }
+  /* Which fields each op takes; everything else must be absent. */
+  bool takes_n = false, takes_scope = false, takes_where = false;
+  bool takes_kind = false, takes_card = false;
+  switch ((vl_op)op) {
+  case VL_OP_GAIN_POWER:
+  case VL_OP_LOSE_POWER:
+    takes_n = get_int(l, where, o, "n", 1, 5, 1, true, &n);
+    break;
+  case VL_OP_DRAW:
+  case VL_OP_DISCARD_CARDS:
+  case VL_OP_LOOK_FATE:
+    takes_n = get_int(l, where, o, "n", 1, 3, 1, true, &n);
+    break;
+  case VL_OP_TRACK:
+    takes_n = get_int(l, where, o, "n", -2, 3, 1, true, &n);
+    if (n == 0)
+      err(l, "%s: track needs n other than 0", where);
+    if (!v->track_name[0])
+      err(l, "%s: track, but this villain has no track", where);
+    break;
+  case VL_OP_PLAY_FREE:
+    takes_n = get_int(l, where, o, "n", 0, 4, 0, false, &n);
+    takes_kind = true;
+    e->kind = (uint8_t)kind_filter(l, where, o, "kind", true);
+    break;
+  case VL_OP_PLAY_DISCARD:
+  case VL_OP_TAKE_DISCARD:
+    takes_kind = true;
+    e->kind = (uint8_t)kind_filter(l, where, o, "kind", true);
+    break;
+  case VL_OP_SEARCH:
+    takes_kind = takes_card = true;
+    e->card = (int8_t)card_ref(l, where, v, o, "card", false);
+    if (json_object_get(o, "kind"))
+      e->kind = (uint8_t)kind_filter(l, where, o, "kind", false);
+    if (!json_object_get(o, "card") && !json_object_get(o, "kind"))
+      err(l, "%s: search needs a card or a kind", where);
+    if (e->card >= 0 && v->defs[e->card].deck != VL_DECK_VILLAIN)
+      err(l, "%s: search finds villain cards only", where);
+    break;
+  case VL_OP_MOVE_HERO:
+  case VL_OP_MOVE_ALLY:
+    takes_scope = true;
+    takes_where = op == VL_OP_MOVE_HERO;
+    e->scope = VL_SC_ADJACENT;
+    if (scope && strcmp(scope, "any") == 0)
+      e->scope = VL_SC_ANY;
+    else if (scope && strcmp(scope, "mover") == 0 && op == VL_OP_MOVE_HERO)
+      e->scope = VL_SC_MOVER;
+    else if (scope && strcmp(scope, "adjacent") != 0)
+      err(l, "%s: %s takes scope adjacent, any%s", where, opname,
+          op == VL_OP_MOVE_HERO ? " or mover" : "");
+    break;
+  case VL_OP_DEFEAT_HERO:
+  case VL_OP_REMOVE_ALLY:
+    takes_n = get_int(l, where, o, "n", 0, 6, 0, false, &n);
+    takes_where = true;
+    break;
+  case VL_OP_REMOVE_CARD: {
+    takes_kind = takes_where = true;
+    e->kind = (uint8_t)kind_filter(l, where, o, "kind", true);
+    if (e->kind != VL_ANY && e->kind != VL_K_ITEM && e->kind != VL_K_SPECIAL)
+      err(l, "%s: remove_card takes kind item, special or any", where);
+    break;
+  }
+  case VL_OP_GAIN_PER:
+    takes_n = get_int(l, where, o, "n", 1, 2, 1, true, &n);
+    {
+      const char *per = json_string_value(json_object_get(o, "per"));
+      int k = lookup(kind_names, VL_K_COUNT, per);
+      if (k < 0)
+        err(l, "%s: gain_per needs 'per', a card kind", where);
+      e->kind = k < 0 ? VL_K_ALLY : (uint8_t)k;
+    }
+    break;
+  case VL_OP_FATE:
+    takes_scope = true;
+    if (scope && strcmp(scope, "active") == 0) {
+      if (!in_condition)
+        err(l, "%s: fate with scope active is for Conditions only", where);
+      e->scope = VL_SC_ACTIVE;
+    } else if (scope && strcmp(scope, "any") != 0) {
+      err(l, "%s: fate takes scope any or active", where);
+    }
+    break;
+  case VL_OP_FIND_HERO:
+    takes_card = true;
+    e->card = (int8_t)card_ref(l, where, v, o, "card", true);
+    if (e->card >= 0 && v->defs[e->card].kind != VL_K_HERO)
+      err(l, "%s: find_hero must name a Hero of this villain's fate deck",
+          where);
+    break;
+  case VL_OP_HOOK: {
+    const char *h = json_string_value(json_object_get(o, "hook"));
+    int k = lookup(hook_names, VL_H_COUNT, h);
+    if (k < 0)
+      err(l, "%s: unknown hook '%s'", where, h ? h : "(none)");
+    e->hook = k < 0 ? 0 : (uint8_t)k;
+    break;
+  }
+  case VL_OP_UNLOCK: {
+    bool locked = false;
+    for (int i = 0; i < VL_LOCS; i++)
+      locked |= v->loc[i].locked;
+    if (!locked)
+      err(l, "%s: unlock, but no location of this villain is locked", where);
+    break;
+  }
+  case VL_OP_VANQUISH:
+  case VL_OP_RETURN_ALLY:
+  case VL_OP_PLAY_FATE_TOP:
+  case VL_OP_COUNT:
+    break;
+  }
+  e->n = (int8_t)n;
+  if (!takes_n && json_object_get(o, "n"))
+    err(l, "%s: %s takes no n", where, opname);
+  if (!takes_scope && scope)
+    err(l, "%s: %s takes no scope", where, opname);
+  if (!takes_where && wh)
+    err(l, "%s: %s takes no where", where, opname);
+  if (!takes_kind && op != VL_OP_GAIN_PER && json_object_get(o, "kind"))
+    err(l, "%s: %s takes no kind", where, opname);
+  if (op != VL_OP_GAIN_PER && json_object_get(o, "per"))
+    err(l, "%s: %s takes no per", where, opname);
+  if (!takes_card && json_object_get(o, "card"))
+    err(l, "%s: %s takes no card", where, opname);
+  if (op != VL_OP_HOOK && json_object_get(o, "hook"))
+    err(l, "%s: %s takes no hook", where, opname);
+}
+
+static const char *const mod_keys[] = {"mod", "n", "who", "kind", NULL};
+
+static void parse_mod(loader *l, const char *where, const json_t *o,
+                      vl_mod *m) {
+  memset(m, 0, sizeof *m);
+  m->kind = VL_ANY;
+  if (!json_is_object(o)) {
+    err(l, "%s: a modifier must be an object", where);
+    return;
+  }
+  known_keys(l, where, o, mod_keys);
+  const char *name = json_string_value(json_object_get(o, "mod"));
+  int mod = lookup(mod_names, VL_M_COUNT, name);
+  if (mod < 0) {
+    err(l, "%s: unknown modifier '%s'", where, name ? name : "(none)");
+    return;
+  }
+  m->mod = (uint8_t)mod;
+  int n = 0;
+  bool takes_who = false, takes_kind = false;
+  switch ((vl_mod_kind)mod) {
+  case VL_M_STRENGTH: {
+    get_int(l, where, o, "n", -3, 3, 0, true, &n);
+    takes_who = true;
+    const char *who = json_string_value(json_object_get(o, "who"));
+    int w = lookup(who_names, VL_WHO_COUNT, who);
+    if (w < 0)
+      err(l, "%s: strength needs 'who' (%s)", where,
+          "self, host, allies_here, heroes_here, allies or heroes");
+    m->who = w < 0 ? 0 : (uint8_t)w;
+    break;
+  }
+  case VL_M_COST:
+    get_int(l, where, o, "n", -2, 2, 0, true, &n);
+    takes_kind = true;
+    m->kind = (uint8_t)kind_filter(l, where, o, "kind", true);
+    break;
+  case VL_M_GAIN:
+    get_int(l, where, o, "n", -2, 2, 0, true, &n);
+    break;
+  case VL_M_NO_ACTIVATE:
+  case VL_M_NO_MOVE:
+  case VL_M_NO_HEROES:
+  case VL_M_COUNT:
+    if (json_object_get(o, "n"))
+      err(l, "%s: %s takes no n", where, name);
+    break;
+  }
+  if ((mod == VL_M_STRENGTH || mod == VL_M_COST || mod == VL_M_GAIN) && n == 0)
+    err(l, "%s: %s needs n other than 0", where, name);
+  m->n = (int8_t)n;
+  if (!takes_who && json_object_get(o, "who"))
+    err(l, "%s: %s takes no who", where, name);
+  if (!takes_kind && json_object_get(o, "kind"))
+    err(l, "%s: %s takes no kind", where, name);
+}
+
+static const char *const ability_keys[] = {"when",  "trigger", "n",   "cost",
+                                           "effects", "mods",  NULL};
+
+/* Which abilities each kind of card may have. */
+static bool when_allowed(int kind, int deck, int when) {
+  switch ((vl_kind)kind) {
+  case VL_K_ALLY:
+  case VL_K_SPECIAL:
+    return when != VL_W_CONDITION;
+  case VL_K_ITEM:
+    if (deck == VL_DECK_FATE)
+      return when == VL_W_STATIC || when == VL_W_PLAYED;
+    return when != VL_W_CONDITION;
+  case VL_K_EFFECT:
+    return when == VL_W_PLAYED;
+  case VL_K_CONDITION:
+    return when == VL_W_CONDITION;
+  case VL_K_HERO:
+    return when == VL_W_STATIC || when == VL_W_PLAYED;
+  case VL_K_COUNT:
+    break;
+  }
+  return false;
+}
+
+static void parse_ability(loader *l, const char *where, const vl_villain *v,
+                          const vl_card *c, const json_t *o, vl_ability *a) {
+  memset(a, 0, sizeof *a);
+  if (!json_is_object(o)) {
+    err(l, "%s: an ability must be an object", where);
+    return;
+  }
+  known_keys(l, where, o, ability_keys);
+  const char *when = json_string_value(json_object_get(o, "when"));
+  int w = lookup(when_names, VL_W_COUNT, when);
+  if (w < 0) {
+    err(l, "%s: unknown 'when' '%s'", where, when ? when : "(none)");
+    return;
+  }
+  a->when = (uint8_t)w;
+  if (!when_allowed(c->kind, c->deck, w))
+    err(l, "%s: a %s %s cannot have a '%s' ability", where,
+        c->deck == VL_DECK_FATE ? "fate" : "villain", kind_names[c->kind],
+        when);
+  if (w == VL_W_CONDITION) {
+    const char *t = json_string_value(json_object_get(o, "trigger"));
+    int trig = lookup(trigger_names, VL_T_COUNT, t);
+    if (trig < 0)
+      err(l, "%s: unknown trigger '%s'", where, t ? t : "(none)");
+    a->trigger = trig < 0 ? 0 : (uint8_t)trig;
+    int tn = 0;
+    bool thresh = trig == VL_T_OPP_ALLY || trig == VL_T_OPP_POWER ||
+                  trig == VL_T_OPP_DISCARD;
+    if (thresh)
+      get_int(l, where, o, "n", trig == VL_T_OPP_ALLY ? 0 : 1,
+              trig == VL_T_OPP_POWER ? 30 : 6, 0, trig != VL_T_OPP_ALLY, &tn);
+    else if (json_object_get(o, "n"))
+      err(l, "%s: trigger %s takes no n", where, t);
+    a->tn = (int8_t)tn;
+  } else {
+    if (json_object_get(o, "trigger"))
+      err(l, "%s: only a condition has a trigger", where);
+    if (json_object_get(o, "n"))
+      err(l, "%s: 'n' belongs in an effect or a trigger", where);
+  }
+  int cost = 0;
+  if (w == VL_W_ACTIVATE)
+    get_int(l, where, o, "cost", 0, 3, 0, true, &cost);
+  else if (json_object_get(o, "cost"))
+    err(l, "%s: only an activate ability has a cost", where);
+  a->cost = (uint8_t)cost;
+  json_t *effects = json_object_get(o, "effects");
+  json_t *mods = json_object_get(o, "mods");
+  if (w == VL_W_STATIC) {
+    if (effects)
+      err(l, "%s: a static ability has mods, not effects", where);
+    if (!json_is_array(mods) || json_array_size(mods) < 1 ||
+        json_array_size(mods) > VL_MAX_EFFECTS) {
+      err(l, "%s: a static ability needs 1 to %d mods", where,
+          VL_MAX_EFFECTS);
+      return;
+    }
+    size_t k;
+    json_t *m;
+    json_array_foreach(mods, k, m) parse_mod(l, where, m, &a->mod[a->n_mod++]);
+    return;
+  }
+  if (mods)
+    err(l, "%s: only a static ability has mods", where);
+  if (!json_is_array(effects) || json_array_size(effects) < 1 ||
+      json_array_size(effects) > VL_MAX_EFFECTS) {
+    err(l, "%s: the ability needs 1 to %d effects", where, VL_MAX_EFFECTS);
+    return;
+  }
+  size_t k;
+  json_t *e;
+  json_array_foreach(effects, k, e) {
+    parse_effect(l, where, v, e, w == VL_W_CONDITION, &a->eff[a->n_eff]);
+    a->n_eff++;
+  }
+}
+
+static const char *const card_keys[] = {
+    "id",     "name",      "kind",      "count", "cost", "strength", "text",
+    "attach", "kind_name", "abilities", "ai",    NULL};
+
+/* First pass over a card: what its abilities' references need (id, name,
+ * kind, deck). The abilities come in the second pass. */
+static void parse_card_head(loader *l, const json_t *o, int deck,
+                            vl_card *c) {
+  memset(c, 0, sizeof *c);
+  c->deck = (uint8_t)deck;
+  if (!json_is_object(o)) {
+    err(l, "a card must be an object");
+    return;
+  }
+  known_keys(l, "a card", o, card_keys);
+  get_str(l, "a card", o, "id", c->id, sizeof c->id, true);
+  char where[64];
+  snprintf(where, sizeof where, "card '%s'", c->id);
+  if (c->id[0] && !id_ok(c->id))
+    err(l, "%s: an id is lower case letters, digits and '_'", where);
+  get_str(l, where, o, "name", c->name, sizeof c->name, true);
+  get_str(l, where, o, "text", c->text, sizeof c->text, true);
+  const char *kind = json_string_value(json_object_get(o, "kind"));
+  int k = lookup(kind_names, VL_K_COUNT, kind);
+  if (k < 0)
+    err(l, "%s: unknown kind '%s'", where, kind ? kind : "(none)");
+  c->kind = k < 0 ? VL_K_EFFECT : (uint8_t)k;
+  bool villain = deck == VL_DECK_VILLAIN;
+  if (k >= 0 && villain && k == VL_K_HERO)
+    err(l, "%s: Heroes belong in the fate deck", where);
+  if (k >= 0 && !villain && k != VL_K_HERO && k != VL_K_ITEM &&
+      k != VL_K_EFFECT)
+    err(l, "%s: a fate deck holds Heroes, Items and Effects only", where);
+  int count = 1, cost = 0, strength = 0;
+  get_int(l, where, o, "count", 1, 3, 1, true, &count);
+  c->count = (uint8_t)count;
+  int ai = 3;
+  get_int(l, where, o, "ai", 1, 5, 3, false, &ai);
+  c->ai = (uint8_t)ai;
+  if (villain && c->kind != VL_K_CONDITION)
+    get_int(l, where, o, "cost", 0, 4, 0, true, &cost);
+  else if (json_object_get(o, "cost") &&
+           json_integer_value(json_object_get(o, "cost")) != 0)
+    err(l, "%s: %s cost nothing", where,
+        villain ? "Conditions" : "fate cards");
+  c->cost = (uint8_t)cost;
+  if (c->kind == VL_K_ALLY)
+    get_int(l, where, o, "strength", 1, 4, 1, true, &strength);
+  else if (c->kind == VL_K_HERO)
+    get_int(l, where, o, "strength", 2, 6, 2, true, &strength);
+  else if (json_object_get(o, "strength"))
+    err(l, "%s: only Allies and Heroes have a Strength", where);
+  c->strength = (int8_t)strength;
+  const char *attach = json_string_value(json_object_get(o, "attach"));
+  if (attach) {
+    if (c->kind != VL_K_ITEM || !villain || strcmp(attach, "ally") != 0)
+      err(l, "%s: only a villain Item takes \"attach\": \"ally\"", where);
+    else
+      c->attach = VL_AT_ALLY;
+  }
+  if (c->kind == VL_K_ITEM && !villain)
+    c->attach = VL_AT_HERO;
+  if (c->kind == VL_K_SPECIAL) {
+    get_str(l, where, o, "kind_name", c->kind_name, sizeof c->kind_name, true);
+  } else {
+    if (json_object_get(o, "kind_name"))
+      err(l, "%s: only a special card has a kind_name", where);
+    static const char *const pretty[] = {"Ally",      "Item",    "Effect",
+                                         "Condition", "Special", "Hero"};
+    snprintf(c->kind_name, sizeof c->kind_name, "%s", pretty[c->kind]);
+  }
+}
+
+/* Whether word (lower case) occurs in text as a whole word, any case. */
+static bool has_word(const char *text, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = text; *p; p++) {
+    if (p != text && ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'))
+      continue;
+    size_t k = 0;
+    while (k < n && p[k] && (p[k] | 32) == word[k])
+      k++;
+    if (k == n && !((p[n] | 32) >= 'a' && (p[n] | 32) <= 'z'))
+      return true;
+  }
+  return false;
+}
+
+static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
+                            vl_card *c) {
+  char where[64];
+  snprintf(where, sizeof where, "card '%s'", c->id);
+  json_t *abs = json_object_get(o, "abilities");
+  if (abs && (!json_is_array(abs) || json_array_size(abs) > VL_MAX_ABILITIES)) {
+    err(l, "%s: 'abilities' must be a list of at most %d", where,
+        VL_MAX_ABILITIES);
+    return;
+  }
+  size_t k;
+  json_t *a;
+  json_array_foreach(abs, k, a) parse_ability(l, where, v, c, a,
+                                              &c->ab[c->n_ab++]);
+  int played = 0, conds = 0;
+  bool optional = false;
+  for (int i = 0; i < c->n_ab; i++) {
+    played += c->ab[i].when == VL_W_PLAYED;
+    conds += c->ab[i].when == VL_W_CONDITION;
+    for (int e = 0; e < c->ab[i].n_eff; e++)
+      optional |= c->ab[i].eff[e].may;
+  }
+  if (c->kind == VL_K_EFFECT && (c->n_ab != 1 || played != 1))
+    err(l, "%s: an Effect has exactly one 'played' ability", where);
+  if (c->kind == VL_K_CONDITION && (c->n_ab != 1 || conds != 1))
+    err(l, "%s: a Condition has exactly one 'condition' ability", where);
+  bool says = has_word(c->text, "may") || strstr(c->text, "up to");
+  if (optional && !says)
+    err(l, "%s: an optional effect, but the text says neither 'may' nor "
+           "'up to'", where);
+  if (!optional && says && c->kind != VL_K_CONDITION)
+    err(l, "%s: the text says 'may' or 'up to', but no effect is optional",
+        where);
+}
+
+static const char *const location_keys[] = {"name", "top", "bottom", "locked",
+                                            NULL};
+
+static void parse_actions(loader *l, const char *where, const json_t *a,
+                          int lo, int hi, vl_location *loc) {
+  if (!json_is_array(a) || (int)json_array_size(a) < lo ||
+      (int)json_array_size(a) > hi) {
+    err(l, "%s: needs %d to %d actions", where, lo, hi);
+    return;
+  }
+  size_t k;
+  json_t *x;
+  json_array_foreach(a, k, x) {
+    int act = lookup(action_names, VL_A_COUNT, json_string_value(x));
+    if (act < 0)
+      err(l, "%s: unknown action '%s'", where,
+          json_string_value(x) ? json_string_value(x) : "(not a string)");
+    else if (loc->n < VL_MAX_ACTIONS)
+      loc->a[loc->n++].kind = (uint8_t)act;
+  }
+}
+
+static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
+  if (!json_is_array(a) || json_array_size(a) != VL_LOCS) {
+    err(l, "'locations' must list exactly %d locations", VL_LOCS);
+    return;
+  }
+  int gain3 = 0, fates = 0, fate_locs = 0, double_play = 0;
+  int have[VL_A_COUNT] = {0};
+  for (int i = 0; i < VL_LOCS; i++) {
+    json_t *o = json_array_get(a, (size_t)i);
+    vl_location *loc = &v->loc[i];
+    char where[48];
+    snprintf(where, sizeof where, "location %d", i + 1);
+    if (!json_is_object(o)) {
+      err(l, "%s must be an object", where);
+      continue;
+    }
+    known_keys(l, where, o, location_keys);
+    get_str(l, where, o, "name", loc->name, sizeof loc->name, true);
+    parse_actions(l, where, json_object_get(o, "top"), 1, 2, loc);
+    loc->n_top = loc->n;
+    parse_actions(l, where, json_object_get(o, "bottom"), 1, 3, loc);
+    if (loc->n < 3 || loc->n > 5)
+      err(l, "%s: has %d actions, not 3 to 5", where, loc->n);
+    json_t *locked = json_object_get(o, "locked");
+    if (locked && !json_is_boolean(locked))
+      err(l, "%s: 'locked' must be true or false", where);
+    loc->locked = json_is_true(locked);
+    if (loc->locked && i != VL_LOCS - 1)
+      err(l, "%s: only the last location may start locked", where);
+    int plays = 0, here_fate = 0;
+    for (int k = 0; k < loc->n; k++) {
+      have[loc->a[k].kind]++;
+      gain3 += loc->a[k].kind == VL_A_GAIN_3;
+      plays += loc->a[k].kind == VL_A_PLAY;
+      here_fate += loc->a[k].kind == VL_A_FATE;
+    }
+    fates += here_fate;
+    fate_locs += here_fate > 0;
+    double_play += plays >= 2;
+  }
+  if (gain3 != 1)
+    err(l, "the realm has %d gain_3 actions, not exactly 1", gain3);
+  if (fates != 2 || fate_locs != 2)
+    err(l, "the realm needs exactly two fate actions at different locations");
+  if (!double_play)
+    err(l, "no location has two play actions");
+  /* Heroes cover only tops: a Gain action in a bottom part of a location
+   * that starts open keeps a realm from being cut off from Power, which
+   * would leave its villain nothing to do for the rest of the game. */
+  bool bottom_gain = false;
+  for (int i = 0; i < VL_LOCS; i++)
+    for (int k = v->loc[i].n_top; k < v->loc[i].n && !v->loc[i].locked; k++)
+      bottom_gain |= v->loc[i].a[k].kind <= VL_A_GAIN_3;
+  if (!bottom_gain)
+    err(l, "no open location has a Gain action in its bottom part");
+  static const int needed[] = {VL_A_VANQUISH, VL_A_MOVE_HERO, VL_A_MOVE_ALLY,
+                               VL_A_DISCARD};
+  for (size_t k = 0; k < sizeof needed / sizeof needed[0]; k++)
+    if (!have[needed[k]])
+      err(l, "the realm has no %s action", action_names[needed[k]]);
+}
+
+static const char *const objective_keys[] = {
+    "kind", "text", "hero", "location", "n", "special", "card", "cards",
+    "what", "when", NULL};
+
+static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
+  vl_objective *ob = &v->obj;
+  memset(ob, 0, sizeof *ob);
+  ob->hero = ob->card = ob->loc = -1;
+  if (!json_is_object(o)) {
+    err(l, "'objective' must be an object");
+    return;
+  }
+  known_keys(l, "objective", o, objective_keys);
+  get_str(l, "objective", o, "text", ob->text, sizeof ob->text, true);
+  const char *kind = json_string_value(json_object_get(o, "kind"));
+  int k = lookup(objective_names, VL_O_COUNT, kind);
+  if (k < 0) {
+    err(l, "objective: unknown kind '%s'", kind ? kind : "(none)");
+    return;
+  }
+  ob->kind = (uint8_t)k;
+  const char *when = json_string_value(json_object_get(o, "when"));
+  if (when && strcmp(when, "now") != 0 && strcmp(when, "turn_start") != 0)
+    err(l, "objective: 'when' must be now or turn_start");
+  ob->at_start = when && strcmp(when, "turn_start") == 0;
+  int x = 0;
+  switch ((vl_objective_kind)k) {
+  case VL_O_DEFEAT_HERO_AT:
+    ob->hero = (int8_t)card_ref(l, "objective", v, o, "hero", true);
+    if (ob->hero >= 0 && v->defs[ob->hero].kind != VL_K_HERO)
+      err(l, "objective: 'hero' must be a Hero of this villain's fate deck");
+    get_int(l, "objective", o, "location", 0, VL_LOCS - 1, 0, true, &x);
+    ob->loc = (int8_t)x;
+    break;
+  case VL_O_START_POWER:
+    get_int(l, "objective", o, "n", 5, 40, 20, true, &x);
+    ob->n = (int16_t)x;
+    ob->at_start = 1;
+    break;
+  case VL_O_CARD_EVERYWHERE: {
+    ob->at_start = 1;
+    char special[20];
+    ob->card = (int8_t)card_ref(l, "objective", v, o, "card", false);
+    if (get_str(l, "objective", o, "special", special, sizeof special, false)) {
+      bool found = false;
+      for (int i = 0; i < v->n_defs; i++)
+        found |= v->defs[i].kind == VL_K_SPECIAL &&
+                 strcmp(v->defs[i].kind_name, special) == 0;
+      if (!found)
+        err(l, "objective: no special card of kind '%s'", special);
+      ob->kind_of = VL_K_SPECIAL;
+    } else if (ob->card < 0) {
+      err(l, "objective: card_everywhere needs 'special' or 'card'");
+    } else {
+      ob->kind_of = v->defs[ob->card].kind;
+    }
+    break;
+  }
+  case VL_O_ITEMS_TOGETHER: {
+    json_t *cards = json_object_get(o, "cards");
+    if (!json_is_array(cards) || json_array_size(cards) < 2 ||
+        json_array_size(cards) > VL_MAX_ITEMS) {
+      err(l, "objective: 'cards' must list 2 to %d Items", VL_MAX_ITEMS);
+      break;
+    }
+    size_t i;
+    json_t *c;
+    json_array_foreach(cards, i, c) {
+      int d = json_is_string(c) ? def_index(v, json_string_value(c)) : -1;
+      if (d < 0 || v->defs[d].kind != VL_K_ITEM ||
+          v->defs[d].deck != VL_DECK_VILLAIN)
+        err(l, "objective: '%s' is no Item of this villain's deck",
+            json_is_string(c) ? json_string_value(c) : "(not a string)");
+      ob->items[ob->n_items++] = (int8_t)d;
+    }
+    get_int(l, "objective", o, "location", -1, VL_LOCS - 1, -1, false, &x);
+    ob->loc = (int8_t)x;
+    break;
+  }
+  case VL_O_REACH: {
+    const char *what = json_string_value(json_object_get(o, "what"));
+    int c = lookup(count_names, VL_C_COUNT, what);
+    if (c < 0)
+      err(l, "objective: count needs 'what' (track, defeated or allies)");
+    ob->count = c < 0 ? 0 : (uint8_t)c;
+    get_int(l, "objective", o, "n", 1, 30, 1, true, &x);
+    ob->n = (int16_t)x;
+    if (c == VL_C_TRACK && (!v->track_name[0] || x > v->track_max))
+      err(l, "objective: counts a track this villain lacks or past its max");
+    break;
+  }
+  case VL_O_COUNT:
+    break;
+  }
+}
+
+static const char *const villain_keys[] = {
+    "id",        "name", "colour", "guide", "track", "objective",
+    "locations", "deck", "fate",   NULL};
+
+/* Parses one villain file into *v; errors through l. */
+static void parse_villain(loader *l, const char *text, vl_villain *v) {
+  memset(v, 0, sizeof *v);
+  json_error_t je;
+  json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+  if (!json_is_object(root)) {
+    err(l, "not a JSON object (line %d: %s)", je.line, je.text);
+    json_decref(root);
+    return;
+  }
+  known_keys(l, "the villain", root, villain_keys);
+  get_str(l, "the villain", root, "id", v->id, sizeof v->id, true);
+  if (v->id[0] && !id_ok(v->id))
+    err(l, "the villain's id is lower case letters, digits and '_'");
+  get_str(l, "the villain", root, "name", v->name, sizeof v->name, true);
+  get_str(l, "the villain", root, "guide", v->guide, sizeof v->guide, true);
+  char colour[16];
+  v->colour = 0x4b0082;
+  if (get_str(l, "the villain", root, "colour", colour, sizeof colour,
+              false)) {
+    char *end = NULL;
+    unsigned long c = colour[0] == '#' ? strtoul(colour + 1, &end, 16) : 0;
+    if (colour[0] != '#' || strlen(colour) != 7 || !end || *end)
+      err(l, "'colour' must be #rrggbb");
+    else
+      v->colour = (uint32_t)c;
+  }
+  json_t *track = json_object_get(root, "track");
+  if (track) {
+    int max = 0;
+    get_str(l, "track", track, "name", v->track_name, sizeof v->track_name,
+            true);
+    get_int(l, "track", track, "max", 1, 30, 10, true, &max);
+    v->track_max = (uint8_t)max;
+    static const char *const track_keys[] = {"name", "max", NULL};
+    known_keys(l, "track", track, track_keys);
+  }
+  parse_locations(l, json_object_get(root, "locations"), v);
+  /* Cards: every head first (ids for references), then the bodies. */
+  json_t *decks[2] = {json_object_get(root, "deck"),
+                      json_object_get(root, "fate")};
+  static const char *const deck_key[2] = {"deck", "fate"};
+  int first[2] = {0, 0};
+  for (int d = 0; d < 2; d++) {
+    first[d] = v->n_defs;
+    if (!json_is_array(decks[d])) {
+      err(l, "'%s' must be a list of cards", deck_key[d]);
+      continue;
+    }
+    size_t k;
+    json_t *c;
+    json_array_foreach(decks[d], k, c) {
+      if (v->n_defs >= VL_MAX_DEFS) {
+        err(l, "more than %d different cards", VL_MAX_DEFS);
+        break;
+      }
+      parse_card_head(l, c, d, &v->defs[v->n_defs]);
+      for (int i = 0; i < v->n_defs; i++)
+        if (v->defs[v->n_defs].id[0] &&
+            strcmp(v->defs[i].id, v->defs[v->n_defs].id) == 0)
+          err(l, "card id '%s' twice", v->defs[i].id);
+      v->n_defs++;
+    }
+  }
+  parse_objective(l, json_object_get(root, "objective"), v);
+  for (int d = 0; d < 2; d++) {
+    size_t k;
+    json_t *c;
+    json_array_foreach(decks[d], k, c) {
+      int i = first[d] + (int)k;
+      if (i < v->n_defs)
+        parse_card_body(l, c, v, &v->defs[i]);
+    }
+  }
+  json_decref(root);
+
+  /* The decks as the rulebook's calibration wants them. */
+  int n_v = 0, n_f = 0, allies = 0, conds = 0, cond_defs = 0, heroes = 0;
+  bool activates = false, unlocks = false, locked = v->loc[VL_LOCS - 1].locked;
+  char special[20] = "";
+  for (int i = 0; i < v->n_defs; i++) {
+    const vl_card *c = &v->defs[i];
+    int *n = c->deck == VL_DECK_VILLAIN ? &n_v : &n_f;
+    for (int k = 0; k < c->count; k++) {
+      if (c->deck == VL_DECK_VILLAIN && n_v < VL_VDECK)
+        v->vinst[n_v] = (uint8_t)i;
+      if (c->deck == VL_DECK_FATE && n_f < VL_FDECK_MAX)
+        v->finst[n_f] = (uint8_t)i;
+      (*n)++;
+    }
+    allies += c->kind == VL_K_ALLY ? c->count : 0;
+    heroes += c->kind == VL_K_HERO ? c->count : 0;
+    if (c->kind == VL_K_CONDITION) {
+      conds += c->count;
+      cond_defs++;
+      if (c->count != 2)
+        err(l, "card '%s': a Condition comes in two copies", c->id);
+      if (c->n_ab == 1 && v->n_cond < 4) {
+        v->cond[v->n_cond].trigger = c->ab[0].trigger;
+        v->cond[v->n_cond++].tn = c->ab[0].tn;
+      }
+    }
+    if (c->kind == VL_K_SPECIAL) {
+      if (special[0] && strcmp(special, c->kind_name) != 0)
+        err(l, "card '%s': a villain has one special kind ('%s' already)",
+            c->id, special);
+      snprintf(special, sizeof special, "%s", c->kind_name);
+    }
+    for (int a = 0; a < c->n_ab; a++) {
+      activates |= c->ab[a].when == VL_W_ACTIVATE;
+      for (int e = 0; e < c->ab[a].n_eff; e++) {
+        unlocks |= c->ab[a].eff[e].op == VL_OP_UNLOCK;
+        /* A fate card's effects are the target's; it never unlocks. */
+        if (c->deck == VL_DECK_FATE &&
+            (c->ab[a].eff[e].op == VL_OP_UNLOCK ||
+             c->ab[a].eff[e].scope == VL_SC_ACTIVE))
+          err(l, "card '%s': a fate card cannot %s", c->id,
+              op_names[c->ab[a].eff[e].op]);
+      }
+    }
+  }
+  if (n_v != VL_VDECK)
+    err(l, "the villain deck has %d cards, not %d", n_v, VL_VDECK);
+  if (n_f != 15)
+    err(l, "the fate deck has %d cards, not 15", n_f);
+  v->n_fate = (uint8_t)(n_f > VL_FDECK_MAX ? VL_FDECK_MAX : n_f);
+  if (allies < 8 || allies > 12)
+    err(l, "the villain deck has %d Allies, not 8 to 12", allies);
+  if (conds != 4 || cond_defs != 2)
+    err(l, "the villain deck needs two different Conditions, two copies "
+           "each");
+  if (heroes < 8 || heroes > 10)
+    err(l, "the fate deck has %d Heroes, not 8 to 10", heroes);
+  if (locked && !unlocks)
+    err(l, "a location starts locked, but no card unlocks it");
+  if (activates) {
+    bool symbol = false;
+    for (int i = 0; i < VL_LOCS; i++)
+      for (int k = 0; k < v->loc[i].n; k++)
+        symbol |= v->loc[i].a[k].kind == VL_A_ACTIVATE;
+    if (!symbol)
+      err(l, "cards can be activated, but the realm has no activate action");
+  }
+}
+
+int vl_data_parse(const char *const *texts, const char *const *names, int n,
+                  vl_data *out, void (*report)(void *ctx, const char *msg),
+                  void *ctx) {
+  loader l = {.report = report, .ctx = ctx};
+  memset(out, 0, sizeof *out);
+  if (n < 2 || n > VL_MAX_VILLAINS) {
+    err(&l, "%d villains; the game needs 2 to %d", n, VL_MAX_VILLAINS);
+    return l.errors;
+  }
+  for (int i = 0; i < n; i++) {
+    l.file = names[i];
+    parse_villain(&l, texts[i], &out->v[i]);
+  }
+  l.file = NULL;
+  out->n = n;
+  /* Sorted by id: a villain's index is stable whatever the file order. */
+  for (int i = 1; i < n; i++)
+    for (int k = i; k > 0 && strcmp(out->v[k - 1].id, out->v[k].id) > 0;
+         k--) {
+      vl_villain tmp = out->v[k];
+      out->v[k] = out->v[k - 1];
+      out->v[k - 1] = tmp;
+    }
+  /* Ids and names are unique in the whole game: /game card finds a card
+   * by either. */
+  for (int a = 0; a < n; a++) {
+    if (a > 0 && strcmp(out->v[a].id, out->v[a - 1].id) == 0)
+      err(&l, "two villains have the id '%s'", out->v[a].id);
+    for (int i = 0; i < out->v[a].n_defs; i++)
+      for (int b = a; b < n; b++)
+        for (int k = b == a ? i + 1 : 0; k < out->v[b].n_defs; k++) {
+          const vl_card *x = &out->v[a].defs[i], *y = &out->v[b].defs[k];
+          if (strcmp(x->id, y->id) == 0)
+            err(&l, "card id '%s' in %s and %s", x->id, out->v[a].id,
+                out->v[b].id);
+          if (strcmp(x->name, y->name) == 0)
+            err(&l, "card name '%s' in %s and %s", x->name, out->v[a].id,
+                out->v[b].id);
+        }
+  }
+  return l.errors;
+}
+
+/* ---- the built-in data -------------------------------------------------- */
+
+vl_data vl_loaded;
+static int load_errors = -1;
+static once_flag load_once = ONCE_FLAG_INIT;
+
+static void to_stderr(void *ctx, const char *msg) {
+  (void)ctx;
+  fprintf(stderr, "lair: villainous data: %s\n", msg);
+}
+
+static void load(void) {
+  const char *texts[VL_MAX_VILLAINS + 1], *names[VL_MAX_VILLAINS + 1];
+  int n = 0;
+  for (size_t i = 0; i < eng_n_blobs; i++)
+    if (strncmp(eng_blobs[i].name, "villainous/", 11) == 0) {
+      if (n > VL_MAX_VILLAINS) {
+        n++;
+        continue;
+      }
+      texts[n] = eng_blobs[i].text;
+      names[n] = eng_blobs[i].name;
+      n++;
+    }
+  static vl_data parsed;
+  load_errors = vl_data_parse(texts, names, n, &parsed, to_stderr, NULL);
+  if (load_errors == 0)
+    vl_loaded = parsed;
+}
+
+const vl_data *vl_data_get(void) {
+  call_once(&load_once, load);
+  return load_errors == 0 ? &vl_loaded : NULL;
+}
+
+/* ---- the card list -------------------------------------------------------- */
+
+static const char *const action_labels[] = {
+    "Gain 1 Power", "Gain 2 Power",         "Gain 3 Power", "Play a Card",
+    "Activate",     "Move an Item or Ally", "Move a Hero",  "Vanquish",
+    "Fate",         "Discard Cards"};
+
+const char *vl_action_label(int action) {
+  return NAME_OF(action_labels, VL_A_COUNT, action);
+}
+
+/* "Ally, cost 2, Strength 3" and the like. */
+void vl_card_summary(const vl_card *c, char *buf, size_t cap) {
+  size_t o = (size_t)snprintf(buf, cap, "%s", c->kind_name);
+  if (c->deck == VL_DECK_FATE) {
+    if (c->kind == VL_K_HERO)
+      snprintf(buf + o, cap - o, ", Strength %d", c->strength);
+    else if (c->kind == VL_K_ITEM && o < cap)
+      snprintf(buf + o, cap - o, " (attached to a Hero)");
+    return;
+  }
+  if (c->kind == VL_K_CONDITION)
+    return;
+  o += (size_t)snprintf(buf + o, o < cap ? cap - o : 0, ", cost %d", c->cost);
+  if (c->kind == VL_K_ALLY && o < cap)
+    o += (size_t)snprintf(buf + o, cap - o, ", Strength %d", c->strength);
+  if (c->attach == VL_AT_ALLY && o < cap)
+    snprintf(buf + o, cap - o, ", attached to an Ally");
+}
+
+json_t *vl_cards_json(const vl_data *d) {
+  json_t *out = json_array();
+  for (int a = 0; out && a < d->n; a++) {
+    const vl_villain *v = &d->v[a];
+    for (int i = 0; i < v->n_defs; i++) {
+      const vl_card *c = &v->defs[i];
+      char summary[96];
+      vl_card_summary(c, summary, sizeof summary);
+      json_t *o = json_pack(
+          "{ss ss ss ss ss ss ss si ss ss}", "villain", v->id, "villain_name",
+          v->name, "deck", c->deck == VL_DECK_FATE ? "fate" : "villain", "id",
+          c->id, "name", c->name, "kind", kind_names[c->kind], "kind_name",
+          c->kind_name, "count", c->count, "text", c->text, "summary",
+          summary);
+      if (!o) {
+        json_decref(out);
+        return NULL;
+      }
+      if (c->deck == VL_DECK_VILLAIN && c->kind != VL_K_CONDITION)
+        json_object_set_new(o, "cost", json_integer(c->cost));
+      if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO)
+        json_object_set_new(o, "strength", json_integer(c->strength));
+      if (json_array_append_new(out, o)) {
+        json_decref(out);
+        return NULL;
+      }
+    }
+  }
+  return out;
+}
+
+/* A growing Markdown text; a failed growth marks it broken. */
+typedef struct md {
+  char *buf;
+  size_t len, cap;
+  bool broken;
+} md;
+
+static void mdf(md *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mdf(md *m, const char *fmt, ...) {
+  if (m->broken)
+    return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(m->buf + m->len, m->cap - m->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+      m->broken = true;
+      return;
+    }
+    if ((size_t)n < m->cap - m->len) {
+      m->len += (size_t)n;
+      return;
+    }
+    size_t cap = m->cap * 2 + (size_t)n + 1;
+    char *p = realloc(m->buf, cap);
+    if (!p) {
+      m->broken = true;
+      return;
+    }
+    m->buf = p;
+    m->cap = cap;
+  }
+}
+
+/* Text for a Markdown table cell: '|' escaped. */
+static void cell(md *m, const char *s) {
+  for (; *s; s++)
+    mdf(m, *s == '|' ? "\\|" : "%c", *s);
+}
+
+static void deck_table(md *m, const vl_villain *v, int deck) {
+  int total = 0;
+  for (int i = 0; i < v->n_defs; i++)
+    total += v->defs[i].deck == deck ? v->defs[i].count : 0;
+  mdf(m, "\n%s (%d cards):\n\n",
+      deck == VL_DECK_VILLAIN ? "Villain deck" : "Fate deck", total);
+  if (deck == VL_DECK_VILLAIN)
+    mdf(m, "| Card | Kind | Cost | Strength | Count | Text |\n"
+           "|---|---|---|---|---|---|\n");
+  else
+    mdf(m, "| Card | Kind | Strength | Count | Text |\n"
+           "|---|---|---|---|---|\n");
+  for (int i = 0; i < v->n_defs; i++) {
+    const vl_card *c = &v->defs[i];
+    if (c->deck != deck)
+      continue;
+    mdf(m, "| %s | %s", c->name, c->kind_name);
+    if (c->attach == VL_AT_ALLY)
+      mdf(m, " (on an Ally)");
+    else if (c->attach == VL_AT_HERO)
+      mdf(m, " (on a Hero)");
+    if (deck == VL_DECK_VILLAIN) {
+      if (c->kind == VL_K_CONDITION)
+        mdf(m, " | -");
+      else
+        mdf(m, " | %d", c->cost);
+    }
+    if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO)
+      mdf(m, " | %d", c->strength);
+    else
+      mdf(m, " | -");
+    mdf(m, " | %d | ", c->count);
+    cell(m, c->text);
+    mdf(m, " |\n");
+  }
+}
+
+char *vl_cards_markdown(const vl_data *d) {
+  md m = {.buf = malloc(4096), .cap = 4096};
+  if (!m.buf)
+    return NULL;
+  m.buf[0] = '\0';
+  for (int a = 0; a < d->n; a++) {
+    const vl_villain *v = &d->v[a];
+    mdf(&m, "%s### %s (`%s`)\n\n**Objective:** ", a ? "\n" : "", v->name,
+        v->id);
+    cell(&m, v->obj.text);
+    mdf(&m, "\n\n");
+    cell(&m, v->guide);
+    mdf(&m, "\n\n| Location | Top (covered by a Hero) | Bottom |\n"
+            "|---|---|---|\n");
+    for (int i = 0; i < VL_LOCS; i++) {
+      const vl_location *l = &v->loc[i];
+      mdf(&m, "| %d. %s%s | ", i + 1, l->name,
+          l->locked ? " (starts locked)" : "");
+      for (int k = 0; k < l->n; k++)
+        mdf(&m, "%s%s%s", k == 0 || k == l->n_top ? "" : ", ",
+            k == l->n_top ? " | " : "", vl_action_label(l->a[k].kind));
+      mdf(&m, " |\n");
+    }
+    if (v->track_name[0])
+      mdf(&m, "\nTrack: %s, 0 to %d.\n", v->track_name, v->track_max);
+    deck_table(&m, v, VL_DECK_VILLAIN);
+    deck_table(&m, v, VL_DECK_FATE);
+  }
+  if (m.broken) {
+    free(m.buf);
+    return NULL;
+  }
+  return m.buf;
+}
