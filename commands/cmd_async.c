@@ -312,6 +312,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   const char *rem = cmd_arg_get(r, "reminders");
   const char *tz = cmd_arg_get(r, "tz");
   const char *quiet = cmd_arg_get(r, "quiet");
+  const char *windows = cmd_arg_get(r, "conditions");
   char scope[64];
   user_scope(r->user, scope, sizeof scope);
   if (rem && strcmp(rem, "channel") && strcmp(rem, "dm") &&
@@ -351,19 +352,34 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
       return;
     }
   }
+  if (windows && strcmp(windows, "ask") && strcmp(windows, "auto-pass")) {
+    cmd_reply(c, r, NULL, "conditions takes ask or auto-pass.");
+    return;
+  }
   if ((rem && sto_setting_set(c->cfg.db, scope, "reminders", rem)) ||
       (tz && sto_setting_set(c->cfg.db, scope, "tz", tz)) ||
-      (quiet && sto_setting_set(c->cfg.db, scope, "quiet", quiet_v))) {
+      (quiet && sto_setting_set(c->cfg.db, scope, "quiet", quiet_v)) ||
+      (windows && sto_setting_set(c->cfg.db, scope, "conditions", windows))) {
     cmd_fail(c, "Your preferences could not be saved.");
     return;
   }
-  char v1[16] = "channel", v2[64] = "UTC", v3[16] = "none";
+  char v1[16] = "channel", v2[64] = "UTC", v3[16] = "none", v4[16] = "ask";
   sto_setting_get(c->cfg.db, scope, "reminders", v1, sizeof v1);
   sto_setting_get(c->cfg.db, scope, "tz", v2, sizeof v2);
   sto_setting_get(c->cfg.db, scope, "quiet", v3, sizeof v3);
+  sto_setting_get(c->cfg.db, scope, "conditions", v4, sizeof v4);
   cmd_reply(c, r, NULL,
-            "Your preferences: reminders %s, time zone %s, quiet hours %s.",
-            v1[0] ? v1 : "channel", v2[0] ? v2 : "UTC", v3[0] ? v3 : "none");
+            "Your preferences: reminders %s, time zone %s, quiet hours %s, "
+            "Condition windows %s (%s).",
+            v1[0] ? v1 : "channel", v2[0] ? v2 : "UTC", v3[0] ? v3 : "none",
+            v4[0] ? v4 : "ask",
+            strcmp(v4, "auto-pass") == 0
+                ? "Lair passes every window for you at once, whatever you "
+                  "hold, a window waiting for you now included"
+                : "every window is asked of you by DM, whatever you hold");
+  /* A window waiting on this person now is passed at once. */
+  if (windows && strcmp(windows, "auto-pass") == 0)
+    cmd_settle_user(c, r);
 }
 
 void cmd_h_vacation(cmd_ctx *c, const cmd_request *r) {

@@ -133,6 +133,11 @@ int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap);
  * replies that only they can `what` ("start it") and returns false. */
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
                        const char *what);
+/* The name of rs's default mode (its first), "standard" when it lists
+ * none. */
+static inline const char *cmd_default_mode(const eng_ruleset *rs) {
+  return rs && rs->modes && rs->modes[0] ? rs->modes[0] : "standard";
+}
 /* Replaces "Villain N" by the name of seat N. */
 void cmd_names(const live *L, const char *in, char *out, size_t cap);
 void cmd_render(const live *L, int viewer, int what, char *out, size_t cap);
@@ -254,6 +259,11 @@ int64_t cmd_vacation_until(cmd_ctx *c, const live *L, int seat);
  * ends in CMD_AI_FOR. */
 #define CMD_AI_FOR ":deadline"
 bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level);
+/* Whether user asked Lair to pass every Condition or interrupt window for
+ * them (/prefs set conditions:auto-pass); cmd_settle then answers "pass"
+ * at once, with a request id ending in CMD_AUTO_PASS. */
+#define CMD_AUTO_PASS ":autopass"
+bool cmd_auto_passes(cmd_ctx *c, const char *user);
 /* How many lobbies and running games user sits in, or -1 on error. */
 long cmd_open_games_of(cmd_ctx *c, const char *user);
 /* Whether the requester may sit in one more open game (games_per_member)
@@ -265,8 +275,12 @@ bool cmd_channel_has_room(cmd_ctx *c, const cmd_request *r);
 int cmd_ai_level(const char *user);
 /* Fills out as an AI seat of level at seat. */
 void cmd_ai_seat(int seat, int level, sto_seat *out);
-/* Lets AI seats answer while it is their decision. */
+/* Lets AI seats answer while it is their decision, and passes the
+ * windows of persons who pass them by standing preference. */
 void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L);
+/* Passes, in every running game of r's user, the window waiting for them
+ * now when they pass windows by standing preference (just set). */
+void cmd_settle_user(cmd_ctx *c, const cmd_request *r);
 /* Keeps the turn clocks (deadlines: the rule is in cmd_turn.c) and
  * re-arms the reminder for whoever must answer now. A clock already
  * running goes on: calling it again, or after a restart, starts none. */

@@ -42,6 +42,7 @@ static const char *const yes_only[] = {"yes", NULL};
 static const char *const yes_no[] = {"yes", "no", NULL};
 static const char *const ai_levels[] = {"heuristic", "random", NULL};
 static const char *const reminder_routes[] = {"channel", "dm", "off", NULL};
+static const char *const window_choices[] = {"ask", "auto-pass", NULL};
 
 const cmd_group_def cmd_groups[] = {
     {"game", "Play tabletop games with Lair", -1},
@@ -49,7 +50,7 @@ const cmd_group_def cmd_groups[] = {
      * only; a server can widen it in its integration settings, and Lair
      * checks every call itself (is_mod). */
     {"gamemod", "Moderators: manage this server's Lair games", 1L << 5},
-    {"prefs", "Your own Lair settings: reminders, vacations", -1},
+    {"prefs", "Your own Lair settings: reminders, vacations, Conditions", -1},
 };
 const size_t cmd_groups_n = sizeof cmd_groups / sizeof cmd_groups[0];
 
@@ -190,16 +191,19 @@ const cmd_def cmd_table[] = {
      {{0}}},
     {"prefs",
      "set",
-     "Change your reminders, time zone or quiet hours",
+     "Change your reminders, time zone, quiet hours or Condition windows",
      false,
      cmd_h_prefs,
-     3,
+     4,
      {{"reminders", "Where your turn reminders go", CMD_ARG_STRING, false,
        false, 0, 0, reminder_routes},
       {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
        0, 0, NULL},
       {"quiet", "Hours without reminders or deadline warnings, e.g. 22-7",
-       CMD_ARG_STRING, false, false, 0, 0, NULL}}},
+       CMD_ARG_STRING, false, false, 0, 0, NULL},
+      {"conditions",
+       "ask: a DM at every Condition window; auto-pass: Lair passes for you",
+       CMD_ARG_STRING, false, false, 0, 0, window_choices}}},
     {"prefs",
      "mute",
      "No more reminders (nor the deadline's warning) this turn",
@@ -354,7 +358,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   eng_rc erc = eng_game_new(rs, &cfg, 1, &probe);
   if (erc) {
     cmd_reply(c, r, NULL, "Mode '%.60s' with %ld seats: %s Modes: %s.",
-              mode ? mode : "standard", seats, eng_strerror(erc),
+              mode ? mode : cmd_default_mode(rs), seats, eng_strerror(erc),
               rs->modes_help);
     return;
   }
@@ -426,7 +430,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   cmd_announce_lobby(c, r, L,
                "%s opened game #%" PRId64 ": %s (%s, up to %ld players%s). "
                "Join with /game join; %s starts it with /game start.",
-               r->user_name, gid, rs->name, cfg.mode[0] ? cfg.mode : "standard",
+               r->user_name, gid, rs->name, cfg.mode[0] ? cfg.mode : cmd_default_mode(rs),
                seats, ai ? ", AI players seated" : "", r->user_name);
 }
 
@@ -1052,6 +1056,19 @@ static void h_card(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   char text[CMD_TEXT_MAX];
+  const char *summary = json_string_value(json_object_get(card, "summary"));
+  if (summary) { /* a game whose cards say what they are in one line */
+    const char *owner =
+        json_string_value(json_object_get(card, "villain_name"));
+    cmd_reply(c, r, NULL, "**%s** (%s%s%s, %s deck: %s; %lld in the deck)\n%s",
+              json_string_value(json_object_get(card, "name")), rs->name,
+              owner ? ", " : "", owner ? owner : "",
+              json_string_value(json_object_get(card, "deck")), summary,
+              (long long)json_integer_value(json_object_get(card, "count")),
+              json_string_value(json_object_get(card, "text")));
+    json_decref(card);
+    return;
+  }
   size_t o = (size_t)snprintf(
       text, sizeof text, "**%s** (%s, %s card, %lld in the deck)\n",
       json_string_value(json_object_get(card, "name")), rs->name,

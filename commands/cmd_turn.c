@@ -83,20 +83,20 @@ void cmd_answer_lines(int seat, const eng_events *ev, const char *label,
   for (int i = 0; i < ev->n; i++)
     cmd_lines_add(out, ev->ev[i].seat, ev->ev[i].text);
   char line[STO_LINE_MAX + 1];
-  snprintf(line, sizeof line, "You chose: %s.", label);
+  size_t n = strlen(label);
+  char last = n ? label[n - 1] : '\0';
+  snprintf(line, sizeof line, "You chose: %s%s", label,
+           last == '.' || last == '!' || last == '?' ? "" : ".");
   cmd_lines_add(out, seat, line);
 }
 
-/* Plays one answer for the seat whose decision it is, with the AI; used
- * for AI seats and for a human's deadline under the "ai" policy. */
-bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
+/* Answers option i of L's prompt for the seat whose decision it is, on
+ * its behalf (an AI seat, a run-out clock, a standing preference): the
+ * move's request id is "ai:GAME:MOVES" and suffix. */
+static bool answer_for(cmd_ctx *c, const cmd_request *r, live *L, int i,
+                       const char *suffix) {
   eng_game *g = L->g;
   int seat = g->prompt.player;
-  eng_rng rng;
-  eng_rng_seed(&rng, L->row.seed ^ (uint64_t)L->row.moves, 7);
-  int i = eng_ai_choose(g->rs, g->state, &g->prompt, level, &rng);
-  if (i < 0)
-    return false;
   char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
   cmd_hands(L, before);
   int turn = g->prompt.turn;
@@ -105,20 +105,62 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   eng_events ev;
   if (eng_game_answer_index(g, i, &ev))
     return false;
-  /* The AI answering for a person whose turn clock ran out says so in
-     the request id, which /game log reads ("AI for bob, deadline"). */
   snprintf(req, sizeof req, "ai:%" PRId64 ":%" PRId64 "%s", L->row.id,
-           L->row.moves, cmd_is_ai(L->seats[seat].user) ? "" : CMD_AI_FOR);
+           L->row.moves, suffix);
   cmd_request ar = *r;
   ar.request_id = req;
   bool revealed = g->answers[g->n_answers - 1].revealed;
   cmd_lines lines;
-  cmd_answer_lines(seat, &ev, label, &lines);
+  char said[ENG_LABEL_MAX + 120];
+  snprintf(said, sizeof said, "%s%s", label,
+           strcmp(suffix, CMD_AUTO_PASS) == 0
+               ? " (your standing choice: /prefs set conditions:ask to be "
+                 "asked again)"
+               : "");
+  cmd_answer_lines(seat, &ev, said, &lines);
   if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return false;
   /* cmd_commit does not evict on success; L is still ours. */
   cmd_after_change(c, r, L, turn, seat, before);
   return true;
+}
+
+/* Plays one answer for the seat whose decision it is, with the AI; used
+ * for AI seats and for a human's deadline under the "ai" policy. */
+bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
+  eng_game *g = L->g;
+  eng_rng rng;
+  eng_rng_seed(&rng, L->row.seed ^ (uint64_t)L->row.moves, 7);
+  int i = eng_ai_choose(g->rs, g->state, &g->prompt, level, &rng);
+  if (i < 0)
+    return false;
+  /* The AI answering for a person whose turn clock ran out says so in
+     the request id, which /game log reads ("AI for bob, deadline"). */
+  return answer_for(c, r, L, i,
+                    cmd_is_ai(L->seats[g->prompt.player].user) ? ""
+                                                               : CMD_AI_FOR);
+}
+
+bool cmd_auto_passes(cmd_ctx *c, const char *user) {
+  char scope[80], v[16];
+  snprintf(scope, sizeof scope, "user:%s", user);
+  return sto_setting_get(c->cfg.db, scope, "conditions", v, sizeof v) ==
+             STO_OK &&
+         strcmp(v, "auto-pass") == 0;
+}
+
+/* The pass option of L's prompt when it is a window its person passes
+ * by standing preference (cmd_auto_passes), else -1. The window is the
+ * same whatever they hold (eng_ruleset.pass_option), so this answer
+ * tells nobody anything about their hand. */
+static int standing_pass(cmd_ctx *c, const live *L, int seat) {
+  const eng_game *g = L->g;
+  if (!g->rs->pass_option || cmd_is_ai(L->seats[seat].user))
+    return -1;
+  int i = g->rs->pass_option(g->state, &g->prompt);
+  if (i < 0 || i >= g->prompt.n || !cmd_auto_passes(c, L->seats[seat].user))
+    return -1;
+  return i;
 }
 
 /* ---- turn clocks ----------------------------------------------------------
@@ -265,10 +307,34 @@ void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L) {
     int level = cmd_ai_level(L->seats[p].user);
     if (level < 0 && cmd_clock_ran_out(c, L, p))
       level = ENG_AI_HEURISTIC;
+    int pass = level < 0 ? standing_pass(c, L, p) : -1;
+    if (pass >= 0) {
+      if (!answer_for(c, r, L, pass, CMD_AUTO_PASS))
+        break;
+      continue;
+    }
     if (level < 0 || !cmd_ai_answer(c, r, L, level))
       break;
   }
   c->settling = false;
+}
+
+void cmd_settle_user(cmd_ctx *c, const cmd_request *r) {
+  int64_t ids[64];
+  int n = cmd_user_games(c, r->user, 1u << STO_RUNNING, ids, 64);
+  for (int k = 0; k < n; k++) {
+    char why[200];
+    live *L = cmd_load(c, ids[k], why, sizeof why);
+    if (!L || !L->g)
+      continue;
+    int p = L->g->prompt.player;
+    if (p < 0 || p >= L->n_seats || strcmp(L->seats[p].user, r->user) != 0 ||
+        standing_pass(c, L, p) < 0 || cmd_paused(c, L))
+      continue;
+    /* The pass is told in the game's own channel, as any move is. */
+    cmd_request tr = cmd_timer_request(L, r->request_id);
+    cmd_settle(c, &tr, L);
+  }
 }
 
 /* ---- timers -------------------------------------------------------------- */
