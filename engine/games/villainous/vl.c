@@ -45,7 +45,14 @@ const vl_profile vl_profiles[VL_PROFILE_COUNT] = {
 typedef struct told {
   unsigned fl;
   eng_events *ev;
+  uint8_t *shown; /* tests only (vl_apply_traced): hidden cards shown */
 } told;
+
+/* A hidden card is shown to everyone (a search's find named by its card). */
+static void show(told *t, int i) {
+  if (t->shown)
+    t->shown[i] = 1;
+}
 
 static void say_(told *t, int seat, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -468,12 +475,18 @@ int vl_progress(const vl_state *s, int seat) {
       p = 20;
     break;
   }
-  case VL_O_START_POWER:
-    p = 100 * s->seat[seat].power / (o->n ? o->n : 1);
+  /* Power and cards spread over the realm are easily lost, and the last
+   * steps are the hardest: progress grows with the square. */
+  case VL_O_START_POWER: {
+    int x = s->seat[seat].power > o->n ? o->n : s->seat[seat].power;
+    p = 100 * x * x / (o->n ? o->n * o->n : 1);
     break;
-  case VL_O_CARD_EVERYWHERE:
-    p = 25 * everywhere_count(s, seat, o);
+  }
+  case VL_O_CARD_EVERYWHERE: {
+    int n = everywhere_count(s, seat, o);
+    p = 100 * n * n / (VL_LOCS * VL_LOCS);
     break;
+  }
   case VL_O_ITEMS_TOGETHER: {
     int best = 0;
     for (int loc = 0; loc < VL_LOCS; loc++) {
@@ -2092,9 +2105,21 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     for (int k = 0; k < s->vdeck[r].n; k++)
       s->w[s->vdeck[r].c[k]].known = 0;
     t->fl |= ENG_REVEALED;
-    SAY(t, -1, "Villain %d searched their %s and took %s into their hand; "
-               "the villain deck was shuffled.",
-        r + 1, deck ? "villain deck" : "discard pile", nm(s, a));
+    /* A card the effect names, or one from the open discard pile, is no
+     * secret; one of a kind found in the deck is its finder's. */
+    if (!deck || e->card >= 0) {
+      if (deck)
+        show(t, a);
+      SAY(t, -1, "Villain %d searched their %s and took %s into their "
+                 "hand; the villain deck was shuffled.",
+          r + 1, deck ? "villain deck" : "discard pile", nm(s, a));
+    } else {
+      SAY(t, -1, "Villain %d searched their villain deck for a card of "
+                 "the kind %s, took one into their hand and shuffled the "
+                 "deck.",
+          r + 1, C(s, a)->kind_name);
+      SAY(t, r, "You took %s.", nm(s, a));
+    }
     return;
   }
   case VL_OP_MOVE_HERO:
@@ -2596,16 +2621,21 @@ static eng_rc vl_setup(void *st, const eng_config *cfg, uint64_t seed) {
 
 static void vl_prompt(const void *st, eng_prompt *p) { options(st, p); }
 
-static eng_rc vl_apply(void *st, uint32_t code, unsigned *flags,
-                       eng_events *ev) {
+eng_rc vl_apply_traced(void *st, uint32_t code, unsigned *flags,
+                       eng_events *ev, uint8_t *shown) {
   vl_state *s = st;
   if (s->over)
     return ENG_GAME_OVER;
-  told t = {.ev = ev};
+  told t = {.ev = ev, .shown = shown};
   do_answer(s, &t, code);
   run(s, &t);
   *flags |= t.fl;
   return s->overflow ? ENG_INTERNAL : ENG_OK;
+}
+
+static eng_rc vl_apply(void *st, uint32_t code, unsigned *flags,
+                       eng_events *ev) {
+  return vl_apply_traced(st, code, flags, ev, NULL);
 }
 
 /* The index of the "pass" option when p is a Condition window. */
@@ -3155,3 +3185,11 @@ bool vl_activatable(const vl_state *s, int seat, int i) {
 }
 int vl_hand_size(const vl_state *s, int seat) { return hand_size(s, seat); }
 bool vl_slot_open(const vl_state *s, int k) { return slot_open(s, k); }
+
+eng_rc vl_resume(vl_state *s, eng_events *ev, unsigned *flags) {
+  told t = {.ev = ev};
+  run(s, &t);
+  if (flags)
+    *flags |= t.fl;
+  return s->overflow ? ENG_INTERNAL : ENG_OK;
+}

@@ -555,6 +555,18 @@ bool vl_activatable(const vl_state *s, int seat, int i);
 int vl_hand_size(const vl_state *s, int seat);
 bool vl_slot_open(const vl_state *s, int k);
 
+/* Runs the automatic work of s until a decision is due or the game
+ * ends, telling it to ev (NULL: nobody); for a state built by hand (the
+ * rule tests' positions). Returns ENG_OK, or ENG_INTERNAL when the rules
+ * looped or overflowed their stack. */
+eng_rc vl_resume(vl_state *s, eng_events *ev, unsigned *flags);
+
+/* vl_ruleset.apply that also marks in shown[] (VL_N entries, the
+ * caller's; NULL: nothing) every hidden card the answer showed to
+ * everyone (a test seam: what a public line may name). */
+eng_rc vl_apply_traced(void *st, uint32_t code, unsigned *flags,
+                       eng_events *ev, uint8_t *shown);
+
 /* vl_io.c */
 json_t *vl_view(const void *st, int viewer);
 json_t *vl_to_json(const void *st);

@@ -444,13 +444,34 @@ static int ally_move_value(const ai *a, int i, int to) {
 
 /* What Fate against seat t is worth. */
 static int fate_value(const ai *a, int t) {
-  int v = 4 + a->prog[t] / 6;
+  /* Worth more the nearer the target is to winning. */
+  int v = 3 + a->prog[t] * a->prog[t] / 600;
   if (t == a->leader)
     v += 4;
   return v;
 }
 
 /* ---- the hand ----------------------------------------------------------------- */
+
+/* Whether card i of my hand is dead weight: it could not be played now
+ * even for free (nothing for it to act on), or costs far more than I
+ * have. Conditions wait for their moment and are never dead. */
+static bool dead(const ai *a, int i) {
+  const vl_state *s = a->s;
+  const vl_card *c = C(s, i);
+  if (c->kind == VL_K_CONDITION)
+    return false;
+  if (!vl_playable(s, a->me, i, true))
+    return true;
+  return vl_cost(s, a->me, i) > s->seat[a->me].power + 4;
+}
+
+static int dead_cards(const ai *a) {
+  int n = 0;
+  for (int i = BLK(a->me); i < BLK(a->me) + VL_VDECK; i++)
+    n += a->s->w[i].zone == VL_Z_HAND && dead(a, i);
+  return n;
+}
 
 /* The best cards playable with `power` (up to `plays` of them): their
  * value minus what they cost. */
@@ -578,7 +599,7 @@ static int location_value(const ai *a, int loc) {
       break;
     }
     case VL_A_DISCARD:
-      v += vl_hand_size(s, me) > 0 ? 2 : 0;
+      v += 8 * dead_cards(a);
       break;
     case VL_A_COUNT:
       break;
@@ -722,13 +743,10 @@ static int score_action(const ai *a, uint32_t code) {
   case VL_OPT_FATE:
     return fate_value(a, x);
   case VL_OPT_DISCARD: {
-    /* Worth it when a card in hand is dead weight. */
-    int dead = 0;
-    for (int i = BLK(me); i < BLK(me) + VL_VDECK; i++)
-      if (s->w[i].zone == VL_Z_HAND && C(s, i)->kind != VL_K_CONDITION &&
-          card_value(a, i) - vl_cost(s, me, i) * a->spend < 4)
-        dead++;
-    return dead ? 3 + 2 * dead : -1;
+    /* Worth it when a card in hand is dead weight: new cards come at the
+     * end of the turn. */
+    int n = dead_cards(a);
+    return n ? 5 + 8 * n : -1;
   }
   case VL_OPT_END:
     return 0;
@@ -919,7 +937,7 @@ static int score_frame(const ai *a, const vl_frame *f, uint32_t code) {
   case VL_F_DISCARD:
     if (type == VL_OPT_DONE)
       return 0;
-    return 4 - (card_value(a, x) - vl_cost(s, a->me, x) * a->spend);
+    return dead(a, x) ? 10 : -1;
   case VL_F_WINDOW:
     return type == VL_OPT_PASS ? 0 : 50;
   case VL_F_FINISH:
@@ -937,10 +955,19 @@ int vl_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng) {
   a.v = vl_villain_of(s, a.me);
   a.o = &a.v->obj;
   /* Power is worth more to a villain who has little: without it no card
-   * can be played, and the Heroes stay. */
-  int power = s->seat[a.me].power;
-  a.pw = power < 3 ? 8 : power < 5 ? 5 : 4;
+   * can be played, and the Heroes stay. Most of all when no card of the
+   * hand worth playing can be paid for yet. */
+  int power = s->seat[a.me].power, cheapest = 1000;
+  a.pw = 4;
   a.spend = 2;
+  a.leader = a.me;
+  for (int i = BLK(a.me); i < BLK(a.me) + VL_VDECK; i++)
+    if (s->w[i].zone == VL_Z_HAND && C(s, i)->kind != VL_K_CONDITION &&
+        vl_cost(s, a.me, i) < cheapest && card_value(&a, i) > 12)
+      cheapest = vl_cost(s, a.me, i);
+  a.pw = cheapest < 1000 && power < cheapest ? 10 : power < 3 ? 8
+         : power < 5                         ? 5
+                                             : 4;
   if (a.o->kind == VL_O_START_POWER) {
     a.pw = 5;
     /* Spend early to build, hoard late. */
