@@ -130,9 +130,10 @@ static void head(const json_t *v, out *o) {
   }
 }
 
-/* A villain's summary, without a line end. */
+/* A villain's summary, without a line end: "The Hive Queen, 7 Power, 4
+ * cards in hand". */
 static void summary(const json_t *p, out *o) {
-  put(o, "%s: %ld Power, %ld card%s in hand",
+  put(o, "%s, %ld Power, %ld card%s in hand",
       str(json_object_get(p, "villain"), "name"), num(p, "power"),
       num(p, "hand"), plural(num(p, "hand")));
 }
@@ -220,7 +221,7 @@ static void render_table(const json_t *v, out *o) {
   json_array_foreach(json_object_get(v, "players"), i, p) {
     if (!json_object_get(p, "villain"))
       continue;
-    put(o, "**Villain %ld** - ", num(p, "seat") + 1);
+    put(o, "**Villain %ld**: ", num(p, "seat") + 1);
     summary(p, o);
     put(o, "\n");
     area(p, "", o);
@@ -232,7 +233,7 @@ static void render_seat(const json_t *v, long seat, out *o) {
   const json_t *p = player_of(v, seat);
   if (!p || !json_object_get(p, "villain"))
     return;
-  put(o, "Villain %ld - ", seat + 1);
+  put(o, "Villain %ld: ", seat + 1);
   summary(p, o);
   put(o, "\n");
   area(p, "", o);
