@@ -38,6 +38,19 @@ foreach(t IN ITEMS test_sv_rules test_sv_events)
   endif()
 endforeach()
 
+# The Villainous rule tests build their states from position files
+# (tests/data/villainous/*.json) with tests/vl_position.c, which also
+# checks what every answer tells.
+if(TARGET test_vl_rules)
+  target_sources(test_vl_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c)
+  target_compile_definitions(test_vl_rules PRIVATE
+    "VL_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/villainous\"")
+endif()
+# test_vl_ai builds its small positions with the same loader.
+if(TARGET test_vl_ai)
+  target_sources(test_vl_ai PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c)
+endif()
+
 # test_ai and test_sv_render build their small Supervillain positions
 # with the same loader, from JSON written in the test itself.
 foreach(t IN ITEMS test_ai test_sv_render)

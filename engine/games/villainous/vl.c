@@ -988,11 +988,14 @@ static void effect_options(const vl_state *s, const vl_frame *f,
     }
     break;
   case VL_OP_SEARCH: {
-    /* The deck first; the discard pile only when the deck has none. */
+    /* The deck first; the discard pile only when the deck has none. Cards
+     * in instance order, so that the options never depend on the deck's
+     * (hidden) order. */
     for (int pass = 0; pass < 2 && p->n == 0; pass++) {
-      const eng_pile *pile = pass == 0 ? &s->vdeck[r] : &s->vdisc[r];
-      for (int k = 0; k < pile->n; k++) {
-        int i = pile->c[k];
+      int zone = pass == 0 ? VL_Z_VDECK : VL_Z_VDISC;
+      for (int i = BLK(r); i < BLK(r) + VL_VDECK; i++) {
+        if (s->w[i].zone != zone)
+          continue;
         bool fits = e->card >= 0 ? vl_def_of(s, i) == e->card
                                  : kind_fits(e->kind, C(s, i)->kind);
         if (fits && !seen_def(s, seen, i))
