@@ -1056,6 +1056,15 @@ static void h_card(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   char text[CMD_TEXT_MAX];
+  const char *guide = json_string_value(json_object_get(card, "guide"));
+  if (guide) { /* a game's side (a villain): its realm, objective, guide */
+    cmd_reply(c, r, NULL, "**%s** (%s)\n**Objective:** %s\n%s\n%s",
+              json_string_value(json_object_get(card, "name")), rs->name,
+              json_string_value(json_object_get(card, "objective")),
+              json_string_value(json_object_get(card, "realm")), guide);
+    json_decref(card);
+    return;
+  }
   const char *summary = json_string_value(json_object_get(card, "summary"));
   if (summary) { /* a game whose cards say what they are in one line */
     const char *owner =

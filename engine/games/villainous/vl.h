@@ -371,8 +371,10 @@ const vl_data *vl_data_get(void);
 int vl_data_parse(const char *const *texts, const char *const *names, int n,
                   vl_data *out, void (*report)(void *ctx, const char *msg),
                   void *ctx);
-/* The card list as JSON: one object per distinct card with villain,
- * deck, count, kind, cost, strength, text; new reference. */
+/* The card list as JSON: for each villain first an object for the
+ * villain itself (deck "guide", kind "villain": objective, guide, realm),
+ * then one object per distinct card with villain, deck, count, kind,
+ * cost, strength, text; new reference. */
 json_t *vl_cards_json(const vl_data *d);
 /* The villains and their cards as Markdown (what docs/rules/villainous.md
  * embeds); malloc'd, NULL when out of memory. */

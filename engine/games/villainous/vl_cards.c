@@ -1078,10 +1078,39 @@ void vl_card_summary(const vl_card *c, char *buf, size_t cap) {
     snprintf(buf + o, cap - o, ", attached to an Ally");
 }
 
+/* "1. Royal Comb: Gain 2 Power, Play a Card | Fate, Discard Cards" for
+ * each location, one line each. */
+static void realm_text(const vl_villain *v, char *buf, size_t cap) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int l = 0; l < VL_LOCS && o < cap; l++) {
+    const vl_location *loc = &v->loc[l];
+    o += (size_t)snprintf(buf + o, cap - o, "%s%d. %s%s: ", l ? "\n" : "",
+                          l + 1, loc->name,
+                          loc->locked ? " (starts locked)" : "");
+    for (int k = 0; k < loc->n && o < cap; k++)
+      o += (size_t)snprintf(buf + o, cap - o, "%s%s",
+                            k == 0 ? "" : k == loc->n_top ? " | " : ", ",
+                            vl_action_label(loc->a[k].kind));
+  }
+}
+
 json_t *vl_cards_json(const vl_data *d) {
   json_t *out = json_array();
   for (int a = 0; out && a < d->n; a++) {
     const vl_villain *v = &d->v[a];
+    /* The villain itself: realm, objective and guide are public. */
+    char realm[600];
+    realm_text(v, realm, sizeof realm);
+    json_t *vo = json_pack("{ss ss ss ss ss ss ss ss ss si}", "villain", v->id,
+                           "villain_name", v->name, "deck", "guide", "id",
+                           v->id, "name", v->name, "kind", "villain",
+                           "objective", v->obj.text, "guide", v->guide,
+                           "realm", realm, "count", 1);
+    if (!vo || json_array_append_new(out, vo)) {
+      json_decref(out);
+      return NULL;
+    }
     for (int i = 0; i < v->n_defs; i++) {
       const vl_card *c = &v->defs[i];
       char summary[96];
