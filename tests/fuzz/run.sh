@@ -10,7 +10,7 @@ seconds=${1:-5}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
-  targets=(gateway interaction custom_id state record cards console)
+  targets=(gateway interaction custom_id state record cards villains console)
 CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DLAIR_FUZZ=ON \
   -DLAIR_TESTS=OFF >/dev/null
 cmake --build build/fuzz -j2 --target "${targets[@]/#/fuzz_}" >/dev/null
