@@ -737,6 +737,70 @@ static int check_card(const vl_state *s, int i, char *msg, size_t cap) {
   return 0;
 }
 
+/* Whether i names a card instance of the table (VL_NONE allowed when
+ * none is). */
+static bool inst_ok(const vl_state *s, int i, bool none) {
+  return (none && i == VL_NONE) || (i >= 0 && i < s->players * VL_BLOCK &&
+                                    s->w[i].zone != VL_Z_NONE);
+}
+
+/* A frame refers only to what exists, where its kind needs it to be. */
+static int check_frame(const vl_state *s, const vl_frame *f, char *msg,
+                       size_t cap) {
+  if (f->player >= s->players || f->realm >= s->players ||
+      f->kind >= VL_F_COUNT || f->n_list > VL_LIST)
+    return fail(msg, cap, "a frame for a seat or of a kind that does not "
+                          "exist",
+                f->kind);
+  if (!inst_ok(s, f->src, true))
+    return fail(msg, cap, "a frame's source card does not exist", f->src);
+  for (int k = 0; k < f->n_list; k++)
+    if (!inst_ok(s, f->list[k], false))
+      return fail(msg, cap, "a frame lists a card that does not exist",
+                  f->list[k]);
+  const vl_villain *v = vl_villain_of(s, f->realm);
+  switch ((vl_frame_kind)f->kind) {
+  case VL_F_EFFECT:
+    if (f->e.op >= VL_OP_COUNT || f->e.hook >= VL_H_COUNT ||
+        (f->e.card >= 0 && (!v || f->e.card >= v->n_defs)) ||
+        (f->a != VL_NONE && !inst_ok(s, f->a, false)))
+      return fail(msg, cap, "an effect frame that no card could make",
+                  f->e.op);
+    break;
+  case VL_F_PLACE:
+  case VL_F_FINISH:
+    if (!inst_ok(s, f->a, false))
+      return fail(msg, cap, "a frame's card does not exist", f->a);
+    if (f->kind == VL_F_FINISH && s->w[f->a].zone != VL_Z_PLAYING &&
+        s->w[f->a].zone != VL_Z_VDISC && s->w[f->a].zone != VL_Z_FDISC)
+      return fail(msg, cap, "a card to discard after resolving is elsewhere",
+                  f->a);
+    if (f->kind == VL_F_PLACE && s->w[f->a].zone != VL_Z_HAND &&
+        s->w[f->a].zone != VL_Z_VDISC && s->w[f->a].zone != VL_Z_REVEALED)
+      return fail(msg, cap, "a card to place is not in a hand, a discard "
+                            "pile or face up",
+                  f->a);
+    break;
+  case VL_F_VANQUISH:
+    if (f->a != VL_NONE &&
+        (!inst_ok(s, f->a, false) || s->w[f->a].zone != VL_Z_TOP ||
+         s->w[f->a].seat != f->realm))
+      return fail(msg, cap, "a Hero to vanquish is not in the realm", f->a);
+    break;
+  case VL_F_FATE:
+    for (int k = 0; k < f->n_list; k++)
+      if (s->w[f->list[k]].zone != VL_Z_REVEALED)
+        return fail(msg, cap, "a Fate action's card is not face up",
+                    f->list[k]);
+    break;
+  case VL_F_DISCARD:
+  case VL_F_WINDOW:
+  case VL_F_COUNT:
+    break;
+  }
+  return 0;
+}
+
 int vl_check(const void *st, char *msg, size_t cap) {
   const vl_state *s = st;
   if (s->players < 2 || s->players > VL_SEATS)
@@ -774,8 +838,8 @@ int vl_check(const void *st, char *msg, size_t cap) {
     return fail(msg, cap, "the Fate token is with nobody at the table",
                 s->fate_token);
   for (int k = 0; k < s->sp; k++)
-    if (s->stack[k].player >= s->players || s->stack[k].realm >= s->players)
-      return fail(msg, cap, "a frame for a seat that does not exist", k);
+    if (check_frame(s, &s->stack[k], msg, cap))
+      return 1;
   if (s->phase == VL_PH_CHOOSE)
     return 0;
   /* What all views share is checked against the public view; each
