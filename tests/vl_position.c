@@ -381,6 +381,22 @@ static bool shown_named(const vl_state *s, const uint8_t *shown,
   return false;
 }
 
+/* Blanks out of line every text of a card its reader may see before or
+ * after the answer: a card's text may name another card ("Find Maren
+ * Holt ... and play her") without telling where that card is. */
+static void scrub_texts(const vl_state *a, const vl_state *b, int seat,
+                        char *line) {
+  for (int i = 0; i < b->players * VL_BLOCK; i++) {
+    if (b->w[i].zone == VL_Z_NONE ||
+        (!vl_visible(a, i, seat) && !vl_visible(b, i, seat)))
+      continue;
+    const char *text = vl_card_of(b, i)->text;
+    size_t n = strlen(text);
+    for (char *p = n ? strstr(line, text) : NULL; p; p = strstr(p + n, text))
+      memset(p, ' ', n);
+  }
+}
+
 int vl_told_check(const vl_state *before, const vl_state *after,
                   const eng_events *ev, const uint8_t *shown, char *msg,
                   size_t cap) {
@@ -406,12 +422,16 @@ int vl_told_check(const vl_state *before, const vl_state *after,
         return 1;
       }
     }
-    /* Every card name of the table's villains the line holds. */
+    /* Every card name of the table's villains the line holds, outside
+     * the texts of cards its reader sees. */
+    char line[sizeof e->text];
+    memcpy(line, e->text, sizeof line);
+    scrub_texts(before, after, e->seat, line);
     for (int i = 0; i < players * VL_BLOCK; i++) {
       if (after->w[i].zone == VL_Z_NONE)
         continue;
       const char *name = vl_card_of(after, i)->name;
-      if (!strstr(e->text, name))
+      if (!strstr(line, name))
         continue;
       if (seen_by(before, name, e->seat) || seen_by(after, name, e->seat) ||
           into_deck(before, after, name) || (shown && shown_named(after, shown, name)))

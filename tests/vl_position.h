@@ -56,8 +56,9 @@ int vl_position_find(const vl_state *s, int seat, const char *id, int zone);
  * its reader may see a card of that name before or after the answer
  * (vl_visible), the card went from an open place into a hidden one
  * meanwhile (a discard pile shuffled in), or the answer showed it
- * (shown[], from vl_apply_traced; NULL: none). Returns 0, or 1 with
- * msg. */
+ * (shown[], from vl_apply_traced; NULL: none). A name inside the quoted
+ * text of a card the reader sees does not count: a card's text may name
+ * another card without telling where it is. Returns 0, or 1 with msg. */
 int vl_told_check(const vl_state *before, const vl_state *after,
                   const eng_events *ev, const uint8_t *shown, char *msg,
                   size_t cap);

@@ -729,7 +729,7 @@ static void leave_realm(vl_state *s, int i) {
   int seat = s->w[i].seat;
   FOR_REALM(s, seat, j) {
     if (s->w[j].host == i)
-      to_discard(s, j);
+      leave_realm(s, j); /* an Item attached goes too, with its abilities */
   }
   bool villain = !is_fate_card(i);
   to_discard(s, i);
@@ -1572,13 +1572,13 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
         if (heroes_at(s, r, loc, hs) == 1 && tops[0])
           snprintf(covers, sizeof covers, ", covering %s", tops);
       }
-      SAY(t, -1, "Villain %d played the %s %s (%s%d) %s in Villain %d's "
-                 "realm%s.",
-          player + 1, c->kind == VL_K_HERO ? "Hero" : "Item", nm(s, i),
-          c->kind == VL_K_HERO ? "Strength " : "", c->kind == VL_K_HERO
-                                                       ? vl_strength(s, i)
-                                                       : 0,
-          where, r + 1, covers);
+      if (c->kind == VL_K_HERO)
+        SAY(t, -1, "Villain %d played the Hero %s (Strength %d) %s in "
+                   "Villain %d's realm%s.",
+            player + 1, nm(s, i), vl_strength(s, i), where, r + 1, covers);
+      else
+        SAY(t, -1, "Villain %d played the Item %s %s in Villain %d's realm.",
+            player + 1, nm(s, i), where, r + 1);
     } else {
       if (f->free)
         snprintf(paid, sizeof paid, " for free");
@@ -1693,14 +1693,25 @@ static void src_text(const vl_state *s, int src, char *buf, size_t cap) {
 static void look_fate(vl_state *s, told *t, vl_frame *f) {
   int r = f->realm;
   eng_pile *deck = &s->fdeck[r], *disc = &s->fdisc[r];
-  if (deck->n == 0 && disc->n > 0) {
-    *deck = *disc;
+  if (deck->n < f->e.n && disc->n > 0) {
+    /* The deck runs out before the look is done: its discard pile,
+     * shuffled, becomes the rest of the deck, under the cards left. */
+    int left = deck->n;
+    eng_pile rest = *disc;
     disc->n = 0;
-    eng_pile_shuffle(deck, &s->rng);
-    rezone(s, deck, VL_Z_FDECK, r);
-    SAY(t, -1, "Villain %d's fate discard pile was shuffled into a new fate "
-               "deck.",
-        r + 1);
+    eng_pile_shuffle(&rest, &s->rng);
+    rezone(s, &rest, VL_Z_FDECK, r);
+    for (int k = 0; k < deck->n; k++)
+      eng_pile_push(&rest, deck->c[k]);
+    *deck = rest;
+    if (left == 0)
+      SAY(t, -1, "Villain %d's fate discard pile was shuffled into a new "
+                 "fate deck.",
+          r + 1);
+    else
+      SAY(t, -1, "Villain %d's fate discard pile was shuffled into their "
+                 "fate deck, under the %d card%s left on it.",
+          r + 1, left, left == 1 ? "" : "s");
   }
   int n = f->e.n < deck->n ? f->e.n : deck->n;
   int seen[VL_LIST];
@@ -1815,8 +1826,61 @@ static void tell_nothing(const vl_state *s, told *t, const vl_frame *f) {
   char src[64];
   src_text(s, f->src, src, sizeof src);
   src[0] = (char)(src[0] & ~0x20);
-  SAY(t, -1, "%s ability finds nothing to %s.", src,
-      vl_op_name(f->e.op));
+  const char *what = "nothing to act on";
+  switch ((vl_op)f->e.op) {
+  case VL_OP_DISCARD_CARDS:
+    what = "no card in hand to discard";
+    break;
+  case VL_OP_PLAY_FREE:
+  case VL_OP_PLAY_DISCARD:
+    what = "no card it may play";
+    break;
+  case VL_OP_TAKE_DISCARD:
+    what = "no card to take from the discard pile";
+    break;
+  case VL_OP_SEARCH:
+    what = "no such card in the deck or the discard pile";
+    break;
+  case VL_OP_MOVE_HERO:
+    what = "no Hero it may move";
+    break;
+  case VL_OP_MOVE_ALLY:
+    what = "no Ally it may move";
+    break;
+  case VL_OP_DEFEAT_HERO:
+    what = "no Hero it may defeat";
+    break;
+  case VL_OP_FATE:
+    what = "no villain it may target with Fate";
+    break;
+  case VL_OP_RETURN_ALLY:
+    what = "no Ally to return";
+    break;
+  case VL_OP_REMOVE_ALLY:
+    what = "no Ally it may defeat";
+    break;
+  case VL_OP_REMOVE_CARD:
+    what = "no card it may discard";
+    break;
+  case VL_OP_FIND_HERO:
+    what = "the Hero nowhere it may be found";
+    break;
+  case VL_OP_HOOK:
+    what = "no two Heroes to trade places";
+    break;
+  case VL_OP_GAIN_POWER:
+  case VL_OP_LOSE_POWER:
+  case VL_OP_DRAW:
+  case VL_OP_VANQUISH:
+  case VL_OP_UNLOCK:
+  case VL_OP_LOOK_FATE:
+  case VL_OP_GAIN_PER:
+  case VL_OP_TRACK:
+  case VL_OP_PLAY_FATE_TOP:
+  case VL_OP_COUNT:
+    break;
+  }
+  SAY(t, -1, "%s ability finds %s.", src, what);
 }
 
 /* The automatic part of the frame on top; true when it changed
@@ -2183,7 +2247,7 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     pop(s);
     FOR_REALM(s, r, j) {
       if (s->w[j].host == a)
-        to_discard(s, j);
+        leave_realm(s, j);
     }
     put(s, a, VL_Z_HAND, r, 0);
     SAY(t, -1, "Villain %d returned %s to their hand.", r + 1, nm(s, a));
@@ -2206,7 +2270,7 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
       int from = s->w[h].loc;
       FOR_REALM(s, r, j) {
         if (s->w[j].host == h)
-          to_discard(s, j);
+          leave_realm(s, j);
       }
       relocate(s, h, a);
       SAY(t, -1, "Villain %d found %s at %s and moved them to %s.",
