@@ -2675,6 +2675,9 @@ static eng_rc setup_profile(void *st, const eng_config *cfg, uint64_t seed,
     s->chooser = s->players;
     begin_game(s, &t);
   } else {
+    /* Choosing villains belongs to the first turn: the table reads it as
+     * the game's opening, not as a turn 0. */
+    s->turn = 1;
     s->phase = VL_PH_CHOOSE;
     s->chooser = 0;
   }
