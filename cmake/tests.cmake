@@ -168,13 +168,15 @@ set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 # The Discord transport against the fake Discord (tests/discord/, Debian's
 # /usr/bin/python3 with python3-websockets): a whole game through slash
 # commands, autocomplete and clicks with a SIGKILL and a dropped gateway,
-# one check per fault the fake injects, and asynchronous play (threads,
+# one check per fault the fake injects, asynchronous play (threads,
 # reminders and deadlines fired by the bot's own timers, an exported
 # record as a file, DM channels kept across a restart: about 35 s of real
 # time, as the bot's timers tick every 5 s; 150 s leaves room for a failing
-# run's waits). Like the self-test they check every request against the
-# committed openapi.json and fail without it.
-foreach(case IN ITEMS game faults async)
+# run's waits), and a whole Villainous game with Condition windows answered
+# out of turn (about 50 s in the ASan build). Like the self-test they
+# check every request against the committed openapi.json and fail without
+# it.
+foreach(case IN ITEMS game faults async villainous)
   add_test(NAME discord_${case}
            COMMAND ${LAIR_DEBIAN_PYTHON} -B
                    ${PROJECT_SOURCE_DIR}/tests/discord/test_${case}.py
