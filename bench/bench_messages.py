@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """bench_messages.py: how many messages a whole game posts.
 
-Plays whole Supervillain games at the console table (`lair local --json`):
-one member, alice, against AI seats (1 for a 2-player game, 3 for a
-4-player one), alice answering every prompt at random from the options of
-her turn's DM. Counts what a Discord deployment would send: channel
+Plays whole games at the console table (`lair local --json`), Supervillain
+unless --game names another: one member, alice, against AI seats (1 for a
+2-player game, 3 for a 4-player one), alice answering every prompt at
+random from the options of her turn's DM. Counts what a Discord deployment would send: channel
 messages posted and edited, DMs posted and edited, and the answers to
 alice's own commands (interaction answers, which post nothing in the
 channel). One JSON line per table size, the mean over --games games.
 
     /usr/bin/python3 bench/bench_messages.py [--lair build/release/lair]
-        [--games 5] [--seed 1] [--old]
+        [--games 5] [--seed 1] [--game supervillain] [--old]
 
 --old drives a Lair from before the command groups (/game new game:...),
 for before/after figures of the same games.
@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 
-def play(lair, players, seed, old):
+def play(lair, players, seed, old, game):
     with tempfile.TemporaryDirectory() as tmp:
         p = subprocess.Popen([lair, "local", "--json", "--seed", str(seed),
                               "--db", os.path.join(tmp, "m.db")],
@@ -49,7 +49,7 @@ def play(lair, players, seed, old):
                  "dm_edits": 0, "answers": 0}
         rng = random.Random(seed)
         kind = "game" if old else "kind"
-        lines = ["alice> /game new %s:supervillain ai:%d" % (kind, players - 1),
+        lines = ["alice> /game new %s:%s ai:%d" % (kind, game, players - 1),
                  "alice> /game start"]
         options = None
         moves = 0
@@ -87,13 +87,15 @@ def main():
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--old", action="store_true")
+    ap.add_argument("--game", default="supervillain")
     a = ap.parse_args()
     for players in (2, 4):
         total = {}
         for g in range(a.games):
-            for k, v in play(a.lair, players, a.seed + g, a.old).items():
+            for k, v in play(a.lair, players, a.seed + g, a.old,
+                             a.game).items():
                 total[k] = total.get(k, 0) + v
-        res = {"players": players, "games": a.games}
+        res = {"game": a.game, "players": players, "games": a.games}
         res.update({k: round(v / a.games, 1) for k, v in total.items()})
         res["channel_posts_per_alice_move"] = round(
             total["channel_posts"] / max(1, total["alice_moves"]), 2)
