@@ -54,8 +54,7 @@ static int run(const eng_ruleset *rs, int players, int level, long games) {
     levels[i] = level;
   eng_sim_stats st;
   double t0 = now();
-  eng_rc rc =
-      eng_simulate_ai(rs, &cfg, 1, games, false, 1000000, levels, &st);
+  eng_rc rc = eng_simulate_ai(rs, &cfg, 1, games, false, 1000000, levels, &st);
   double dt = now() - t0;
   if (rc) {
     fprintf(stderr, "bench: %s: %s\n", rs->id, eng_strerror(rc));

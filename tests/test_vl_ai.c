@@ -61,8 +61,7 @@ static void test_legal_deterministic_blind(void **unused) {
     eng_config cfg = {.players = 2 + game % 5, .first = -1};
     snprintf(cfg.mode, sizeof cfg.mode, "%s", game % 2 ? "random" : "");
     memset(&s, 0, sizeof s);
-    assert_int_equal(vl_ruleset.setup(&s, &cfg, eng_mix64(300 + game)),
-                     ENG_OK);
+    assert_int_equal(vl_ruleset.setup(&s, &cfg, eng_mix64(300 + game)), ENG_OK);
     eng_rng rng;
     eng_rng_seed(&rng, (uint64_t)game, 1);
     vl_ruleset.prompt(&s, &p);

@@ -56,8 +56,8 @@ static int int_key(builder *b, const json_t *obj, const char *key, int lo,
   }
   if (!json_is_integer(v) || json_integer_value(v) < lo ||
       json_integer_value(v) > hi)
-    return bad(b, "%s: \"%s\" must be an integer from %d to %d", where, key,
-               lo, hi);
+    return bad(b, "%s: \"%s\" must be an integer from %d to %d", where, key, lo,
+               hi);
   *out = (int)json_integer_value(v);
   return 0;
 }
@@ -119,8 +119,8 @@ static int list(builder *b, int seat, const json_t *seatobj, const char *key,
 }
 
 /* Realm cards: {"card", "loc", "items"}; top says Heroes. */
-static int realm(builder *b, int seat, const json_t *seatobj,
-                 const char *key, bool top) {
+static int realm(builder *b, int seat, const json_t *seatobj, const char *key,
+                 bool top) {
   json_t *a = json_object_get(seatobj, key);
   static const char *const allowed[] = {"card", "loc", "items", NULL};
   if (!a)
@@ -152,8 +152,8 @@ static int realm(builder *b, int seat, const json_t *seatobj,
 
 static int build_seat(builder *b, int seat, const json_t *o) {
   static const char *const allowed[] = {
-      "power", "mover",   "track",        "defeated", "locked", "hand",
-      "realm", "heroes",  "discard",      "fate_discard",
+      "power",    "mover",    "track",  "defeated", "locked",
+      "hand",     "realm",    "heroes", "discard",  "fate_discard",
       "deck_top", "fate_top", "looked", NULL};
   vl_state *s = b->s;
   vl_seat *q = &s->seat[seat];
@@ -225,8 +225,8 @@ static int build_seat(builder *b, int seat, const json_t *o) {
   json_array_foreach(looked, k, c) {
     int i = vl_position_find(s, seat, json_string_value(c), VL_Z_FDECK);
     if (i < 0)
-      return bad(b, "%s: looked at '%s', which is not on the fate deck",
-                 where, json_string_value(c) ? json_string_value(c) : "?");
+      return bad(b, "%s: looked at '%s', which is not on the fate deck", where,
+                 json_string_value(c) ? json_string_value(c) : "?");
     s->w[i].known |= (uint8_t)(1u << seat);
   }
   return 0;
@@ -234,8 +234,8 @@ static int build_seat(builder *b, int seat, const json_t *o) {
 
 int vl_position_build(vl_state *s, const json_t *pos, char *err, size_t cap) {
   static const char *const allowed[] = {
-      "rule", "villains", "seed", "first", "current", "turn", "round",
-      "phase", "used", "fate_token", "seats", NULL};
+      "rule",  "villains", "seed", "first",      "current", "turn",
+      "round", "phase",    "used", "fate_token", "seats",   NULL};
   builder b = {.s = s, .err = err, .cap = cap};
   if (!vl_data_get())
     return bad(&b, "the villain data does not load");
@@ -302,8 +302,7 @@ int vl_position_build(vl_state *s, const json_t *pos, char *err, size_t cap) {
     s->used |= (uint8_t)(1u << json_integer_value(u));
   }
   json_t *seats = json_object_get(pos, "seats");
-  if (seats && (!json_is_array(seats) ||
-                (int)json_array_size(seats) > players))
+  if (seats && (!json_is_array(seats) || (int)json_array_size(seats) > players))
     return bad(&b, "position: \"seats\" has one object per seat at most");
   json_t *empty = json_object();
   for (int p = 0; p < players; p++) {
@@ -353,8 +352,8 @@ int vl_position_find(const vl_state *s, int seat, const char *id, int zone) {
 /* Whether a card named name is one viewer may see in s. */
 static bool seen_by(const vl_state *s, const char *name, int viewer) {
   for (int i = 0; i < s->players * VL_BLOCK; i++)
-    if (s->w[i].zone != VL_Z_NONE && strcmp(vl_card_of(s, i)->name, name) == 0 &&
-        vl_visible(s, i, viewer))
+    if (s->w[i].zone != VL_Z_NONE &&
+        strcmp(vl_card_of(s, i)->name, name) == 0 && vl_visible(s, i, viewer))
       return true;
   return false;
 }
@@ -434,10 +433,12 @@ int vl_told_check(const vl_state *before, const vl_state *after,
       if (!strstr(line, name))
         continue;
       if (seen_by(before, name, e->seat) || seen_by(after, name, e->seat) ||
-          into_deck(before, after, name) || (shown && shown_named(after, shown, name)))
+          into_deck(before, after, name) ||
+          (shown && shown_named(after, shown, name)))
         continue;
-      snprintf(msg, cap, "the line for %s%d names %s, which it may not see: "
-                         "'%s'",
+      snprintf(msg, cap,
+               "the line for %s%d names %s, which it may not see: "
+               "'%s'",
                e->seat < 0 ? "everyone " : "seat ", e->seat, name, e->text);
       return 1;
     }

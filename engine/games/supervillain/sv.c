@@ -21,6 +21,8 @@
  */
 #include "sv.h"
 
+#include "../../rsutil.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -2341,23 +2343,6 @@ static void describe(const sv_state *s, int i, char *buf, size_t cap) {
   }
 }
 
-/* Formats an option label, cut to Discord's limit (on a UTF-8 boundary,
- * ending in "..." when cut). */
-static void label_set(char *label, const char *fmt, ...) {
-  char buf[400];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n > ENG_LABEL_MAX) {
-    int cut = ENG_LABEL_MAX - 3;
-    while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
-      cut--;
-    memcpy(buf + cut, "...", 4);
-  }
-  memcpy(label, buf, strlen(buf) + 1);
-}
-
 static void sv_option(const void *st, const eng_prompt *p, int i,
                       char id[ENG_ID_MAX + 1], char label[ENG_LABEL_MAX + 1]) {
   const sv_state *s = st;
@@ -2377,11 +2362,11 @@ static void sv_option(const void *st, const eng_prompt *p, int i,
       snprintf(d, sizeof d, "it");
     if (OPT_TYPE(code) == OPT_PROJECT) {
       snprintf(id, ENG_ID_MAX + 1, "project");
-      label_set(label, "Start %s as a Project", d);
+      eng_label(label, "Start %s as a Project", d);
     } else {
       seat_name(a, who, sizeof who);
       snprintf(id, ENG_ID_MAX + 1, "launch.%d", a + 1);
-      label_set(label, "Launch %s as an Asteroid at %s",
+      eng_label(label, "Launch %s as an Asteroid at %s",
                 drawn >= 0 ? C(drawn)->name : "it", who);
     }
     return;
@@ -2389,51 +2374,51 @@ static void sv_option(const void *st, const eng_prompt *p, int i,
   case OPT_MOB:
     power_of(a, pw, sizeof pw);
     snprintf(id, ENG_ID_MAX + 1, "mob.c%d", a);
-    label_set(label, "Play %s as a Mob (%s%s)", C(a)->name, pw,
+    eng_label(label, "Play %s as a Mob (%s%s)", C(a)->name, pw,
               C(a)->boosted ? ", Boosted" : "");
     return;
   case OPT_OPS:
     snprintf(id, ENG_ID_MAX + 1, "ops.c%d", a);
-    label_set(label, "Play %s as %sMinion Ops", C(a)->name,
+    eng_label(label, "Play %s as %sMinion Ops", C(a)->name,
               C(a)->swift ? "Swift " : "");
     return;
   case OPT_SHOOT:
     describe(s, a, d, sizeof d);
     snprintf(id, ENG_ID_MAX + 1, "shoot.c%d", a);
-    label_set(label, "Shoot down %s (discard %d)", d, s->w[a].charged ? 3 : 2);
+    eng_label(label, "Shoot down %s (discard %d)", d, s->w[a].charged ? 3 : 2);
     return;
   case OPT_USE:
     snprintf(id, ENG_ID_MAX + 1, "use.c%d", a);
-    label_set(label, "Use %s: %s", C(a)->name,
+    eng_label(label, "Use %s: %s", C(a)->name,
               s->w[a].zone == SV_Z_FACILITY ? C(a)->facility.text
                                             : C(a)->project.text);
     return;
   case OPT_CHARGE:
     describe(s, a, d, sizeof d);
     snprintf(id, ENG_ID_MAX + 1, "charge.c%d", a);
-    label_set(label, "Charge %s (discard 3)", d);
+    eng_label(label, "Charge %s (discard 3)", d);
     return;
   case OPT_END:
     snprintf(id, ENG_ID_MAX + 1, "end");
-    label_set(label, "End your day");
+    eng_label(label, "End your day");
     return;
   case OPT_STOP:
     snprintf(id, ENG_ID_MAX + 1, "stop");
-    label_set(label, "Stop");
+    eng_label(label, "Stop");
     return;
   case OPT_SEAT:
     seat_name(a, who, sizeof who);
     snprintf(id, ENG_ID_MAX + 1, "seat.%d", a + 1);
-    label_set(label, "%s", who);
+    eng_label(label, "%s", who);
     return;
   case OPT_PICK:
   default:
     describe(s, a, d, sizeof d);
     snprintf(id, ENG_ID_MAX + 1, "pick.c%d", a);
     if (s->sp > 0 && s->stack[s->sp - 1].kind == SV_F_DISCARD)
-      label_set(label, "Discard %s", d);
+      eng_label(label, "Discard %s", d);
     else
-      label_set(label, "%s", d);
+      eng_label(label, "%s", d);
     return;
   }
 }

@@ -9,6 +9,7 @@
 #include "sv.h"
 
 #include "../../blob.h"
+#include "../../rsutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,15 +41,6 @@ const char *sv_kind_name(int kind) {
 }
 const char *sv_trigger_name(int t) {
   return t >= 0 && t < SV_TRIG_COUNT ? trigger_names[t] : "?";
-}
-
-static int lookup(const char *const *names, int n, const char *s) {
-  if (!s)
-    return -1;
-  for (int i = 0; i < n; i++)
-    if (strcmp(names[i], s) == 0)
-      return i;
-  return -1;
 }
 
 void sv_format_power(int m, char *buf, size_t cap) {
@@ -112,7 +104,7 @@ static bool op_has_n(int op) {
 static void parse_effect(loader *l, const char *where, json_t *e,
                          sv_effect *out) {
   const char *opname = json_string_value(json_object_get(e, "op"));
-  int op = lookup(op_names, SV_OP_COUNT, opname);
+  int op = eng_lookup(op_names, SV_OP_COUNT, opname);
   if (op < 0) {
     err(l, "%s: unknown effect op '%s'", where, opname ? opname : "(none)");
     return;
@@ -164,8 +156,8 @@ static void parse_ability(loader *l, const char *card, const char *half,
     return;
   }
   const char *kind = json_string_value(json_object_get(a, "kind"));
-  int k =
-      half[0] == 'o' ? SV_KIND_NONE : lookup(kind_names, SV_KIND_COUNT, kind);
+  int k = half[0] == 'o' ? SV_KIND_NONE
+                         : eng_lookup(kind_names, SV_KIND_COUNT, kind);
   if (half[0] != 'o') {
     bool allowed = false;
     for (const int *p = kinds; *p >= 0; p++)
@@ -182,7 +174,7 @@ static void parse_ability(loader *l, const char *card, const char *half,
     memcpy(out->text, text, strlen(text) + 1);
   const char *trig = json_string_value(json_object_get(a, "trigger"));
   if (k == SV_KIND_WHENEVER) {
-    int t = lookup(trigger_names, SV_TRIG_COUNT, trig);
+    int t = eng_lookup(trigger_names, SV_TRIG_COUNT, trig);
     if (t <= 0)
       err(l, "%s: whenever needs a known trigger", where);
     else if (t == SV_TRIG_MOB_PUT_HERE && half[0] != 'p')

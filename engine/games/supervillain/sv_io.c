@@ -11,6 +11,8 @@
  */
 #include "sv.h"
 
+#include "../../rsutil.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -213,11 +215,10 @@ json_t *sv_to_json(const void *st) {
   return j;
 }
 
+/* eng_jint for the int fields of a save. */
 static bool small(const json_t *v, int lo, int hi, int *out) {
-  if (!json_is_integer(v))
-    return false;
-  json_int_t x = json_integer_value(v);
-  if (x < lo || x > hi)
+  long x;
+  if (!eng_jint(v, lo, hi, &x))
     return false;
   *out = (int)x;
   return true;

@@ -21,6 +21,8 @@
  */
 #include "vl.h"
 
+#include "../../rsutil.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -340,8 +342,7 @@ static int heroes_at(const vl_state *s, int seat, int loc, int *out) {
       out[n++] = i;
   }
   for (int a = 1; a < n; a++)
-    for (int b = a; b > 0 && s->w[out[b - 1]].order > s->w[out[b]].order;
-         b--) {
+    for (int b = a; b > 0 && s->w[out[b - 1]].order > s->w[out[b]].order; b--) {
       int tmp = out[b];
       out[b] = out[b - 1];
       out[b - 1] = tmp;
@@ -375,7 +376,8 @@ static int count_kind(const vl_state *s, int seat, int kind) {
   return n;
 }
 
-/* ---- objectives ----------------------------------------------------------- */
+/* ---- objectives -----------------------------------------------------------
+ */
 
 /* Whether seat's Items of the objective lie together (at loc, or at any
  * location when loc < 0). */
@@ -595,8 +597,9 @@ static void tell_end(const vl_state *s, told *t) {
   for (int p = 0; p < s->players; p++)
     if (s->winners & (1u << p)) {
       const vl_villain *v = vl_villain_of(s, p);
-      SAY(t, -1, "Villain %d, %s, has achieved their objective (%s) and wins "
-                 "the game!",
+      SAY(t, -1,
+          "Villain %d, %s, has achieved their objective (%s) and wins "
+          "the game!",
           p + 1, v->name, v->obj.text);
       return;
     }
@@ -605,7 +608,6 @@ static void tell_end(const vl_state *s, told *t) {
       "ends without a winner, and the heroes prevail.",
       VL_ROUND_LIMIT);
 }
-
 
 static void end_game(vl_state *s, told *t, int reason, unsigned winners) {
   /* Cards face up in the middle go where they were going. */
@@ -635,7 +637,8 @@ static void check_objectives(vl_state *s, told *t) {
   s->hit = 0;
 }
 
-/* ---- the frame stack ------------------------------------------------------ */
+/* ---- the frame stack ------------------------------------------------------
+ */
 
 static vl_frame *push(vl_state *s, int kind, int player, int realm) {
   if (s->sp >= VL_STACK) {
@@ -656,8 +659,8 @@ static vl_frame *top(vl_state *s) { return &s->stack[s->sp - 1]; }
 
 /* Pushes the effects of ability ab of card src so the first resolves
  * first: player chooses, realm is whose realm they work in. */
-static void push_ability(vl_state *s, int src, const vl_ability *ab,
-                         int player, int realm) {
+static void push_ability(vl_state *s, int src, const vl_ability *ab, int player,
+                         int realm) {
   for (int k = ab->n_eff - 1; k >= 0; k--) {
     int op = ab->eff[k].op;
     /* Choices among a hand or a deck are its holder's. */
@@ -710,7 +713,8 @@ static void fired(vl_state *s, int trigger) {
     s->fired |= 1u << trigger;
 }
 
-/* ---- cards coming and going ----------------------------------------------- */
+/* ---- cards coming and going -----------------------------------------------
+ */
 
 /* Moves realm card i (and what is attached to it) to loc. */
 static void relocate(vl_state *s, int i, int loc) {
@@ -811,7 +815,8 @@ static void unpile(vl_state *s, int i) {
   }
 }
 
-/* ---- choices ---------------------------------------------------------------- */
+/* ---- choices ----------------------------------------------------------------
+ */
 
 static void add(eng_prompt *p, uint32_t code) {
   if (p->n < ENG_OPTIONS_MAX)
@@ -903,16 +908,14 @@ static bool hero_ok(const vl_state *s, int seat, int h, int where, int src) {
   if (!in_realm(s, h, seat) || !is_kind(s, h, VL_K_HERO) ||
       s->w[h].zone != VL_Z_TOP)
     return false;
-  if (where == VL_SC_HERE &&
-      (src == (int)VL_NONE || !in_realm(s, src, seat) ||
-       loc_of(s, src) != loc_of(s, h)))
+  if (where == VL_SC_HERE && (src == (int)VL_NONE || !in_realm(s, src, seat) ||
+                              loc_of(s, src) != loc_of(s, h)))
     return false;
   return true;
 }
 
 /* Where Hero h may be moved by a move with scope (VL_SC_*). */
-static int hero_dests(const vl_state *s, int seat, int h, int scope,
-                      int *out) {
+static int hero_dests(const vl_state *s, int seat, int h, int scope, int *out) {
   int n = 0, from = s->w[h].loc;
   if (locked(s, seat, from))
     return 0;
@@ -923,8 +926,7 @@ static int hero_dests(const vl_state *s, int seat, int h, int scope,
 }
 
 /* Where seat's Ally or Item i may be moved. */
-static int ally_dests(const vl_state *s, int seat, int i, int scope,
-                      int *out) {
+static int ally_dests(const vl_state *s, int seat, int i, int scope, int *out) {
   int n = 0, from = s->w[i].loc;
   if (locked(s, seat, from) || mod_at(s, seat, from, VL_M_NO_MOVE))
     return 0;
@@ -1257,7 +1259,8 @@ static bool activatable(const vl_state *s, int seat, int i) {
     return false;
   const vl_card *c = C(s, i);
   for (int a = 0; a < c->n_ab; a++)
-    if (c->ab[a].when == VL_W_ACTIVATE && c->ab[a].cost <= s->seat[seat].power &&
+    if (c->ab[a].when == VL_W_ACTIVATE &&
+        c->ab[a].cost <= s->seat[seat].power &&
         ability_possible(s, &c->ab[a], seat, seat, i))
       return true;
   return false;
@@ -1342,8 +1345,7 @@ static void action_options(const vl_state *s, eng_prompt *p) {
 }
 
 /* The options of frame f. */
-static void frame_options(const vl_state *s, const vl_frame *f,
-                          eng_prompt *p) {
+static void frame_options(const vl_state *s, const vl_frame *f, eng_prompt *p) {
   int r = f->realm;
   switch ((vl_frame_kind)f->kind) {
   case VL_F_EFFECT:
@@ -1481,7 +1483,8 @@ static bool options(const vl_state *s, eng_prompt *p) {
   return false;
 }
 
-/* ---- playing cards -------------------------------------------------------- */
+/* ---- playing cards --------------------------------------------------------
+ */
 
 /* The top actions of loc, written out for a line ("Gain 2 Power and Play
  * a Card"). */
@@ -1492,7 +1495,9 @@ static void top_text(const vl_state *s, int seat, int loc, char *buf,
   buf[0] = '\0';
   for (int k = 0; k < l->n_top && o < cap; k++)
     o += (size_t)snprintf(buf + o, cap - o, "%s%s",
-                          k == 0 ? "" : k == l->n_top - 1 ? " and " : ", ",
+                          k == 0              ? ""
+                          : k == l->n_top - 1 ? " and "
+                                              : ", ",
                           vl_action_label(l->a[k].kind));
 }
 
@@ -1515,9 +1520,9 @@ static void play_card(vl_state *s, told *t, int seat, int i, bool free,
       if (!free)
         snprintf(paid, sizeof paid, ", paying %d Power (%d left)", cost,
                  s->seat[seat].power);
-      SAY(t, -1, "Villain %d played the Effect %s%s%s: %s", seat + 1,
-          nm(s, i), from == VL_Z_VDISC ? " from their discard pile" : "",
-          paid, text_of(s, i));
+      SAY(t, -1, "Villain %d played the Effect %s%s%s: %s", seat + 1, nm(s, i),
+          from == VL_Z_VDISC ? " from their discard pile" : "", paid,
+          text_of(s, i));
     }
     fired(s, VL_T_OPP_EFFECT);
     vl_frame *f = push(s, VL_F_FINISH, seat, seat);
@@ -1573,8 +1578,9 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
           snprintf(covers, sizeof covers, ", covering %s", tops);
       }
       if (c->kind == VL_K_HERO)
-        SAY(t, -1, "Villain %d played the Hero %s (Strength %d) %s in "
-                   "Villain %d's realm%s.",
+        SAY(t, -1,
+            "Villain %d played the Hero %s (Strength %d) %s in "
+            "Villain %d's realm%s.",
             player + 1, nm(s, i), vl_strength(s, i), where, r + 1, covers);
       else
         SAY(t, -1, "Villain %d played the Item %s %s in Villain %d's realm.",
@@ -1592,8 +1598,7 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
       else
         snprintf(what, sizeof what, "%s %s", c->kind_name, nm(s, i));
       SAY(t, -1, "Villain %d played the %s%s %s%s.", r + 1, what,
-          f->from == VL_Z_VDISC ? " from their discard pile" : "", where,
-          paid);
+          f->from == VL_Z_VDISC ? " from their discard pile" : "", where, paid);
     }
   }
   if (c->kind == VL_K_ALLY) {
@@ -1612,8 +1617,7 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
 /* actor plays fate card i (revealed) into target's realm; a card that
  * cannot be played goes to the fate discard pile without effect (the
  * rulebook's FAQ). */
-static void play_fate_card(vl_state *s, told *t, int actor, int target,
-                           int i) {
+static void play_fate_card(vl_state *s, told *t, int actor, int target, int i) {
   const vl_card *c = C(s, i);
   bool ok = false;
   const char *why = "";
@@ -1633,15 +1637,17 @@ static void play_fate_card(vl_state *s, told *t, int actor, int target,
   }
   if (!ok) {
     to_discard(s, i);
-    SAY(t, -1, "%s cannot be played (%s): it goes to Villain %d's fate "
-               "discard pile without effect.",
+    SAY(t, -1,
+        "%s cannot be played (%s): it goes to Villain %d's fate "
+        "discard pile without effect.",
         nm(s, i), why, target + 1);
     return;
   }
   if (c->kind == VL_K_EFFECT) {
     put(s, i, VL_Z_PLAYING, target, 0);
-    SAY(t, -1, "Villain %d played the fate Effect %s in Villain %d's realm: "
-               "%s",
+    SAY(t, -1,
+        "Villain %d played the fate Effect %s in Villain %d's realm: "
+        "%s",
         actor + 1, nm(s, i), target + 1, text_of(s, i));
     vl_frame *f = push(s, VL_F_FINISH, actor, target);
     if (f)
@@ -1662,8 +1668,8 @@ static void start_fate(vl_state *s, told *t, int actor, int target) {
   const vl_profile *pr = PROF(s);
   if (s->acting && actor == s->current)
     s->fated |= (uint8_t)(1u << target);
-  SAY(t, -1, "Villain %d performs a Fate action against Villain %d.",
-      actor + 1, target + 1);
+  SAY(t, -1, "Villain %d performs a Fate action against Villain %d.", actor + 1,
+      target + 1);
   if (pr->fate_token && s->players >= pr->fate_token &&
       s->fate_token != target) {
     s->fate_token = (uint8_t)target;
@@ -1675,7 +1681,8 @@ static void start_fate(vl_state *s, told *t, int actor, int target) {
   push(s, VL_F_FATE, actor, target);
 }
 
-/* ---- automatic work -------------------------------------------------------- */
+/* ---- automatic work --------------------------------------------------------
+ */
 
 /* "Drone Swarm's" for a line about what a card's ability did. */
 static void src_text(const vl_state *s, int src, char *buf, size_t cap) {
@@ -1705,12 +1712,14 @@ static void look_fate(vl_state *s, told *t, vl_frame *f) {
       eng_pile_push(&rest, deck->c[k]);
     *deck = rest;
     if (left == 0)
-      SAY(t, -1, "Villain %d's fate discard pile was shuffled into a new "
-                 "fate deck.",
+      SAY(t, -1,
+          "Villain %d's fate discard pile was shuffled into a new "
+          "fate deck.",
           r + 1);
     else
-      SAY(t, -1, "Villain %d's fate discard pile was shuffled into their "
-                 "fate deck, under the %d card%s left on it.",
+      SAY(t, -1,
+          "Villain %d's fate discard pile was shuffled into their "
+          "fate deck, under the %d card%s left on it.",
           r + 1, left, left == 1 ? "" : "s");
   }
   int n = f->e.n < deck->n ? f->e.n : deck->n;
@@ -1749,8 +1758,8 @@ static void effect_do(vl_state *s, told *t, vl_frame *f) {
   case VL_OP_LOSE_POWER: {
     int lost = e->n < s->seat[r].power ? e->n : s->seat[r].power;
     s->seat[r].power = (int16_t)(s->seat[r].power - lost);
-    SAY(t, -1, "Villain %d lost %d Power to %s ability (now %d).", r + 1,
-        lost, src, s->seat[r].power);
+    SAY(t, -1, "Villain %d lost %d Power to %s ability (now %d).", r + 1, lost,
+        src, s->seat[r].power);
     break;
   }
   case VL_OP_DRAW:
@@ -1768,8 +1777,8 @@ static void effect_do(vl_state *s, told *t, vl_frame *f) {
   case VL_OP_GAIN_PER: {
     int n = count_kind(s, r, e->kind) * e->n;
     s->seat[r].power = (int16_t)(s->seat[r].power + n);
-    SAY(t, -1, "Villain %d gained %d Power from %s ability (now %d).", r + 1,
-        n, src, s->seat[r].power);
+    SAY(t, -1, "Villain %d gained %d Power from %s ability (now %d).", r + 1, n,
+        src, s->seat[r].power);
     break;
   }
   case VL_OP_TRACK: {
@@ -1777,8 +1786,8 @@ static void effect_do(vl_state *s, told *t, vl_frame *f) {
     int x = s->seat[r].track + e->n;
     x = x < 0 ? 0 : x > v->track_max ? v->track_max : x;
     s->seat[r].track = (uint8_t)x;
-    SAY(t, -1, "%s ability moved Villain %d's %s track to %d of %d.",
-        src, r + 1, v->track_name, x, v->track_max);
+    SAY(t, -1, "%s ability moved Villain %d's %s track to %d of %d.", src,
+        r + 1, v->track_name, x, v->track_max);
     if (TELLING(t) && t->ev->n > 0) /* "Drone's ability" opens a sentence */
       t->ev->ev[t->ev->n - 1].text[0] =
           (char)(t->ev->ev[t->ev->n - 1].text[0] & ~0x20);
@@ -1787,13 +1796,15 @@ static void effect_do(vl_state *s, told *t, vl_frame *f) {
   case VL_OP_PLAY_FATE_TOP: {
     int c = reveal_fate(s, t, r);
     if (c < 0) {
-      SAY(t, -1, "Villain %d's fate deck and discard pile are empty: "
-                 "nothing to play.",
+      SAY(t, -1,
+          "Villain %d's fate deck and discard pile are empty: "
+          "nothing to play.",
           r + 1);
       break;
     }
-    SAY(t, -1, "Villain %d turned up %s (%s) from the top of their fate "
-               "deck.",
+    SAY(t, -1,
+        "Villain %d turned up %s (%s) from the top of their fate "
+        "deck.",
         r + 1, nm(s, c), C(s, c)->kind_name);
     play_fate_card(s, t, f->player, r, c);
     break;
@@ -1961,8 +1972,9 @@ static bool frame_auto(vl_state *s, told *t) {
       }
       f->step = 1;
       if (k == 0) {
-        SAY(t, -1, "Villain %d's fate deck and discard pile are empty: the "
-                   "Fate action reveals nothing.",
+        SAY(t, -1,
+            "Villain %d's fate deck and discard pile are empty: the "
+            "Fate action reveals nothing.",
             f->realm + 1);
         pop(s);
       } else if (TELLING(t)) {
@@ -1973,8 +1985,9 @@ static bool frame_auto(vl_state *s, told *t) {
           vl_card_summary(C(s, got[1]), sum, sizeof sum);
           snprintf(b, sizeof b, " and %s (%s)", nm(s, got[1]), sum);
         }
-        SAY(t, -1, "Villain %d revealed %s (%s)%s from Villain %d's fate "
-                   "deck.",
+        SAY(t, -1,
+            "Villain %d revealed %s (%s)%s from Villain %d's fate "
+            "deck.",
             f->player + 1, nm(s, got[0]), a, b, f->realm + 1);
       }
       return true;
@@ -2113,7 +2126,8 @@ static void run(vl_state *s, told *t) {
   s->overflow = 1; /* a loop without a decision: a rules bug */
 }
 
-/* ---- answers ---------------------------------------------------------------- */
+/* ---- answers ----------------------------------------------------------------
+ */
 
 /* Discards card i from seat's hand, face up, and tells it. */
 static void discard_from_hand(vl_state *s, told *t, int seat, int i,
@@ -2177,13 +2191,15 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     if (!deck || e->card >= 0) {
       if (deck)
         show(t, a);
-      SAY(t, -1, "Villain %d searched their %s and took %s into their "
-                 "hand; the villain deck was shuffled.",
+      SAY(t, -1,
+          "Villain %d searched their %s and took %s into their "
+          "hand; the villain deck was shuffled.",
           r + 1, deck ? "villain deck" : "discard pile", nm(s, a));
     } else {
-      SAY(t, -1, "Villain %d searched their villain deck for a card of "
-                 "the kind %s, took one into their hand and shuffled the "
-                 "deck.",
+      SAY(t, -1,
+          "Villain %d searched their villain deck for a card of "
+          "the kind %s, took one into their hand and shuffled the "
+          "deck.",
           r + 1, C(s, a)->kind_name);
       SAY(t, r, "You took %s.", nm(s, a));
     }
@@ -2203,8 +2219,8 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
       bool hero = e->op == VL_OP_MOVE_HERO;
       pop(s);
       relocate(s, card, a);
-      SAY(t, -1, "Villain %d moved %s from %s to %s.", player + 1,
-          nm(s, card), loc_nm(s, r, from), loc_nm(s, r, a));
+      SAY(t, -1, "Villain %d moved %s from %s to %s.", player + 1, nm(s, card),
+          loc_nm(s, r, from), loc_nm(s, r, a));
       if (hero) {
         if (player == s->current && r == s->current)
           fired(s, VL_T_OPP_MOVE_HERO);
@@ -2225,8 +2241,9 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     return;
   case VL_OP_LOOK_FATE:
     if (type == VL_OPT_DONE) {
-      SAY(t, -1, "Villain %d put the other looked-at cards back on their "
-                 "fate deck.",
+      SAY(t, -1,
+          "Villain %d put the other looked-at cards back on their "
+          "fate deck.",
           r + 1);
       pop(s);
       return;
@@ -2256,8 +2273,9 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
   case VL_OP_REMOVE_ALLY:
   case VL_OP_REMOVE_CARD:
     pop(s);
-    SAY(t, -1, "%s from Villain %d's realm went to the discard pile (%s "
-               "ability).",
+    SAY(t, -1,
+        "%s from Villain %d's realm went to the discard pile (%s "
+        "ability).",
         nm(s, a), r + 1, src);
     leave_realm(s, a);
     return;
@@ -2273,8 +2291,8 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
           leave_realm(s, j);
       }
       relocate(s, h, a);
-      SAY(t, -1, "Villain %d found %s at %s and moved them to %s.",
-          player + 1, nm(s, h), loc_nm(s, r, from), loc_nm(s, r, a));
+      SAY(t, -1, "Villain %d found %s at %s and moved them to %s.", player + 1,
+          nm(s, h), loc_nm(s, r, from), loc_nm(s, r, a));
       hero_arrived(s, r, a);
       return;
     }
@@ -2287,8 +2305,9 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
       t->fl |= ENG_REVEALED;
     }
     place(s, h, r, a, VL_NONE);
-    SAY(t, -1, "Villain %d found %s in Villain %d's fate %s and played them "
-               "at %s%s.",
+    SAY(t, -1,
+        "Villain %d found %s in Villain %d's fate %s and played them "
+        "at %s%s.",
         player + 1, nm(s, h), r + 1, deck ? "deck" : "discard pile",
         loc_nm(s, r, a), deck ? " (the fate deck was shuffled)" : "");
     hero_arrived(s, r, a);
@@ -2407,8 +2426,8 @@ static void frame_answer(vl_state *s, told *t, uint32_t code) {
       if (f->step == 0)
         SAY(t, -1, "Villain %d discarded no card.", f->player + 1);
       else
-        SAY(t, -1, "Villain %d is done discarding (%d card%s).",
-            f->player + 1, f->step, f->step == 1 ? "" : "s");
+        SAY(t, -1, "Villain %d is done discarding (%d card%s).", f->player + 1,
+            f->step, f->step == 1 ? "" : "s");
       s->discarded = f->step;
       if (f->step > 0)
         fired(s, VL_T_OPP_DISCARD);
@@ -2492,8 +2511,7 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
     if (TELLING(t)) {
       char acts[200];
       actions_text(s, me, a, acts, sizeof acts);
-      SAY(t, -1, "Villain %d moved to %s: %s.", me + 1, loc_nm(s, me, a),
-          acts);
+      SAY(t, -1, "Villain %d moved to %s: %s.", me + 1, loc_nm(s, me, a), acts);
     }
     fire_realm(s, me, VL_W_ARRIVE, a);
     return;
@@ -2511,8 +2529,8 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
   switch (VL_OPT_TYPE(code)) {
   case VL_OPT_GAIN: {
     s->used |= (uint8_t)(1u << a);
-    int n = gain_amount(s, me, s->seat[me].mover,
-                        l->a[a].kind - VL_A_GAIN_1 + 1);
+    int n =
+        gain_amount(s, me, s->seat[me].mover, l->a[a].kind - VL_A_GAIN_1 + 1);
     s->seat[me].power = (int16_t)(s->seat[me].power + n);
     SAY(t, -1, "Villain %d gained %d Power (now %d).", me + 1, n,
         s->seat[me].power);
@@ -2543,8 +2561,8 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
   case VL_OPT_MOVE_ALLY:
   case VL_OPT_MOVE_HERO: {
     bool hero = VL_OPT_TYPE(code) == VL_OPT_MOVE_HERO;
-    s->used |= (uint8_t)(1u << open_slot(s, hero ? VL_A_MOVE_HERO
-                                                 : VL_A_MOVE_ALLY));
+    s->used |=
+        (uint8_t)(1u << open_slot(s, hero ? VL_A_MOVE_HERO : VL_A_MOVE_ALLY));
     int from = s->w[a].loc;
     relocate(s, a, b);
     SAY(t, -1, "Villain %d moved %s from %s to %s.", me + 1, nm(s, a),
@@ -2583,7 +2601,8 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
   }
 }
 
-/* ---- setting up ------------------------------------------------------------ */
+/* ---- setting up ------------------------------------------------------------
+ */
 
 /* Every villain chosen: decks shuffled, locks, movers, hands, Power. */
 static void begin_game(vl_state *s, told *t) {
@@ -2608,9 +2627,10 @@ static void begin_game(vl_state *s, told *t) {
     s->seat[p].pos = (uint8_t)((p - s->first + s->players) % s->players);
     s->seat[p].power = pr->start_power[s->seat[p].pos];
   }
-  SAY(t, -1, "Every villain shuffles their decks and draws 4 cards. Villain "
-             "%d goes first; Power to start: 0 for the first player, then "
-             "1, 2, 2, 3, 3 in turn order.",
+  SAY(t, -1,
+      "Every villain shuffles their decks and draws 4 cards. Villain "
+      "%d goes first; Power to start: 0 for the first player, then "
+      "1, 2, 2, 3, 3 in turn order.",
       s->first + 1);
   for (int p = 0; p < s->players; p++) {
     int k = (s->first + p) % s->players;
@@ -2656,9 +2676,9 @@ static eng_rc setup_profile(void *st, const eng_config *cfg, uint64_t seed,
   for (int p = 0; p < VL_SEATS; p++)
     s->seat[p].villain = -1;
   s->fate_token = 0xff;
-  s->first = (uint8_t)(cfg->first >= 0
-                           ? cfg->first
-                           : (int)eng_rng_below(&s->rng, s->players));
+  s->first =
+      (uint8_t)(cfg->first >= 0 ? cfg->first
+                                : (int)eng_rng_below(&s->rng, s->players));
   told t = {0}; /* nobody listens to the setup */
   if (s->random_deal) {
     int order[VL_MAX_VILLAINS];
@@ -2691,8 +2711,8 @@ static eng_rc vl_setup(void *st, const eng_config *cfg, uint64_t seed) {
 
 static void vl_prompt(const void *st, eng_prompt *p) { options(st, p); }
 
-eng_rc vl_apply_traced(void *st, uint32_t code, unsigned *flags,
-                       eng_events *ev, uint8_t *shown) {
+eng_rc vl_apply_traced(void *st, uint32_t code, unsigned *flags, eng_events *ev,
+                       uint8_t *shown) {
   vl_state *s = st;
   if (s->over)
     return ENG_GAME_OVER;
@@ -2731,7 +2751,7 @@ static void vl_result(const void *st, eng_result *r) {
       snprintf(r->side[p], sizeof r->side[p], "%s", v->id);
   }
   snprintf(r->reason, sizeof r->reason, "%s",
-           !s->over                         ? ""
+           !s->over                        ? ""
            : s->reason == VL_END_OBJECTIVE ? "objective"
                                            : "round_limit");
 }
@@ -2746,26 +2766,8 @@ static char *vl_cards_md(void) {
   return d ? vl_cards_markdown(d) : NULL;
 }
 
-/* ---- questions and options for people ---------------------------------------- */
-
-/* Formats an option label, cut to Discord's limit on a UTF-8 boundary
- * (ending in "..." when cut). */
-static void label_set(char *label, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void label_set(char *label, const char *fmt, ...) {
-  char buf[400];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n > ENG_LABEL_MAX) {
-    int cut = ENG_LABEL_MAX - 3;
-    while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
-      cut--;
-    memcpy(buf + cut, "...", 4);
-  }
-  memcpy(label, buf, strlen(buf) + 1);
-}
+/* ---- questions and options for people
+ * ---------------------------------------- */
 
 /* What an effect does, as a verb phrase ("gain 2 Power"). */
 static void op_text(const vl_state *s, const vl_frame *f, char *buf,
@@ -2818,8 +2820,9 @@ static void op_text(const vl_state *s, const vl_frame *f, char *buf,
     return;
   case VL_OP_LOOK_FATE:
     if (f->step == 1)
-      snprintf(buf, cap, "discard any of the cards you looked at (Done "
-                         "keeps the rest on top)");
+      snprintf(buf, cap,
+               "discard any of the cards you looked at (Done "
+               "keeps the rest on top)");
     else
       snprintf(buf, cap, "look at the top %d card%s of your fate deck", e->n,
                e->n == 1 ? "" : "s");
@@ -2937,8 +2940,9 @@ static void frame_question(const vl_state *s, const vl_frame *f, char *buf,
              f->realm + 1);
     return;
   case VL_F_DISCARD:
-    snprintf(buf, cap, "Discard which card? (%d discarded so far; Done when "
-                       "finished.)",
+    snprintf(buf, cap,
+             "Discard which card? (%d discarded so far; Done when "
+             "finished.)",
              f->step);
     return;
   case VL_F_WINDOW: {
@@ -2972,13 +2976,13 @@ static void vl_question(const void *st, const eng_prompt *p, char *buf,
   int me = s->current;
   switch ((vl_phase)s->phase) {
   case VL_PH_CHOOSE:
-    snprintf(buf, cap, "Villain %d, choose your villain (every realm, "
-                       "objective and guide is public: /game card NAME).",
+    snprintf(buf, cap,
+             "Villain %d, choose your villain (every realm, "
+             "objective and guide is public: /game card NAME).",
              p->player + 1);
     return;
   case VL_PH_MOVE:
-    snprintf(buf, cap,
-             "Turn %d: where does your mover go? It must leave %s.",
+    snprintf(buf, cap, "Turn %d: where does your mover go? It must leave %s.",
              (int)s->turn, loc_nm(s, me, s->seat[me].mover));
     return;
   case VL_PH_ACTIONS:
@@ -2995,10 +2999,9 @@ static void vl_question(const void *st, const eng_prompt *p, char *buf,
 
 /* Short names of the actions for a location's label. */
 static const char *short_action(int kind) {
-  static const char *const names[] = {"Gain 1",   "Gain 2",    "Gain 3",
-                                      "Play",     "Activate",  "Move Ally",
-                                      "Move Hero", "Vanquish", "Fate",
-                                      "Discard"};
+  static const char *const names[] = {
+      "Gain 1",    "Gain 2",    "Gain 3",   "Play", "Activate",
+      "Move Ally", "Move Hero", "Vanquish", "Fate", "Discard"};
   return kind >= 0 && kind < VL_A_COUNT ? names[kind] : "?";
 }
 
@@ -3012,43 +3015,43 @@ static void pick_label(const vl_state *s, const vl_frame *f, int i,
   vl_card_summary(C(s, i), sum, sizeof sum);
   switch ((vl_frame_kind)f->kind) {
   case VL_F_PLACE:
-    label_set(label, "Put %s on %s (%s)", nm(s, f->a), nm(s, i), where);
+    eng_label(label, "Put %s on %s (%s)", nm(s, f->a), nm(s, i), where);
     return;
   case VL_F_VANQUISH:
     if (f->a == VL_NONE)
-      label_set(label, "%s (Strength %d) at %s", nm(s, i), vl_strength(s, i),
+      eng_label(label, "%s (Strength %d) at %s", nm(s, i), vl_strength(s, i),
                 where);
     else
-      label_set(label, "Send %s (Strength %d)", nm(s, i), vl_strength(s, i));
+      eng_label(label, "Send %s (Strength %d)", nm(s, i), vl_strength(s, i));
     return;
   case VL_F_FATE: {
-    label_set(label, "Play %s (%s)", nm(s, i), sum);
+    eng_label(label, "Play %s (%s)", nm(s, i), sum);
     return;
   }
   case VL_F_DISCARD:
-    label_set(label, "Discard %s", nm(s, i));
+    eng_label(label, "Discard %s", nm(s, i));
     return;
   case VL_F_EFFECT: {
     int op = f->e.op;
     if (op == VL_OP_DISCARD_CARDS)
-      label_set(label, "Discard %s", nm(s, i));
+      eng_label(label, "Discard %s", nm(s, i));
     else if (op == VL_OP_PLAY_FREE || op == VL_OP_PLAY_DISCARD)
-      label_set(label, "Play %s (%s) for free", nm(s, i), sum);
+      eng_label(label, "Play %s (%s) for free", nm(s, i), sum);
     else if (op == VL_OP_TAKE_DISCARD || op == VL_OP_SEARCH)
-      label_set(label, "Take %s (%s)", nm(s, i), sum);
+      eng_label(label, "Take %s (%s)", nm(s, i), sum);
     else if (op == VL_OP_LOOK_FATE)
-      label_set(label, "Discard %s (%s)", nm(s, i), sum);
+      eng_label(label, "Discard %s (%s)", nm(s, i), sum);
     else if (op == VL_OP_RETURN_ALLY)
-      label_set(label, "Return %s (at %s)", nm(s, i), where);
+      eng_label(label, "Return %s (at %s)", nm(s, i), where);
     else if (op == VL_OP_REMOVE_ALLY || op == VL_OP_REMOVE_CARD)
-      label_set(label, "Discard %s (at %s)", nm(s, i), where);
+      eng_label(label, "Discard %s (at %s)", nm(s, i), where);
     else if (op == VL_OP_DEFEAT_HERO)
-      label_set(label, "Defeat %s (Strength %d) at %s", nm(s, i),
+      eng_label(label, "Defeat %s (Strength %d) at %s", nm(s, i),
                 vl_strength(s, i), where);
     else if (op == VL_OP_HOOK && f->step == 1)
-      label_set(label, "Trade places with %s (at %s)", nm(s, i), where);
+      eng_label(label, "Trade places with %s (at %s)", nm(s, i), where);
     else
-      label_set(label, "%s (%s) at %s", nm(s, i), sum, where);
+      eng_label(label, "%s (%s) at %s", nm(s, i), sum, where);
     return;
   }
   case VL_F_WINDOW:
@@ -3056,7 +3059,7 @@ static void pick_label(const vl_state *s, const vl_frame *f, int i,
   case VL_F_COUNT:
     break;
   }
-  label_set(label, "%s", nm(s, i));
+  eng_label(label, "%s", nm(s, i));
 }
 
 static void vl_option(const void *st, const eng_prompt *p, int i,
@@ -3070,7 +3073,7 @@ static void vl_option(const void *st, const eng_prompt *p, int i,
   case VL_OPT_VILLAIN: {
     const vl_villain *v = &vl_loaded.v[a];
     snprintf(id, ENG_ID_MAX + 1, "villain.%s", v->id);
-    label_set(label, "%s: %s", v->name, v->obj.text);
+    eng_label(label, "%s: %s", v->name, v->obj.text);
     return;
   }
   case VL_OPT_MOVE: {
@@ -3083,27 +3086,27 @@ static void vl_option(const void *st, const eng_prompt *p, int i,
       o += (size_t)snprintf(acts + o, sizeof acts - o, "%s%s", o ? ", " : "",
                             short_action(l->a[k].kind));
     snprintf(id, ENG_ID_MAX + 1, "move.%d", a + 1);
-    label_set(label, "Move to %s: %s%s", l->name, acts,
+    eng_label(label, "Move to %s: %s%s", l->name, acts,
               covered ? " (top covered)" : "");
     return;
   }
   case VL_OPT_GAIN: {
     const vl_location *l = &vl_villain_of(s, me)->loc[s->seat[me].mover];
-    int n = gain_amount(s, me, s->seat[me].mover,
-                        l->a[a].kind - VL_A_GAIN_1 + 1);
+    int n =
+        gain_amount(s, me, s->seat[me].mover, l->a[a].kind - VL_A_GAIN_1 + 1);
     snprintf(id, ENG_ID_MAX + 1, "gain.%d", a + 1);
-    label_set(label, "Gain %d Power (to %d)", n, s->seat[me].power + n);
+    eng_label(label, "Gain %d Power (to %d)", n, s->seat[me].power + n);
     return;
   }
   case VL_OPT_PLAY:
     vl_card_summary(C(s, a), sum, sizeof sum);
     snprintf(id, ENG_ID_MAX + 1, "play.c%d", a);
-    label_set(label, "Play %s (%s)", nm(s, a), sum);
+    eng_label(label, "Play %s (%s)", nm(s, a), sum);
     return;
   case VL_OPT_ACTIVATE: {
     const vl_ability *ab = activation(s, me, a);
     snprintf(id, ENG_ID_MAX + 1, "act.c%d", a);
-    label_set(label, "Activate %s at %s (%d Power)", nm(s, a),
+    eng_label(label, "Activate %s at %s (%d Power)", nm(s, a),
               loc_nm(s, me, loc_of(s, a)), ab ? ab->cost : 0);
     return;
   }
@@ -3111,82 +3114,82 @@ static void vl_option(const void *st, const eng_prompt *p, int i,
   case VL_OPT_MOVE_HERO:
     snprintf(id, ENG_ID_MAX + 1, "%s.c%d.%d",
              VL_OPT_TYPE(code) == VL_OPT_MOVE_HERO ? "hero" : "ally", a, b + 1);
-    label_set(label, "Move %s from %s to %s", nm(s, a),
+    eng_label(label, "Move %s from %s to %s", nm(s, a),
               loc_nm(s, me, s->w[a].loc), loc_nm(s, me, b));
     return;
   case VL_OPT_VANQUISH:
     snprintf(id, ENG_ID_MAX + 1, "vanq.c%d", a);
-    label_set(label, "Vanquish %s (Strength %d) at %s", nm(s, a),
+    eng_label(label, "Vanquish %s (Strength %d) at %s", nm(s, a),
               vl_strength(s, a), loc_nm(s, me, s->w[a].loc));
     return;
   case VL_OPT_FATE:
     snprintf(id, ENG_ID_MAX + 1, "fate.%d", a + 1);
-    label_set(label, "Fate against Villain %d (%s)", a + 1,
+    eng_label(label, "Fate against Villain %d (%s)", a + 1,
               vl_villain_of(s, a)->name);
     return;
   case VL_OPT_DISCARD:
     snprintf(id, ENG_ID_MAX + 1, "discard");
-    label_set(label, "Discard cards from your hand");
+    eng_label(label, "Discard cards from your hand");
     return;
   case VL_OPT_END:
     snprintf(id, ENG_ID_MAX + 1, "end");
-    label_set(label, "End your turn (draw up to %d)", VL_HAND);
+    eng_label(label, "End your turn (draw up to %d)", VL_HAND);
     return;
   case VL_OPT_PICK:
     snprintf(id, ENG_ID_MAX + 1, "pick.c%d", a);
     if (f)
       pick_label(s, f, a, label);
     else
-      label_set(label, "%s", nm(s, a));
+      eng_label(label, "%s", nm(s, a));
     return;
   case VL_OPT_LOC: {
     int r = f ? f->realm : me;
     snprintf(id, ENG_ID_MAX + 1, "loc.%d", a + 1);
     if (f && f->kind == VL_F_PLACE)
-      label_set(label, "Play %s at %s", nm(s, f->a), loc_nm(s, r, a));
+      eng_label(label, "Play %s at %s", nm(s, f->a), loc_nm(s, r, a));
     else if (f && f->kind == VL_F_EFFECT && f->e.op == VL_OP_FIND_HERO)
-      label_set(label, "Play %s at %s",
+      eng_label(label, "Play %s at %s",
                 vl_villain_of(s, r)->defs[f->e.card].name, loc_nm(s, r, a));
     else if (f && f->kind == VL_F_EFFECT && f->a != VL_NONE)
-      label_set(label, "Move %s to %s", nm(s, f->a), loc_nm(s, r, a));
+      eng_label(label, "Move %s to %s", nm(s, f->a), loc_nm(s, r, a));
     else
-      label_set(label, "%s", loc_nm(s, r, a));
+      eng_label(label, "%s", loc_nm(s, r, a));
     return;
   }
   case VL_OPT_SEAT:
     snprintf(id, ENG_ID_MAX + 1, "seat.%d", a + 1);
-    label_set(label, "Villain %d (%s)", a + 1, vl_villain_of(s, a)->name);
+    eng_label(label, "Villain %d (%s)", a + 1, vl_villain_of(s, a)->name);
     return;
   case VL_OPT_DONE:
     snprintf(id, ENG_ID_MAX + 1, "done");
     if (f && f->kind == VL_F_VANQUISH)
-      label_set(label, "Vanquish %s with the chosen Allies", nm(s, f->a));
+      eng_label(label, "Vanquish %s with the chosen Allies", nm(s, f->a));
     else if (f && f->kind == VL_F_DISCARD)
-      label_set(label, "Done discarding");
+      eng_label(label, "Done discarding");
     else if (f && f->kind == VL_F_EFFECT && f->e.op == VL_OP_LOOK_FATE)
-      label_set(label, "Keep the rest on top of the fate deck");
+      eng_label(label, "Keep the rest on top of the fate deck");
     else if (f && f->kind == VL_F_EFFECT) {
       char what[120];
       op_text(s, f, what, sizeof what);
-      label_set(label, "Yes: %s", what);
+      eng_label(label, "Yes: %s", what);
     } else
-      label_set(label, "Done");
+      eng_label(label, "Done");
     return;
   case VL_OPT_SKIP:
     snprintf(id, ENG_ID_MAX + 1, "skip");
-    label_set(label, "Skip this optional effect");
+    eng_label(label, "Skip this optional effect");
     return;
   case VL_OPT_PASS:
     snprintf(id, ENG_ID_MAX + 1, "pass");
-    label_set(label, "Pass: play no Condition");
+    eng_label(label, "Pass: play no Condition");
     return;
   case VL_OPT_COND:
     snprintf(id, ENG_ID_MAX + 1, "cond.c%d", a);
-    label_set(label, "Play %s: %s", nm(s, a), text_of(s, a));
+    eng_label(label, "Play %s: %s", nm(s, a), text_of(s, a));
     return;
   default:
     snprintf(id, ENG_ID_MAX + 1, "opt.%d", i);
-    label_set(label, "Option %d", i + 1);
+    eng_label(label, "Option %d", i + 1);
     return;
   }
 }
@@ -3195,10 +3198,19 @@ static const char *const vl_modes[] = {"choose", "random", NULL};
 
 /* Every discard pile is open (the rulebook's FAQ): anyone may look
  * through any of them at any time. */
-static const char *const vl_open_piles[] = {
-    "discard_1", "discard_2", "discard_3", "discard_4", "discard_5",
-    "discard_6", "fate_discard_1", "fate_discard_2", "fate_discard_3",
-    "fate_discard_4", "fate_discard_5", "fate_discard_6", NULL};
+static const char *const vl_open_piles[] = {"discard_1",
+                                            "discard_2",
+                                            "discard_3",
+                                            "discard_4",
+                                            "discard_5",
+                                            "discard_6",
+                                            "fate_discard_1",
+                                            "fate_discard_2",
+                                            "fate_discard_3",
+                                            "fate_discard_4",
+                                            "fate_discard_5",
+                                            "fate_discard_6",
+                                            NULL};
 
 const eng_ruleset vl_ruleset = {
     .id = "villainous",
@@ -3229,7 +3241,8 @@ const eng_ruleset vl_ruleset = {
     .pass_option = vl_pass_option,
 };
 
-/* ---- the rules' questions, for the heuristic player (vl_ai.c) ------------- */
+/* ---- the rules' questions, for the heuristic player (vl_ai.c) -------------
+ */
 
 bool vl_in_realm(const vl_state *s, int i, int seat) {
   return in_realm(s, i, seat);

@@ -39,16 +39,16 @@
 #define VL_COMMON 16
 #define VL_N (VL_SEATS * VL_BLOCK + VL_COMMON)
 #define VL_NONE 0xffff
-#define VL_HAND 4           /* draw back up to this at the end of a turn */
-#define VL_MAX_VILLAINS 16  /* villains in the data */
-#define VL_MAX_DEFS 40      /* distinct cards of one villain (both decks) */
-#define VL_MAX_ABILITIES 3  /* abilities of one card */
-#define VL_MAX_EFFECTS 4    /* effects (or modifiers) of one ability */
-#define VL_MAX_ACTIONS 5    /* action symbols of one location */
-#define VL_MAX_ITEMS 3      /* items of one items_together objective */
+#define VL_HAND 4          /* draw back up to this at the end of a turn */
+#define VL_MAX_VILLAINS 16 /* villains in the data */
+#define VL_MAX_DEFS 40     /* distinct cards of one villain (both decks) */
+#define VL_MAX_ABILITIES 3 /* abilities of one card */
+#define VL_MAX_EFFECTS 4   /* effects (or modifiers) of one ability */
+#define VL_MAX_ACTIONS 5   /* action symbols of one location */
+#define VL_MAX_ITEMS 3     /* items of one items_together objective */
 #define VL_STACK 24
 #define VL_LIST 12
-#define VL_ROUND_LIMIT 60   /* rounds before the game ends unwon */
+#define VL_ROUND_LIMIT 60 /* rounds before the game ends unwon */
 
 /* ---- vocabularies -----------------------------------------------------
  * Each list: enum name, the name in the data files. */
@@ -77,27 +77,27 @@
 
 /* When an ability works. */
 #define VL_WHENS(X)                                                            \
-  X(PLAYED, "played")           /* when the card is played */                 \
-  X(ACTIVATE, "activate")       /* with an Activate action, for a cost */     \
-  X(STATIC, "static")           /* always, while it is in a realm */          \
-  X(DISCARDED, "discarded")     /* when it leaves the realm to a discard */   \
-  X(HERO_ARRIVES, "hero_arrives") /* a Hero is played or moved here */        \
-  X(DEFEAT, "defeat")           /* whenever its owner defeats a Hero */       \
-  X(TURN_START, "turn_start")   /* at the start of its owner's turn */        \
-  X(ARRIVE, "arrive")           /* its owner's mover comes to its location */ \
-  X(CONDITION, "condition")     /* a Condition's trigger, in others' turns */
+  X(PLAYED, "played")             /* when the card is played */                \
+  X(ACTIVATE, "activate")         /* with an Activate action, for a cost */    \
+  X(STATIC, "static")             /* always, while it is in a realm */         \
+  X(DISCARDED, "discarded")       /* when it leaves the realm to a discard */  \
+  X(HERO_ARRIVES, "hero_arrives") /* a Hero is played or moved here */         \
+  X(DEFEAT, "defeat")             /* whenever its owner defeats a Hero */      \
+  X(TURN_START, "turn_start")     /* at the start of its owner's turn */       \
+  X(ARRIVE, "arrive")       /* its owner's mover comes to its location */      \
+  X(CONDITION, "condition") /* a Condition's trigger, in others' turns */
 
 /* What a Condition waits for, always an action of the player whose turn
  * it is (an opponent of the Condition's owner); n is the threshold. */
 #define VL_TRIGGERS(X)                                                         \
-  X(OPP_ALLY, "opp_ally")           /* plays an Ally of Strength n or more */ \
-  X(OPP_ITEM, "opp_item")           /* plays an Item */                       \
-  X(OPP_EFFECT, "opp_effect")       /* plays an Effect */                     \
-  X(OPP_DEFEAT, "opp_defeat")       /* defeats a Hero */                      \
-  X(OPP_POWER, "opp_power")         /* their Power reaches n (was below) */   \
-  X(OPP_ACTIVATE, "opp_activate")   /* activates an ability */                \
-  X(OPP_FATE, "opp_fate")           /* performs Fate against you */           \
-  X(OPP_DISCARD, "opp_discard")     /* discards n or more cards */            \
+  X(OPP_ALLY, "opp_ally")           /* plays an Ally of Strength n or more */  \
+  X(OPP_ITEM, "opp_item")           /* plays an Item */                        \
+  X(OPP_EFFECT, "opp_effect")       /* plays an Effect */                      \
+  X(OPP_DEFEAT, "opp_defeat")       /* defeats a Hero */                       \
+  X(OPP_POWER, "opp_power")         /* their Power reaches n (was below) */    \
+  X(OPP_ACTIVATE, "opp_activate")   /* activates an ability */                 \
+  X(OPP_FATE, "opp_fate")           /* performs Fate against you */            \
+  X(OPP_DISCARD, "opp_discard")     /* discards n or more cards */             \
   X(OPP_MOVE_HERO, "opp_move_hero") /* moves a Hero */
 
 /* Effects: what an ability does, in order. "You" is the villain whose
@@ -130,21 +130,21 @@
 
 /* Static modifiers. */
 #define VL_MODS(X)                                                             \
-  X(STRENGTH, "strength")     /* n to the Strength of `who` */                \
-  X(COST, "cost")             /* n to the cost of cards of a kind you play */ \
-  X(GAIN, "gain")             /* n to Gain Power actions at its location */   \
-  X(NO_ACTIVATE, "no_activate") /* no card at its location is activated */    \
-  X(NO_MOVE, "no_move")       /* no Ally or Item leaves its location */       \
-  X(NO_HEROES, "no_heroes")   /* no Hero is played or moved to it */
+  X(STRENGTH, "strength") /* n to the Strength of `who` */                     \
+  X(COST, "cost")         /* n to the cost of cards of a kind you play */      \
+  X(GAIN, "gain")         /* n to Gain Power actions at its location */        \
+  X(NO_ACTIVATE, "no_activate") /* no card at its location is activated */     \
+  X(NO_MOVE, "no_move")         /* no Ally or Item leaves its location */      \
+  X(NO_HEROES, "no_heroes")     /* no Hero is played or moved to it */
 
 /* Whom a strength modifier counts for. */
 #define VL_WHOS(X)                                                             \
   X(SELF, "self")                                                              \
-  X(HOST, "host")             /* the character it is attached to */           \
+  X(HOST, "host") /* the character it is attached to */                        \
   X(ALLIES_HERE, "allies_here")                                                \
   X(HEROES_HERE, "heroes_here")                                                \
-  X(ALLIES, "allies")         /* every Ally in the realm */                   \
-  X(HEROES, "heroes")         /* every Hero in the realm */
+  X(ALLIES, "allies") /* every Ally in the realm */                            \
+  X(HEROES, "heroes") /* every Hero in the realm */
 
 /* Objectives. */
 #define VL_OBJECTIVES(X)                                                       \
@@ -156,8 +156,8 @@
 
 /* What a count objective counts. */
 #define VL_COUNTS(X)                                                           \
-  X(TRACK, "track")       /* the villain's own track */                       \
-  X(DEFEATED, "defeated") /* Heroes it has defeated this game */              \
+  X(TRACK, "track")       /* the villain's own track */                        \
+  X(DEFEATED, "defeated") /* Heroes it has defeated this game */               \
   X(ALLIES, "allies")     /* Allies in its realm */
 
 /* The named hooks: a card's one-of-a-kind effect, written in C beside
@@ -271,7 +271,7 @@ typedef struct vl_effect {
 } vl_effect;
 
 typedef struct vl_mod {
-  uint8_t mod;  /* vl_mod_kind */
+  uint8_t mod; /* vl_mod_kind */
   int8_t n;
   uint8_t who;  /* vl_who, for strength */
   uint8_t kind; /* cost: vl_kind or VL_ANY */
@@ -295,9 +295,9 @@ typedef struct vl_card {
   char name[40];
   char kind_name[20]; /* "Ally", or a special kind's own name */
   char text[240];
-  uint8_t kind;   /* vl_kind */
-  uint8_t deck;   /* VL_DECK_* */
-  uint8_t cost;   /* Power to play (0 for fate cards and Conditions) */
+  uint8_t kind;    /* vl_kind */
+  uint8_t deck;    /* VL_DECK_* */
+  uint8_t cost;    /* Power to play (0 for fate cards and Conditions) */
   int8_t strength; /* Allies and Heroes */
   uint8_t count;
   uint8_t attach; /* VL_AT_*: an Item that must be attached */
@@ -397,11 +397,11 @@ typedef enum {
 } vl_zone;
 
 typedef struct vl_where {
-  uint8_t zone;  /* vl_zone */
-  uint8_t seat;  /* the realm, hand or pile it is in */
-  uint8_t loc;   /* realm zones: its location */
-  uint8_t known; /* hidden zones: seats that looked at it (bit mask) */
-  uint16_t host; /* attached to this instance, or VL_NONE */
+  uint8_t zone;   /* vl_zone */
+  uint8_t seat;   /* the realm, hand or pile it is in */
+  uint8_t loc;    /* realm zones: its location */
+  uint8_t known;  /* hidden zones: seats that looked at it (bit mask) */
+  uint16_t host;  /* attached to this instance, or VL_NONE */
   uint16_t order; /* when it came to its place (Heroes: who covers) */
 } vl_where;
 
@@ -416,11 +416,11 @@ typedef struct vl_seat {
 } vl_seat;
 
 typedef enum {
-  VL_PH_CHOOSE, /* seats choose their villains in seat order */
-  VL_PH_START,  /* start of a turn: objectives, triggers */
-  VL_PH_MOVE,   /* decision: where the mover goes */
+  VL_PH_CHOOSE,  /* seats choose their villains in seat order */
+  VL_PH_START,   /* start of a turn: objectives, triggers */
+  VL_PH_MOVE,    /* decision: where the mover goes */
   VL_PH_ACTIONS, /* decision: the next action, or the end of the turn */
-  VL_PH_END,    /* drawing back up, then the next player */
+  VL_PH_END,     /* drawing back up, then the next player */
   VL_PH_OVER
 } vl_phase;
 
@@ -441,12 +441,12 @@ typedef struct vl_frame {
   uint8_t player; /* who decides */
   uint8_t realm;  /* whose realm it concerns */
   uint8_t step;
-  vl_effect e;    /* EFFECT: the effect */
-  uint16_t src;   /* the card whose ability (or action) this is */
-  uint16_t a, b;  /* chosen cards, locations, counts */
-  uint8_t asked;  /* EFFECT: an optional effect's question was answered */
-  uint8_t free;   /* PLACE: without paying (an effect plays it) */
-  uint8_t from;   /* PLACE: VL_Z_HAND or VL_Z_VDISC it comes from */
+  vl_effect e;   /* EFFECT: the effect */
+  uint16_t src;  /* the card whose ability (or action) this is */
+  uint16_t a, b; /* chosen cards, locations, counts */
+  uint8_t asked; /* EFFECT: an optional effect's question was answered */
+  uint8_t free;  /* PLACE: without paying (an effect plays it) */
+  uint8_t from;  /* PLACE: VL_Z_HAND or VL_Z_VDISC it comes from */
   uint8_t n_list;
   uint16_t list[VL_LIST];
 } vl_frame;
@@ -455,10 +455,10 @@ typedef struct vl_frame {
 typedef enum { VL_FATE_OWN_TWO, VL_FATE_SHARED_ONE } vl_fate_mode;
 typedef struct vl_profile {
   const char *id;
-  uint8_t fate_mode;    /* vl_fate_mode */
-  uint8_t move_any;     /* relocate anywhere (else only adjacent) */
-  uint8_t conditions;   /* Conditions are played in others' turns */
-  uint8_t fate_token;   /* the Fate token from this many players (0: never) */
+  uint8_t fate_mode;  /* vl_fate_mode */
+  uint8_t move_any;   /* relocate anywhere (else only adjacent) */
+  uint8_t conditions; /* Conditions are played in others' turns */
+  uint8_t fate_token; /* the Fate token from this many players (0: never) */
   uint8_t min_players, max_players;
   int8_t start_power[VL_SEATS]; /* by place in turn order */
 } vl_profile;
@@ -475,16 +475,16 @@ typedef struct vl_state {
   uint8_t first;
   uint8_t current;
   uint8_t phase;
-  uint8_t chooser; /* CHOOSE: the seat choosing */
-  uint8_t used;    /* action slots of the mover's location used this turn */
+  uint8_t chooser;    /* CHOOSE: the seat choosing */
+  uint8_t used;       /* action slots of the mover's location used this turn */
   uint8_t fate_token; /* the seat holding it, or 0xff */
   uint8_t over, winners, reason;
   uint8_t hit; /* seats whose defeat_hero_at objective just came true */
   uint8_t sp, overflow;
-  uint8_t acting;  /* an action of the current player is resolving */
+  uint8_t acting; /* an action of the current player is resolving */
   int32_t turn;
   uint16_t round;
-  uint16_t seq;    /* placement counter for vl_where.order */
+  uint16_t seq; /* placement counter for vl_where.order */
   /* What the action in progress did that Conditions may answer: a bit
    * per vl_trigger, the strongest Ally played, the Power it started
    * with, whom it fated, how many cards it discarded. */
@@ -509,8 +509,7 @@ extern vl_data vl_loaded;
 
 /* The villain of seat s, or NULL before its choice. */
 static inline const vl_villain *vl_villain_of(const vl_state *s, int seat) {
-  return s->seat[seat].villain < 0 ? NULL
-                                   : &vl_loaded.v[s->seat[seat].villain];
+  return s->seat[seat].villain < 0 ? NULL : &vl_loaded.v[s->seat[seat].villain];
 }
 /* The seat whose block holds instance i. */
 static inline int vl_inst_seat(int i) { return i / VL_BLOCK; }
@@ -566,8 +565,8 @@ eng_rc vl_resume(vl_state *s, eng_events *ev, unsigned *flags);
 /* vl_ruleset.apply that also marks in shown[] (VL_N entries, the
  * caller's; NULL: nothing) every hidden card the answer showed to
  * everyone (a test seam: what a public line may name). */
-eng_rc vl_apply_traced(void *st, uint32_t code, unsigned *flags,
-                       eng_events *ev, uint8_t *shown);
+eng_rc vl_apply_traced(void *st, uint32_t code, unsigned *flags, eng_events *ev,
+                       uint8_t *shown);
 
 /* vl_io.c */
 json_t *vl_view(const void *st, int viewer);

@@ -50,7 +50,8 @@ static bool hero_at(const vl_state *s, int i) {
 
 static int dist(int a, int b) { return a > b ? a - b : b - a; }
 
-/* ---- what things are worth ------------------------------------------------ */
+/* ---- what things are worth ------------------------------------------------
+ */
 
 static int action_weight(int kind) {
   static const int w[VL_A_COUNT] = {4, 8, 12, 10, 5, 3, 4, 6, 6, 2};
@@ -81,7 +82,8 @@ static int nemesis(const vl_state *s, int seat) {
   if (v->obj.kind != VL_O_DEFEAT_HERO_AT)
     return -1;
   for (int i = BLK(seat) + VL_VDECK; i < BLK(seat) + VL_BLOCK; i++)
-    if (vl_in_realm(s, i, seat) && hero_at(s, i) && vl_def_of(s, i) == v->obj.hero)
+    if (vl_in_realm(s, i, seat) && hero_at(s, i) &&
+        vl_def_of(s, i) == v->obj.hero)
       return i;
   return -1;
 }
@@ -241,8 +243,8 @@ static int effect_value(const ai *a, const vl_effect *e) {
     if (a->o->kind == VL_O_REACH && a->o->count == VL_C_DEFEATED)
       v += 60;
     int n = nemesis(s, me);
-    if (n >= 0 && s->w[n].loc == a->o->loc && (e->n == 0 ||
-                                               vl_strength(s, n) <= e->n))
+    if (n >= 0 && s->w[n].loc == a->o->loc &&
+        (e->n == 0 || vl_strength(s, n) <= e->n))
       v = WIN / 10;
     break;
   }
@@ -388,7 +390,8 @@ static int vanquish_value(const ai *a, int h) {
   while (need > 0 && n > 0) {
     int best = -1, bestv = 1 << 30;
     for (int k = 0; k < n; k++) {
-      int kv = keep_value(a, used[k]) - (vl_strength(s, used[k]) >= need ? 50 : 0);
+      int kv =
+          keep_value(a, used[k]) - (vl_strength(s, used[k]) >= need ? 50 : 0);
       if (kv < bestv) {
         bestv = kv;
         best = k;
@@ -451,7 +454,8 @@ static int fate_value(const ai *a, int t) {
   return v;
 }
 
-/* ---- the hand ----------------------------------------------------------------- */
+/* ---- the hand
+ * ----------------------------------------------------------------- */
 
 /* Whether card i of my hand is dead weight: it could not be played now
  * even for free (nothing for it to act on), or costs far more than I
@@ -613,7 +617,8 @@ static int location_value(const ai *a, int loc) {
   return v;
 }
 
-/* ---- harm to an opponent ------------------------------------------------------- */
+/* ---- harm to an opponent
+ * ------------------------------------------------------- */
 
 /* What opponent t would lose with card i of their realm. */
 static int their_value(const vl_state *s, int t, int i) {
@@ -712,7 +717,8 @@ static int fate_harm(const vl_state *s, int t, int i) {
   return v;
 }
 
-/* ---- choosing ------------------------------------------------------------------ */
+/* ---- choosing
+ * ------------------------------------------------------------------ */
 
 static int score_move(const ai *a, int loc) { return location_value(a, loc); }
 
@@ -728,7 +734,8 @@ static int score_action(const ai *a, uint32_t code) {
     const vl_card *c = C(s, x);
     int best = NEVER;
     for (int k = 0; k < c->n_ab; k++)
-      if (c->ab[k].when == VL_W_ACTIVATE && c->ab[k].cost <= s->seat[me].power) {
+      if (c->ab[k].when == VL_W_ACTIVATE &&
+          c->ab[k].cost <= s->seat[me].power) {
         int v = ability_value(a, &c->ab[k]) - c->ab[k].cost * a->spend;
         best = v > best ? v : best;
       }
@@ -787,8 +794,7 @@ static int score_effect(const ai *a, const vl_frame *f, uint32_t code) {
         }
       return best;
     }
-    return mine ? hero_move_value(a, f->a, x)
-                : cover_harm(s, f->realm, x);
+    return mine ? hero_move_value(a, f->a, x) : cover_harm(s, f->realm, x);
   case VL_OP_MOVE_ALLY:
     if (f->step == 0) {
       int best = NEVER;
@@ -965,7 +971,8 @@ int vl_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng) {
     if (s->w[i].zone == VL_Z_HAND && C(s, i)->kind != VL_K_CONDITION &&
         vl_cost(s, a.me, i) < cheapest && card_value(&a, i) > 12)
       cheapest = vl_cost(s, a.me, i);
-  a.pw = cheapest < 1000 && power < cheapest ? 10 : power < 3 ? 8
+  a.pw = cheapest < 1000 && power < cheapest ? 10
+         : power < 3                         ? 8
          : power < 5                         ? 5
                                              : 4;
   if (a.o->kind == VL_O_START_POWER) {

@@ -13,6 +13,7 @@
 #include "vl.h"
 
 #include "../../blob.h"
+#include "../../rsutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,19 +49,8 @@ const char *vl_who_name(int i) { return NAME_OF(who_names, VL_WHO_COUNT, i); }
 const char *vl_objective_name(int i) {
   return NAME_OF(objective_names, VL_O_COUNT, i);
 }
-const char *vl_count_name(int i) {
-  return NAME_OF(count_names, VL_C_COUNT, i);
-}
+const char *vl_count_name(int i) { return NAME_OF(count_names, VL_C_COUNT, i); }
 const char *vl_hook_name(int i) { return NAME_OF(hook_names, VL_H_COUNT, i); }
-
-static int lookup(const char *const *names, int n, const char *s) {
-  if (!s)
-    return -1;
-  for (int i = 0; i < n; i++)
-    if (strcmp(names[i], s) == 0)
-      return i;
-  return -1;
-}
 
 /* ---- the loader --------------------------------------------------------- */
 
@@ -164,7 +154,7 @@ static int kind_filter(loader *l, const char *where, const json_t *o,
   }
   if (strcmp(s, "any") == 0)
     return VL_ANY;
-  int k = lookup(kind_names, VL_K_COUNT, s);
+  int k = eng_lookup(kind_names, VL_K_COUNT, s);
   if (k < 0)
     err(l, "%s: unknown card kind '%s'", where, s);
   return k < 0 ? VL_ANY : k;
@@ -189,8 +179,8 @@ static int card_ref(loader *l, const char *where, const vl_villain *v,
   }
   int d = def_index(v, s);
   if (d < 0)
-    err(l, "%s: '%s' names '%s', which is no card of this villain", where,
-        key, s);
+    err(l, "%s: '%s' names '%s', which is no card of this villain", where, key,
+        s);
   return d;
 }
 
@@ -209,7 +199,7 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
   }
   known_keys(l, where, o, effect_keys);
   const char *opname = json_string_value(json_object_get(o, "op"));
-  int op = lookup(op_names, VL_OP_COUNT, opname);
+  int op = eng_lookup(op_names, VL_OP_COUNT, opname);
   if (op < 0) {
     err(l, "%s: unknown effect op '%s'", where, opname ? opname : "(none)");
     return;
@@ -297,7 +287,7 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     takes_n = get_int(l, where, o, "n", 1, 2, 1, true, &n);
     {
       const char *per = json_string_value(json_object_get(o, "per"));
-      int k = lookup(kind_names, VL_K_COUNT, per);
+      int k = eng_lookup(kind_names, VL_K_COUNT, per);
       if (k < 0)
         err(l, "%s: gain_per needs 'per', a card kind", where);
       e->kind = k < 0 ? VL_K_ALLY : (uint8_t)k;
@@ -322,7 +312,7 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     break;
   case VL_OP_HOOK: {
     const char *h = json_string_value(json_object_get(o, "hook"));
-    int k = lookup(hook_names, VL_H_COUNT, h);
+    int k = eng_lookup(hook_names, VL_H_COUNT, h);
     if (k < 0)
       err(l, "%s: unknown hook '%s'", where, h ? h : "(none)");
     e->hook = k < 0 ? 0 : (uint8_t)k;
@@ -371,7 +361,7 @@ static void parse_mod(loader *l, const char *where, const json_t *o,
   }
   known_keys(l, where, o, mod_keys);
   const char *name = json_string_value(json_object_get(o, "mod"));
-  int mod = lookup(mod_names, VL_M_COUNT, name);
+  int mod = eng_lookup(mod_names, VL_M_COUNT, name);
   if (mod < 0) {
     err(l, "%s: unknown modifier '%s'", where, name ? name : "(none)");
     return;
@@ -384,7 +374,7 @@ static void parse_mod(loader *l, const char *where, const json_t *o,
     get_int(l, where, o, "n", -3, 3, 0, true, &n);
     takes_who = true;
     const char *who = json_string_value(json_object_get(o, "who"));
-    int w = lookup(who_names, VL_WHO_COUNT, who);
+    int w = eng_lookup(who_names, VL_WHO_COUNT, who);
     if (w < 0)
       err(l, "%s: strength needs 'who' (%s)", where,
           "self, host, allies_here, heroes_here, allies or heroes");
@@ -416,8 +406,8 @@ static void parse_mod(loader *l, const char *where, const json_t *o,
     err(l, "%s: %s takes no kind", where, name);
 }
 
-static const char *const ability_keys[] = {"when",  "trigger", "n",   "cost",
-                                           "effects", "mods",  NULL};
+static const char *const ability_keys[] = {"when",    "trigger", "n", "cost",
+                                           "effects", "mods",    NULL};
 
 /* Which abilities each kind of card may have. */
 static bool when_allowed(int kind, int deck, int when) {
@@ -450,7 +440,7 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
   }
   known_keys(l, where, o, ability_keys);
   const char *when = json_string_value(json_object_get(o, "when"));
-  int w = lookup(when_names, VL_W_COUNT, when);
+  int w = eng_lookup(when_names, VL_W_COUNT, when);
   if (w < 0) {
     err(l, "%s: unknown 'when' '%s'", where, when ? when : "(none)");
     return;
@@ -462,7 +452,7 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
         when);
   if (w == VL_W_CONDITION) {
     const char *t = json_string_value(json_object_get(o, "trigger"));
-    int trig = lookup(trigger_names, VL_T_COUNT, t);
+    int trig = eng_lookup(trigger_names, VL_T_COUNT, t);
     if (trig < 0)
       err(l, "%s: unknown trigger '%s'", where, t ? t : "(none)");
     a->trigger = trig < 0 ? 0 : (uint8_t)trig;
@@ -494,8 +484,7 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
       err(l, "%s: a static ability has mods, not effects", where);
     if (!json_is_array(mods) || json_array_size(mods) < 1 ||
         json_array_size(mods) > VL_MAX_EFFECTS) {
-      err(l, "%s: a static ability needs 1 to %d mods", where,
-          VL_MAX_EFFECTS);
+      err(l, "%s: a static ability needs 1 to %d mods", where, VL_MAX_EFFECTS);
       return;
     }
     size_t k;
@@ -519,13 +508,12 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
 }
 
 static const char *const card_keys[] = {
-    "id",     "name",      "kind",      "count", "cost", "strength", "text",
-    "attach", "kind_name", "abilities", "ai",    NULL};
+    "id",   "name",   "kind",      "count",     "cost", "strength",
+    "text", "attach", "kind_name", "abilities", "ai",   NULL};
 
 /* First pass over a card: what its abilities' references need (id, name,
  * kind, deck). The abilities come in the second pass. */
-static void parse_card_head(loader *l, const json_t *o, int deck,
-                            vl_card *c) {
+static void parse_card_head(loader *l, const json_t *o, int deck, vl_card *c) {
   memset(c, 0, sizeof *c);
   c->deck = (uint8_t)deck;
   if (!json_is_object(o)) {
@@ -541,7 +529,7 @@ static void parse_card_head(loader *l, const json_t *o, int deck,
   get_str(l, where, o, "name", c->name, sizeof c->name, true);
   get_str(l, where, o, "text", c->text, sizeof c->text, true);
   const char *kind = json_string_value(json_object_get(o, "kind"));
-  int k = lookup(kind_names, VL_K_COUNT, kind);
+  int k = eng_lookup(kind_names, VL_K_COUNT, kind);
   if (k < 0)
     err(l, "%s: unknown kind '%s'", where, kind ? kind : "(none)");
   c->kind = k < 0 ? VL_K_EFFECT : (uint8_t)k;
@@ -561,8 +549,7 @@ static void parse_card_head(loader *l, const json_t *o, int deck,
     get_int(l, where, o, "cost", 0, 4, 0, true, &cost);
   else if (json_object_get(o, "cost") &&
            json_integer_value(json_object_get(o, "cost")) != 0)
-    err(l, "%s: %s cost nothing", where,
-        villain ? "Conditions" : "fate cards");
+    err(l, "%s: %s cost nothing", where, villain ? "Conditions" : "fate cards");
   c->cost = (uint8_t)cost;
   if (c->kind == VL_K_ALLY)
     get_int(l, where, o, "strength", 1, 4, 1, true, &strength);
@@ -618,8 +605,8 @@ static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
   }
   size_t k;
   json_t *a;
-  json_array_foreach(abs, k, a) parse_ability(l, where, v, c, a,
-                                              &c->ab[c->n_ab++]);
+  json_array_foreach(abs, k, a)
+      parse_ability(l, where, v, c, a, &c->ab[c->n_ab++]);
   int played = 0, conds = 0;
   bool optional = false;
   for (int i = 0; i < c->n_ab; i++) {
@@ -634,8 +621,10 @@ static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
     err(l, "%s: a Condition has exactly one 'condition' ability", where);
   bool says = has_word(c->text, "may") || strstr(c->text, "up to");
   if (optional && !says)
-    err(l, "%s: an optional effect, but the text says neither 'may' nor "
-           "'up to'", where);
+    err(l,
+        "%s: an optional effect, but the text says neither 'may' nor "
+        "'up to'",
+        where);
   if (!optional && says && c->kind != VL_K_CONDITION)
     err(l, "%s: the text says 'may' or 'up to', but no effect is optional",
         where);
@@ -644,8 +633,8 @@ static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
 static const char *const location_keys[] = {"name", "top", "bottom", "locked",
                                             NULL};
 
-static void parse_actions(loader *l, const char *where, const json_t *a,
-                          int lo, int hi, vl_location *loc) {
+static void parse_actions(loader *l, const char *where, const json_t *a, int lo,
+                          int hi, vl_location *loc) {
   if (!json_is_array(a) || (int)json_array_size(a) < lo ||
       (int)json_array_size(a) > hi) {
     err(l, "%s: needs %d to %d actions", where, lo, hi);
@@ -654,7 +643,7 @@ static void parse_actions(loader *l, const char *where, const json_t *a,
   size_t k;
   json_t *x;
   json_array_foreach(a, k, x) {
-    int act = lookup(action_names, VL_A_COUNT, json_string_value(x));
+    int act = eng_lookup(action_names, VL_A_COUNT, json_string_value(x));
     if (act < 0)
       err(l, "%s: unknown action '%s'", where,
           json_string_value(x) ? json_string_value(x) : "(not a string)");
@@ -726,8 +715,8 @@ static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
 }
 
 static const char *const objective_keys[] = {
-    "kind", "text", "hero", "location", "n", "special", "card", "cards",
-    "what", "when", NULL};
+    "kind", "text",  "hero", "location", "n", "special",
+    "card", "cards", "what", "when",     NULL};
 
 static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
   vl_objective *ob = &v->obj;
@@ -740,7 +729,7 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
   known_keys(l, "objective", o, objective_keys);
   get_str(l, "objective", o, "text", ob->text, sizeof ob->text, true);
   const char *kind = json_string_value(json_object_get(o, "kind"));
-  int k = lookup(objective_names, VL_O_COUNT, kind);
+  int k = eng_lookup(objective_names, VL_O_COUNT, kind);
   if (k < 0) {
     err(l, "objective: unknown kind '%s'", kind ? kind : "(none)");
     return;
@@ -806,7 +795,7 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
   }
   case VL_O_REACH: {
     const char *what = json_string_value(json_object_get(o, "what"));
-    int c = lookup(count_names, VL_C_COUNT, what);
+    int c = eng_lookup(count_names, VL_C_COUNT, what);
     if (c < 0)
       err(l, "objective: count needs 'what' (track, defeated or allies)");
     ob->count = c < 0 ? 0 : (uint8_t)c;
@@ -822,8 +811,8 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
 }
 
 static const char *const villain_keys[] = {
-    "id",        "name", "colour", "guide", "track", "objective",
-    "locations", "deck", "fate",   NULL};
+    "id",        "name",      "colour", "guide", "track",
+    "objective", "locations", "deck",   "fate",  NULL};
 
 /* Parses one villain file into *v; errors through l. */
 static void parse_villain(loader *l, const char *text, vl_villain *v) {
@@ -843,8 +832,7 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
   get_str(l, "the villain", root, "guide", v->guide, sizeof v->guide, true);
   char colour[16];
   v->colour = 0x4b0082;
-  if (get_str(l, "the villain", root, "colour", colour, sizeof colour,
-              false)) {
+  if (get_str(l, "the villain", root, "colour", colour, sizeof colour, false)) {
     char *end = NULL;
     unsigned long c = colour[0] == '#' ? strtoul(colour + 1, &end, 16) : 0;
     if (colour[0] != '#' || strlen(colour) != 7 || !end || *end)
@@ -938,9 +926,8 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
       for (int e = 0; e < c->ab[a].n_eff; e++) {
         unlocks |= c->ab[a].eff[e].op == VL_OP_UNLOCK;
         /* A fate card's effects are the target's; it never unlocks. */
-        if (c->deck == VL_DECK_FATE &&
-            (c->ab[a].eff[e].op == VL_OP_UNLOCK ||
-             c->ab[a].eff[e].scope == VL_SC_ACTIVE))
+        if (c->deck == VL_DECK_FATE && (c->ab[a].eff[e].op == VL_OP_UNLOCK ||
+                                        c->ab[a].eff[e].scope == VL_SC_ACTIVE))
           err(l, "card '%s': a fate card cannot %s", c->id,
               op_names[c->ab[a].eff[e].op]);
       }
@@ -987,8 +974,7 @@ int vl_data_parse(const char *const *texts, const char *const *names, int n,
   out->n = n;
   /* Sorted by id: a villain's index is stable whatever the file order. */
   for (int i = 1; i < n; i++)
-    for (int k = i; k > 0 && strcmp(out->v[k - 1].id, out->v[k].id) > 0;
-         k--) {
+    for (int k = i; k > 0 && strcmp(out->v[k - 1].id, out->v[k].id) > 0; k--) {
       vl_villain tmp = out->v[k];
       out->v[k] = out->v[k - 1];
       out->v[k - 1] = tmp;
@@ -1048,7 +1034,8 @@ const vl_data *vl_data_get(void) {
   return load_errors == 0 ? &vl_loaded : NULL;
 }
 
-/* ---- the card list -------------------------------------------------------- */
+/* ---- the card list --------------------------------------------------------
+ */
 
 static const char *const action_labels[] = {
     "Gain 1 Power", "Gain 2 Power",         "Gain 3 Power", "Play a Card",
@@ -1085,12 +1072,14 @@ static void realm_text(const vl_villain *v, char *buf, size_t cap) {
   buf[0] = '\0';
   for (int l = 0; l < VL_LOCS && o < cap; l++) {
     const vl_location *loc = &v->loc[l];
-    o += (size_t)snprintf(buf + o, cap - o, "%s%d. %s%s: ", l ? "\n" : "",
-                          l + 1, loc->name,
-                          loc->locked ? " (starts locked)" : "");
+    o +=
+        (size_t)snprintf(buf + o, cap - o, "%s%d. %s%s: ", l ? "\n" : "", l + 1,
+                         loc->name, loc->locked ? " (starts locked)" : "");
     for (int k = 0; k < loc->n && o < cap; k++)
       o += (size_t)snprintf(buf + o, cap - o, "%s%s",
-                            k == 0 ? "" : k == loc->n_top ? " | " : ", ",
+                            k == 0            ? ""
+                            : k == loc->n_top ? " | "
+                                              : ", ",
                             vl_action_label(loc->a[k].kind));
   }
 }
@@ -1102,11 +1091,11 @@ json_t *vl_cards_json(const vl_data *d) {
     /* The villain itself: realm, objective and guide are public. */
     char realm[600];
     realm_text(v, realm, sizeof realm);
-    json_t *vo = json_pack("{ss ss ss ss ss ss ss ss ss si}", "villain", v->id,
-                           "villain_name", v->name, "deck", "guide", "id",
-                           v->id, "name", v->name, "kind", "villain",
-                           "objective", v->obj.text, "guide", v->guide,
-                           "realm", realm, "count", 1);
+    json_t *vo =
+        json_pack("{ss ss ss ss ss ss ss ss ss si}", "villain", v->id,
+                  "villain_name", v->name, "deck", "guide", "id", v->id, "name",
+                  v->name, "kind", "villain", "objective", v->obj.text, "guide",
+                  v->guide, "realm", realm, "count", 1);
     if (!vo || json_array_append_new(out, vo)) {
       json_decref(out);
       return NULL;
@@ -1119,8 +1108,7 @@ json_t *vl_cards_json(const vl_data *d) {
           "{ss ss ss ss ss ss ss si ss ss}", "villain", v->id, "villain_name",
           v->name, "deck", c->deck == VL_DECK_FATE ? "fate" : "villain", "id",
           c->id, "name", c->name, "kind", kind_names[c->kind], "kind_name",
-          c->kind_name, "count", c->count, "text", c->text, "summary",
-          summary);
+          c->kind_name, "count", c->count, "text", c->text, "summary", summary);
       if (!o) {
         json_decref(out);
         return NULL;
@@ -1145,7 +1133,8 @@ typedef struct md {
   bool broken;
 } md;
 
-static void mdf(md *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mdf(md *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void mdf(md *m, const char *fmt, ...) {
   if (m->broken)
     return;

@@ -12,14 +12,16 @@
  */
 #include "vl.h"
 
+#include "../../rsutil.h"
+
 #include <stdio.h>
 #include <string.h>
 
 static const char *const phase_names[] = {"choose",  "start", "move",
                                           "actions", "end",   "over"};
 static const char *const zone_names[] = {
-    "none",  "villain_deck", "villain_discard", "hand",    "realm",
-    "top",   "fate_deck",    "fate_discard",    "revealed", "playing"};
+    "none", "villain_deck", "villain_discard", "hand",     "realm",
+    "top",  "fate_deck",    "fate_discard",    "revealed", "playing"};
 
 const char *vl_phase_name(int phase) {
   return phase >= 0 && phase <= VL_PH_OVER ? phase_names[phase] : "?";
@@ -124,9 +126,9 @@ static json_t *realm(vb *b, const vl_state *s, int seat) {
     const vl_location *loc = &v->loc[l];
     json_t *lo = json_pack("{ss sb sb sb so so}", "name", loc->name, "locked",
                            (s->seat[seat].locked >> l) & 1u, "mover",
-                           s->seat[seat].mover == l, "covered", covered,
-                           "top", action_list(b, loc, 0, loc->n_top),
-                           "bottom", action_list(b, loc, loc->n_top, loc->n));
+                           s->seat[seat].mover == l, "covered", covered, "top",
+                           action_list(b, loc, 0, loc->n_top), "bottom",
+                           action_list(b, loc, loc->n_top, loc->n));
     json_object_set_new(lo, "heroes", heroes);
     json_object_set_new(lo, "cards", cards);
     json_array_append_new(locs, lo);
@@ -143,8 +145,7 @@ static void build_common(const vl_state *s, vb *b, json_t *v) {
   json_object_set_new(v, "round_limit", J(b, json_integer(VL_ROUND_LIMIT)));
   json_object_set_new(v, "current", J(b, json_integer(s->current)));
   json_object_set_new(v, "first", J(b, json_integer(s->first)));
-  json_object_set_new(v, "phase",
-                      J(b, json_string(vl_phase_name(s->phase))));
+  json_object_set_new(v, "phase", J(b, json_string(vl_phase_name(s->phase))));
   json_object_set_new(v, "fate_token",
                       s->fate_token < s->players
                           ? J(b, json_integer(s->fate_token))
@@ -181,10 +182,10 @@ static void build_common(const vl_state *s, vb *b, json_t *v) {
     } else if (vil) {
       char progress[120];
       vl_progress_text(s, p, progress, sizeof progress);
-      json_object_set_new(po, "villain",
-                          J(b, json_pack("{ssssss}", "id", vil->id, "name",
-                                         vil->name, "objective",
-                                         vil->obj.text)));
+      json_object_set_new(
+          po, "villain",
+          J(b, json_pack("{ssssss}", "id", vil->id, "name", vil->name,
+                         "objective", vil->obj.text)));
       json_object_set_new(po, "progress", J(b, json_string(progress)));
       json_object_set_new(po, "mover", J(b, json_integer(s->seat[p].mover)));
       if (vil->track_name[0])
@@ -263,10 +264,10 @@ static json_t *build_view(const vl_state *s, int viewer, vb *b) {
       if (s->winners & (1u << p))
         json_array_append_new(winners, J(b, json_integer(p)));
     json_object_set_new(v, "winners", winners);
-    json_object_set_new(v, "reason",
-                        J(b, json_string(s->reason == VL_END_OBJECTIVE
-                                             ? "objective"
-                                             : "round_limit")));
+    json_object_set_new(
+        v, "reason",
+        J(b, json_string(s->reason == VL_END_OBJECTIVE ? "objective"
+                                                       : "round_limit")));
   }
   return v;
 }
@@ -310,8 +311,8 @@ static uint32_t fingerprint(const vl_villain *v) {
 static json_int_t where_pack(const vl_where *w) {
   json_int_t host = w->host == VL_NONE ? 0 : (json_int_t)w->host + 1;
   return (json_int_t)w->zone + 16 * (json_int_t)w->seat +
-         128 * (json_int_t)w->loc + 512 * (json_int_t)w->known +
-         32768 * host + ((json_int_t)w->order << 25);
+         128 * (json_int_t)w->loc + 512 * (json_int_t)w->known + 32768 * host +
+         ((json_int_t)w->order << 25);
 }
 
 static json_t *effect_json(const vl_effect *e) {
@@ -363,14 +364,13 @@ json_t *vl_to_json(const void *st) {
       "ruleset", "villainous", "version", vl_ruleset.version, "profile",
       vl_profiles[s->profile].id, "rng", eng_rng_to_json(&s->rng), "players",
       s->players, "mode", s->mode, "random_deal", s->random_deal, "first",
-      s->first, "current", s->current, "phase", s->phase, "chooser",
-      s->chooser, "used", s->used, "fate_token",
-      s->fate_token == 0xff ? -1 : s->fate_token, "over", s->over, "winners",
-      s->winners, "reason", s->reason, "hit", s->hit, "acting", s->acting,
-      "turn", s->turn, "round", s->round, "seq", s->seq, "fired", s->fired,
-      "fired_ally", s->fired_ally, "power_before", s->power_before,
-      "power_after", s->power_after, "fated", s->fated, "discarded",
-      s->discarded, "sp", s->sp);
+      s->first, "current", s->current, "phase", s->phase, "chooser", s->chooser,
+      "used", s->used, "fate_token", s->fate_token == 0xff ? -1 : s->fate_token,
+      "over", s->over, "winners", s->winners, "reason", s->reason, "hit",
+      s->hit, "acting", s->acting, "turn", s->turn, "round", s->round, "seq",
+      s->seq, "fired", s->fired, "fired_ally", s->fired_ally, "power_before",
+      s->power_before, "power_after", s->power_after, "fated", s->fated,
+      "discarded", s->discarded, "sp", s->sp);
   if (!j || !seats || !where || !stack || !piles) {
     json_decref(j);
     json_decref(seats);
@@ -386,20 +386,10 @@ json_t *vl_to_json(const void *st) {
   return j;
 }
 
-static bool small(const json_t *v, long lo, long hi, long *out) {
-  if (!json_is_integer(v))
-    return false;
-  json_int_t x = json_integer_value(v);
-  if (x < lo || x > hi)
-    return false;
-  *out = (long)x;
-  return true;
-}
-
 #define FIELD(obj, name, lo, hi, dst)                                          \
   do {                                                                         \
     long tmp_;                                                                 \
-    if (!small(json_object_get(obj, name), lo, hi, &tmp_))                     \
+    if (!eng_jint(json_object_get(obj, name), lo, hi, &tmp_))                  \
       return ENG_BAD_STATE;                                                    \
     dst = tmp_;                                                                \
   } while (0)
@@ -416,16 +406,25 @@ static eng_rc piles_from_json(eng_pile *piles, const json_t *a, int players) {
 
 static eng_rc frame_from_json(vl_state *s, const json_t *fr, vl_frame *f) {
   long v[12];
-  static const long hi[12] = {VL_F_COUNT - 1, VL_SEATS - 1, VL_SEATS - 1, 255,
-                              0,              VL_N - 1,     VL_N - 1,     VL_N,
-                              1,              1,            VL_Z_COUNT - 1, 0};
+  static const long hi[12] = {VL_F_COUNT - 1,
+                              VL_SEATS - 1,
+                              VL_SEATS - 1,
+                              255,
+                              0,
+                              VL_N - 1,
+                              VL_N - 1,
+                              VL_N,
+                              1,
+                              1,
+                              VL_Z_COUNT - 1,
+                              0};
   if (!json_is_array(fr) || json_array_size(fr) != 12)
     return ENG_BAD_STATE;
   for (int k = 0; k < 12; k++) {
     if (k == 4 || k == 11)
       continue;
     long lo = (k == 5 || k == 6 || k == 7) ? -1 : 0;
-    if (!small(json_array_get(fr, (size_t)k), lo, hi[k], &v[k]))
+    if (!eng_jint(json_array_get(fr, (size_t)k), lo, hi[k], &v[k]))
       return ENG_BAD_STATE;
   }
   memset(f, 0, sizeof *f);
@@ -444,12 +443,13 @@ static eng_rc frame_from_json(vl_state *s, const json_t *fr, vl_frame *f) {
   json_t *e = json_array_get(fr, 4);
   long x[8];
   static const long elo[8] = {0, -6, 0, 0, 0, 0, -1, 0};
-  static const long ehi[8] = {VL_OP_COUNT - 1, 6, 1, VL_SC_ACTIVE,
-                              VL_SC_HERE, 255, VL_MAX_DEFS - 1, VL_H_COUNT - 1};
+  static const long ehi[8] = {
+      VL_OP_COUNT - 1, 6, 1, VL_SC_ACTIVE, VL_SC_HERE, 255, VL_MAX_DEFS - 1,
+      VL_H_COUNT - 1};
   if (!json_is_array(e) || json_array_size(e) != 8)
     return ENG_BAD_STATE;
   for (int k = 0; k < 8; k++)
-    if (!small(json_array_get(e, (size_t)k), elo[k], ehi[k], &x[k]))
+    if (!eng_jint(json_array_get(e, (size_t)k), elo[k], ehi[k], &x[k]))
       return ENG_BAD_STATE;
   f->e.op = (uint8_t)x[0];
   f->e.n = (int8_t)x[1];
@@ -466,7 +466,7 @@ static eng_rc frame_from_json(vl_state *s, const json_t *fr, vl_frame *f) {
   json_t *c;
   json_array_foreach(list, k, c) {
     long i;
-    if (!small(c, 0, s->players * VL_BLOCK - 1, &i))
+    if (!eng_jint(c, 0, s->players * VL_BLOCK - 1, &i))
       return ENG_BAD_STATE;
     f->list[f->n_list++] = (uint16_t)i;
   }
@@ -577,8 +577,12 @@ eng_rc vl_from_json(void *st, const json_t *j) {
     if (zone >= VL_Z_COUNT || seat >= n || known >= (1 << n) ||
         host >= n * VL_BLOCK)
       return ENG_BAD_STATE;
-    vl_where y = {(uint8_t)zone, (uint8_t)seat, (uint8_t)loc, (uint8_t)known,
-                  host < 0 ? VL_NONE : (uint16_t)host, (uint16_t)order};
+    vl_where y = {(uint8_t)zone,
+                  (uint8_t)seat,
+                  (uint8_t)loc,
+                  (uint8_t)known,
+                  host < 0 ? VL_NONE : (uint16_t)host,
+                  (uint16_t)order};
     s->w[i] = y;
   }
   json_t *stack = json_object_get(j, "stack");
@@ -600,15 +604,16 @@ eng_rc vl_from_json(void *st, const json_t *j) {
   return ENG_OK;
 }
 
-/* ---- invariants ----------------------------------------------------------- */
+/* ---- invariants -----------------------------------------------------------
+ */
 
 static int fail(char *msg, size_t cap, const char *what, int i) {
   snprintf(msg, cap, "%s (card %d)", what, i);
   return 1;
 }
 
-static int check_pile(const vl_state *s, const eng_pile *p, int zone,
-                      int seat, char *msg, size_t cap) {
+static int check_pile(const vl_state *s, const eng_pile *p, int zone, int seat,
+                      char *msg, size_t cap) {
   int in_zone = 0;
   for (int i = 0; i < s->players * VL_BLOCK; i++)
     in_zone += s->w[i].zone == zone && s->w[i].seat == seat;
@@ -688,13 +693,16 @@ static int check_card(const vl_state *s, int i, char *msg, size_t cap) {
   if (w->zone == VL_Z_NONE)
     return fail(msg, cap, "a card of the game is nowhere", i);
   if (w->seat != seat)
-    return fail(msg, cap, "a card is in another villain's hand, pile or "
-                          "realm",
+    return fail(msg, cap,
+                "a card is in another villain's hand, pile or "
+                "realm",
                 i);
   bool fate = k >= VL_VDECK;
-  static const bool villain_ok[VL_Z_COUNT] = {
-      [VL_Z_VDECK] = true, [VL_Z_VDISC] = true, [VL_Z_HAND] = true,
-      [VL_Z_REALM] = true, [VL_Z_PLAYING] = true};
+  static const bool villain_ok[VL_Z_COUNT] = {[VL_Z_VDECK] = true,
+                                              [VL_Z_VDISC] = true,
+                                              [VL_Z_HAND] = true,
+                                              [VL_Z_REALM] = true,
+                                              [VL_Z_PLAYING] = true};
   static const bool fate_ok[VL_Z_COUNT] = {
       [VL_Z_TOP] = true,      [VL_Z_FDECK] = true,   [VL_Z_FDISC] = true,
       [VL_Z_REVEALED] = true, [VL_Z_PLAYING] = true, [VL_Z_REALM] = false};
@@ -709,8 +717,9 @@ static int check_card(const vl_state *s, int i, char *msg, size_t cap) {
       !held_by_frame(s, VL_F_PLACE, i))
     return fail(msg, cap, "a revealed fate card has no Fate action", i);
   if (w->known && (w->zone != VL_Z_FDECK || w->known != (1u << seat)))
-    return fail(msg, cap, "a card is marked as secretly seen where it is not "
-                          "hidden, or by someone else",
+    return fail(msg, cap,
+                "a card is marked as secretly seen where it is not "
+                "hidden, or by someone else",
                 i);
   bool in_realm = w->zone == VL_Z_REALM || w->zone == VL_Z_TOP;
   if (!in_realm && w->host != VL_NONE)
@@ -719,8 +728,9 @@ static int check_card(const vl_state *s, int i, char *msg, size_t cap) {
     if ((s->seat[seat].locked >> w->loc) & 1u)
       return fail(msg, cap, "a card lies at a locked location", i);
     if ((c->kind == VL_K_HERO) != (w->zone == VL_Z_TOP && w->host == VL_NONE))
-      return fail(msg, cap, "a Hero off the top of a realm, or another card "
-                            "on top",
+      return fail(msg, cap,
+                  "a Hero off the top of a realm, or another card "
+                  "on top",
                   i);
     if (w->host != VL_NONE) {
       const vl_where *h = &s->w[w->host];
@@ -740,8 +750,8 @@ static int check_card(const vl_state *s, int i, char *msg, size_t cap) {
 /* Whether i names a card instance of the table (VL_NONE allowed when
  * none is). */
 static bool inst_ok(const vl_state *s, int i, bool none) {
-  return (none && i == VL_NONE) || (i >= 0 && i < s->players * VL_BLOCK &&
-                                    s->w[i].zone != VL_Z_NONE);
+  return (none && i == VL_NONE) ||
+         (i >= 0 && i < s->players * VL_BLOCK && s->w[i].zone != VL_Z_NONE);
 }
 
 /* A frame refers only to what exists, where its kind needs it to be. */
@@ -749,8 +759,9 @@ static int check_frame(const vl_state *s, const vl_frame *f, char *msg,
                        size_t cap) {
   if (f->player >= s->players || f->realm >= s->players ||
       f->kind >= VL_F_COUNT || f->n_list > VL_LIST)
-    return fail(msg, cap, "a frame for a seat or of a kind that does not "
-                          "exist",
+    return fail(msg, cap,
+                "a frame for a seat or of a kind that does not "
+                "exist",
                 f->kind);
   if (!inst_ok(s, f->src, true))
     return fail(msg, cap, "a frame's source card does not exist", f->src);
@@ -764,8 +775,7 @@ static int check_frame(const vl_state *s, const vl_frame *f, char *msg,
     if (f->e.op >= VL_OP_COUNT || f->e.hook >= VL_H_COUNT ||
         (f->e.card >= 0 && (!v || f->e.card >= v->n_defs)) ||
         (f->a != VL_NONE && !inst_ok(s, f->a, false)))
-      return fail(msg, cap, "an effect frame that no card could make",
-                  f->e.op);
+      return fail(msg, cap, "an effect frame that no card could make", f->e.op);
     break;
   case VL_F_PLACE:
   case VL_F_FINISH:
@@ -777,8 +787,9 @@ static int check_frame(const vl_state *s, const vl_frame *f, char *msg,
                   f->a);
     if (f->kind == VL_F_PLACE && s->w[f->a].zone != VL_Z_HAND &&
         s->w[f->a].zone != VL_Z_VDISC && s->w[f->a].zone != VL_Z_REVEALED)
-      return fail(msg, cap, "a card to place is not in a hand, a discard "
-                            "pile or face up",
+      return fail(msg, cap,
+                  "a card to place is not in a hand, a discard "
+                  "pile or face up",
                   f->a);
     break;
   case VL_F_VANQUISH:
