@@ -255,10 +255,11 @@ health)
   expect_err "unexpected argument 'extra'"
   ;;
 simulate_golden)
-  # The same seed plays the same games: four playouts whose statistics
-  # were recorded before the engine was made faster (bench/README.md)
-  # must come out the same, move for move, so no speed-up may change
-  # what a stored game replays to.
+  # The same seed plays the same games: Supervillain playouts whose
+  # statistics were recorded before the engine was made faster
+  # (bench/README.md), and Villainous playouts recorded when it was first
+  # hosted, must come out the same, move for move, so no speed-up or
+  # refactoring may change what a stored game replays to.
   data=$(dirname "$0")/data/simulate/golden.txt
   run simulate supervillain --games 300 --players 2 --seed 11
   sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >"$tmp/got"
@@ -268,6 +269,11 @@ simulate_golden)
   sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >>"$tmp/got"
   run simulate supervillain --games 200 --players 4 --seed 3 \
     --ai heuristic,random,heuristic,random
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >>"$tmp/got"
+  run simulate villainous --games 60 --players 3 --seed 7
+  sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >>"$tmp/got"
+  run simulate villainous --games 100 --players 4 --seed 5 \
+    --ai heuristic,random,heuristic,heuristic
   sed 's/"games_per_second": [0-9.e+]*//' "$tmp/out" >>"$tmp/got"
   diff "$data" "$tmp/got" >&2 || fail "the playouts differ from $data"
   ;;

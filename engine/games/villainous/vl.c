@@ -1123,35 +1123,12 @@ static void effect_options(const vl_state *s, const vl_frame *f,
 
 /* Whether op of e picks something (then it needs an option to be done). */
 static bool op_chooses(int op) {
-  switch ((vl_op)op) {
-  case VL_OP_DISCARD_CARDS:
-  case VL_OP_PLAY_FREE:
-  case VL_OP_PLAY_DISCARD:
-  case VL_OP_TAKE_DISCARD:
-  case VL_OP_SEARCH:
-  case VL_OP_MOVE_HERO:
-  case VL_OP_MOVE_ALLY:
-  case VL_OP_DEFEAT_HERO:
-  case VL_OP_FATE:
-  case VL_OP_RETURN_ALLY:
-  case VL_OP_REMOVE_ALLY:
-  case VL_OP_REMOVE_CARD:
-  case VL_OP_FIND_HERO:
-  case VL_OP_HOOK:
-    return true;
-  case VL_OP_GAIN_POWER:
-  case VL_OP_LOSE_POWER:
-  case VL_OP_DRAW:
-  case VL_OP_VANQUISH:
-  case VL_OP_UNLOCK:
-  case VL_OP_LOOK_FATE:
-  case VL_OP_GAIN_PER:
-  case VL_OP_TRACK:
-  case VL_OP_PLAY_FATE_TOP:
-  case VL_OP_COUNT:
-    break;
-  }
-  return false;
+  static const bool chooses[] = {
+#define X(e, s, chooses, nothing) chooses,
+      VL_OPS(X)
+#undef X
+  };
+  return op >= 0 && op < VL_OP_COUNT && chooses[op];
 }
 
 static bool any_vanquishable(const vl_state *s, int seat) {
@@ -1832,66 +1809,18 @@ static void effect_do(vl_state *s, told *t, vl_frame *f) {
 
 /* Tells that an effect found nothing to work on. */
 static void tell_nothing(const vl_state *s, told *t, const vl_frame *f) {
+  static const char *const nothing[] = {
+#define X(e, s, chooses, nothing) nothing,
+      VL_OPS(X)
+#undef X
+  };
   if (!TELLING(t))
     return;
   char src[64];
   src_text(s, f->src, src, sizeof src);
   src[0] = (char)(src[0] & ~0x20);
-  const char *what = "nothing to act on";
-  switch ((vl_op)f->e.op) {
-  case VL_OP_DISCARD_CARDS:
-    what = "no card in hand to discard";
-    break;
-  case VL_OP_PLAY_FREE:
-  case VL_OP_PLAY_DISCARD:
-    what = "no card it may play";
-    break;
-  case VL_OP_TAKE_DISCARD:
-    what = "no card to take from the discard pile";
-    break;
-  case VL_OP_SEARCH:
-    what = "no such card in the deck or the discard pile";
-    break;
-  case VL_OP_MOVE_HERO:
-    what = "no Hero it may move";
-    break;
-  case VL_OP_MOVE_ALLY:
-    what = "no Ally it may move";
-    break;
-  case VL_OP_DEFEAT_HERO:
-    what = "no Hero it may defeat";
-    break;
-  case VL_OP_FATE:
-    what = "no villain it may target with Fate";
-    break;
-  case VL_OP_RETURN_ALLY:
-    what = "no Ally to return";
-    break;
-  case VL_OP_REMOVE_ALLY:
-    what = "no Ally it may defeat";
-    break;
-  case VL_OP_REMOVE_CARD:
-    what = "no card it may discard";
-    break;
-  case VL_OP_FIND_HERO:
-    what = "the Hero nowhere it may be found";
-    break;
-  case VL_OP_HOOK:
-    what = "no two Heroes to trade places";
-    break;
-  case VL_OP_GAIN_POWER:
-  case VL_OP_LOSE_POWER:
-  case VL_OP_DRAW:
-  case VL_OP_VANQUISH:
-  case VL_OP_UNLOCK:
-  case VL_OP_LOOK_FATE:
-  case VL_OP_GAIN_PER:
-  case VL_OP_TRACK:
-  case VL_OP_PLAY_FATE_TOP:
-  case VL_OP_COUNT:
-    break;
-  }
-  SAY(t, -1, "%s ability finds %s.", src, what);
+  const char *what = f->e.op < VL_OP_COUNT ? nothing[f->e.op] : NULL;
+  SAY(t, -1, "%s ability finds %s.", src, what ? what : "nothing to act on");
 }
 
 /* The automatic part of the frame on top; true when it changed

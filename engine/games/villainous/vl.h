@@ -102,31 +102,35 @@
 
 /* Effects: what an ability does, in order. "You" is the villain whose
  * realm the card is in (a fate card's target); the card's player makes
- * the choices, except choices among a hand, which its holder makes. */
+ * the choices, except choices among a hand, which its holder makes.
+ * Columns: enum name, data-file name, whether it picks a card, a
+ * location or a seat (then it needs something to pick to be done), and
+ * what it finds when there is nothing to pick, for the line that says
+ * so. */
 #define VL_OPS(X)                                                              \
-  X(GAIN_POWER, "gain_power")                                                  \
-  X(LOSE_POWER, "lose_power")                                                  \
-  X(DRAW, "draw")                                                              \
-  X(DISCARD_CARDS, "discard_cards")                                            \
-  X(PLAY_FREE, "play_free")                                                    \
-  X(PLAY_DISCARD, "play_discard")                                              \
-  X(TAKE_DISCARD, "take_discard")                                              \
-  X(SEARCH, "search")                                                          \
-  X(MOVE_HERO, "move_hero")                                                    \
-  X(MOVE_ALLY, "move_ally")                                                    \
-  X(DEFEAT_HERO, "defeat_hero")                                                \
-  X(VANQUISH, "vanquish")                                                      \
-  X(FATE, "fate")                                                              \
-  X(UNLOCK, "unlock")                                                          \
-  X(LOOK_FATE, "look_fate")                                                    \
-  X(RETURN_ALLY, "return_ally")                                                \
-  X(GAIN_PER, "gain_per")                                                      \
-  X(TRACK, "track")                                                            \
-  X(REMOVE_ALLY, "remove_ally")                                                \
-  X(REMOVE_CARD, "remove_card")                                                \
-  X(FIND_HERO, "find_hero")                                                    \
-  X(PLAY_FATE_TOP, "play_fate_top")                                            \
-  X(HOOK, "hook")
+  X(GAIN_POWER, "gain_power", 0, NULL)                                         \
+  X(LOSE_POWER, "lose_power", 0, NULL)                                         \
+  X(DRAW, "draw", 0, NULL)                                                     \
+  X(DISCARD_CARDS, "discard_cards", 1, "no card in hand to discard")           \
+  X(PLAY_FREE, "play_free", 1, "no card it may play")                          \
+  X(PLAY_DISCARD, "play_discard", 1, "no card it may play")                    \
+  X(TAKE_DISCARD, "take_discard", 1, "no card to take from the discard pile")  \
+  X(SEARCH, "search", 1, "no such card in the deck or the discard pile")       \
+  X(MOVE_HERO, "move_hero", 1, "no Hero it may move")                          \
+  X(MOVE_ALLY, "move_ally", 1, "no Ally it may move")                          \
+  X(DEFEAT_HERO, "defeat_hero", 1, "no Hero it may defeat")                    \
+  X(VANQUISH, "vanquish", 0, NULL)                                             \
+  X(FATE, "fate", 1, "no villain it may target with Fate")                     \
+  X(UNLOCK, "unlock", 0, NULL)                                                 \
+  X(LOOK_FATE, "look_fate", 0, NULL)                                           \
+  X(RETURN_ALLY, "return_ally", 1, "no Ally to return")                        \
+  X(GAIN_PER, "gain_per", 0, NULL)                                             \
+  X(TRACK, "track", 0, NULL)                                                   \
+  X(REMOVE_ALLY, "remove_ally", 1, "no Ally it may defeat")                    \
+  X(REMOVE_CARD, "remove_card", 1, "no card it may discard")                   \
+  X(FIND_HERO, "find_hero", 1, "the Hero nowhere it may be found")             \
+  X(PLAY_FATE_TOP, "play_fate_top", 0, NULL)                                   \
+  X(HOOK, "hook", 1, "no two Heroes to trade places")
 
 /* Static modifiers. */
 #define VL_MODS(X)                                                             \
@@ -191,7 +195,7 @@ typedef enum {
       VL_T_COUNT
 } vl_trigger;
 typedef enum {
-#define X(e, s) VL_OP_##e,
+#define X(e, s, chooses, nothing) VL_OP_##e,
   VL_OPS(X)
 #undef X
       VL_OP_COUNT

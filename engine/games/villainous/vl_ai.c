@@ -669,43 +669,18 @@ static int fate_harm(const vl_state *s, int t, int i) {
   for (int k = 0; k < c->n_ab; k++)
     for (int e = 0; e < c->ab[k].n_eff; e++) {
       const vl_effect *x = &c->ab[k].eff[e];
-      switch ((vl_op)x->op) {
-      case VL_OP_LOSE_POWER:
+      /* Only the ops that cost the target something score. */
+      if (x->op == VL_OP_LOSE_POWER)
         v += 4 * (x->n < s->seat[t].power ? x->n : s->seat[t].power);
-        break;
-      case VL_OP_DISCARD_CARDS:
+      else if (x->op == VL_OP_DISCARD_CARDS)
         v += 6 * x->n;
-        break;
-      case VL_OP_REMOVE_ALLY:
-      case VL_OP_REMOVE_CARD:
-      case VL_OP_RETURN_ALLY:
+      else if (x->op == VL_OP_REMOVE_ALLY || x->op == VL_OP_REMOVE_CARD ||
+               x->op == VL_OP_RETURN_ALLY)
         v += 18;
-        break;
-      case VL_OP_TRACK:
-        v += x->n < 0 ? -25 * x->n : 0;
-        break;
-      case VL_OP_MOVE_HERO:
-      case VL_OP_MOVE_ALLY:
+      else if (x->op == VL_OP_TRACK && x->n < 0)
+        v += -25 * x->n;
+      else if (x->op == VL_OP_MOVE_HERO || x->op == VL_OP_MOVE_ALLY)
         v += 6;
-        break;
-      case VL_OP_GAIN_POWER:
-      case VL_OP_DRAW:
-      case VL_OP_PLAY_FREE:
-      case VL_OP_PLAY_DISCARD:
-      case VL_OP_TAKE_DISCARD:
-      case VL_OP_SEARCH:
-      case VL_OP_DEFEAT_HERO:
-      case VL_OP_VANQUISH:
-      case VL_OP_FATE:
-      case VL_OP_UNLOCK:
-      case VL_OP_LOOK_FATE:
-      case VL_OP_GAIN_PER:
-      case VL_OP_FIND_HERO:
-      case VL_OP_PLAY_FATE_TOP:
-      case VL_OP_HOOK:
-      case VL_OP_COUNT:
-        break;
-      }
     }
   if (c->kind == VL_K_HERO) {
     const vl_objective *o = &vl_villain_of(s, t)->obj;

@@ -26,7 +26,9 @@ static const char *const kind_names[] = {VL_KINDS(NAMES)};
 static const char *const action_names[] = {VL_ACTIONS(NAMES)};
 static const char *const when_names[] = {VL_WHENS(NAMES)};
 static const char *const trigger_names[] = {VL_TRIGGERS(NAMES)};
-static const char *const op_names[] = {VL_OPS(NAMES)};
+#define OP_NAME(e, s, chooses, nothing) s,
+static const char *const op_names[] = {VL_OPS(OP_NAME)};
+#undef OP_NAME
 static const char *const mod_names[] = {VL_MODS(NAMES)};
 static const char *const who_names[] = {VL_WHOS(NAMES)};
 static const char *const objective_names[] = {VL_OBJECTIVES(NAMES)};
