@@ -936,6 +936,13 @@ static int ally_dests(const vl_state *s, int seat, int i, int scope, int *out) {
   return n;
 }
 
+/* Where card i may be moved: as a Hero or as one of seat's own cards. */
+static int mover_dests(const vl_state *s, int seat, int i, bool hero, int scope,
+                       int *out) {
+  return hero ? hero_dests(s, seat, i, scope, out)
+              : ally_dests(s, seat, i, scope, out);
+}
+
 /* Whether seat may target t with a Fate action. */
 static bool fate_target(const vl_state *s, int seat, int t) {
   if (t == seat || t < 0 || t >= s->players)
@@ -1007,31 +1014,22 @@ static void effect_options(const vl_state *s, const vl_frame *f,
     break;
   }
   case VL_OP_MOVE_HERO:
-    if (f->step == 0) {
-      FOR_REALM(s, r, h) {
-        if (hero_ok(s, r, h, e->where, f->src) &&
-            hero_dests(s, r, h, e->scope, dests) > 0)
-          add(p, OPT(VL_OPT_PICK, h, 0));
-      }
-    } else {
-      int n = hero_dests(s, r, f->a, e->scope, dests);
-      for (int k = 0; k < n; k++)
-        add(p, OPT(VL_OPT_LOC, dests[k], 0));
-    }
-    break;
-  case VL_OP_MOVE_ALLY:
+  case VL_OP_MOVE_ALLY: {
+    bool hero = e->op == VL_OP_MOVE_HERO;
     if (f->step == 0) {
       FOR_REALM(s, r, i) {
-        if (s->w[i].zone == VL_Z_REALM && is_kind(s, i, VL_K_ALLY) &&
-            ally_dests(s, r, i, e->scope, dests) > 0)
+        bool ok = hero ? hero_ok(s, r, i, e->where, f->src)
+                       : s->w[i].zone == VL_Z_REALM && is_kind(s, i, VL_K_ALLY);
+        if (ok && mover_dests(s, r, i, hero, e->scope, dests) > 0)
           add(p, OPT(VL_OPT_PICK, i, 0));
       }
     } else {
-      int n = ally_dests(s, r, f->a, e->scope, dests);
+      int n = mover_dests(s, r, f->a, hero, e->scope, dests);
       for (int k = 0; k < n; k++)
         add(p, OPT(VL_OPT_LOC, dests[k], 0));
     }
     break;
+  }
   case VL_OP_DEFEAT_HERO:
     FOR_REALM(s, r, h) {
       if (hero_ok(s, r, h, e->where, f->src) &&
