@@ -107,11 +107,12 @@ endforeach()
 
 # The console-table tests (tests/local/*.py, Python 3 standard library):
 # whole games through `lair local --json` with restarts, SIGKILLs, privacy
-# checks, bad input and the quick start. Each prints a one-line summary.
+# checks, Condition windows, bad input and the quick start. Each prints a
+# one-line summary.
 find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
-                     history states commands deadline rematch)
+                     history states commands deadline rematch windows)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py

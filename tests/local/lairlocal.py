@@ -4,7 +4,10 @@ Shared by the tests in tests/local/ (Python 3, standard library only).
 A Lair object is one `lair local --json` process: send(line) writes one
 input line and returns the messages it produced, up to its {"to":"done"}.
 Games are played with seeded random answers taken from the options that
-the bot sends by DM to the player who must decide.
+the bot sends by DM to the player who must decide. Both games can be
+played (game="supervillain", the default, or "villainous"); card_model()
+says, per game, which card each instance of a state is, which zones are
+hidden and who may see a card.
 """
 
 import json
@@ -17,7 +20,8 @@ import sys
 import tempfile
 import traceback
 
-NAMES = ["alice", "bob", "carol", "dave", "erin"]
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
+GAMES = ("supervillain", "villainous")
 DONE = {"to": "done"}
 
 # Zones of the state's "where" list (engine/games/supervillain/sv.h).
@@ -26,6 +30,15 @@ Z_PROJECT, Z_FACILITY, Z_ASTEROID, Z_LIMBO = 6, 7, 8, 9
 HIDDEN_ZONES = {Z_MDECK, Z_HAND, Z_DDECK}
 N_CARDS = 87
 TAKEBACK_REFUSED = "You have no answer of this turn that can be taken back."
+
+# Villainous (engine/games/villainous/vl.h): 48 instances per seat, k 0-29
+# the villain deck, 30-44 the fate deck; "where" packs zone + 16 seat +
+# 128 loc + 512 known + 32768 (host + 1) + 2^25 order.
+VL_BLOCK, VL_VDECK = 48, 30
+VL_NONE, VL_VDECK_Z, VL_VDISC, VL_HAND, VL_REALM, VL_TOP = 0, 1, 2, 3, 4, 5
+VL_FDECK, VL_FDISC, VL_REVEALED, VL_PLAYING = 6, 7, 8, 9
+VL_HIDDEN_ZONES = {VL_VDECK_Z, VL_HAND, VL_FDECK}
+VL_COLOUR = 0x5b2a86
 
 
 class Fail(AssertionError):
@@ -179,23 +192,36 @@ def choice_text(rng, options, opt):
     return opt["id"]
 
 
-def setup_lines(players):
-    lines = ["alice> /game new kind:supervillain"]
+def setup_lines(players, game="supervillain"):
+    check(game in GAMES, "no game %r" % game)
+    lines = ["alice> /game new kind:%s" % game]
     lines += ["%s> /game join" % n for n in NAMES[1:players]]
     lines.append("alice> /game start")
     return lines
 
 
-def open_game(lair, players):
+def open_game(lair, players, game="supervillain", villains=None):
     """Opens and starts game 1 with `players` players; returns the prompt
-    (user, options) the start produced."""
+    (user, options) the start produced. For villainous, villains (ids in
+    seat order) are chosen too, and the prompt is the one after them;
+    without villains the first prompt is seat 1's choice."""
     last = None
-    for line in setup_lines(players):
+    for line in setup_lines(players, game):
         out = lair.send(line)
         check(not any(m["to"] == "ephemeral" for m in out),
               "%r was refused: %r" % (line, out))
         last = out
-    return one_prompt(last, line)
+    prompt = one_prompt(last, line)
+    for who, vid in zip(NAMES, villains or ()):
+        check(prompt[0] == who and
+              any(o["id"] == "villain." + vid for o in prompt[1]),
+              "%s cannot choose %s now: %r" % (who, vid, prompt))
+        line = "%s> /game move choice:villain.%s" % (who, vid)
+        out = lair.send(line)
+        check(not any(m["to"] == "ephemeral" for m in out),
+              "%r was refused: %r" % (line, out))
+        prompt = one_prompt(out, line)
+    return prompt
 
 
 def next_prompt(out):
@@ -230,6 +256,110 @@ def cards(binary):
                 names += [c["name"]] * c["count"]
     check(len(names) == N_CARDS, "%d card instances, not 87" % len(names))
     return names
+
+
+def _card_list(binary, game):
+    raw = subprocess.run([binary, "cards", game], check=True,
+                         stdout=subprocess.PIPE, env=sanitizer_env()).stdout
+    return json.loads(raw)
+
+
+class SvCards:
+    """Supervillain's card model: 87 instances, the same in every game
+    (cards()); "where" entries are lists [zone, seat, ...]."""
+
+    game = "supervillain"
+    hidden_zones = HIDDEN_ZONES
+    hand_zone = Z_HAND
+    deck_zones = (Z_MDECK, Z_DDECK)
+    undealt = None  # the zone of a card not dealt yet (None: no such zone)
+    colour = 0x8e1b2f
+
+    def __init__(self, binary):
+        self.fixed = cards(binary)
+        self.names = sorted(set(self.fixed))
+
+    def instances(self, st):
+        """Instance -> card name of the state (a parsed !dump)."""
+        return self.fixed
+
+    def places(self, st):
+        """Instance -> (zone, seat, known): known is a bit mask of the
+        seats that may see the card where it is although it is hidden."""
+        w = st["where"]
+        check(len(w) == N_CARDS, "where has %d entries" % len(w))
+        return [(x[0], x[1], 0) for x in w]
+
+    def public_zone(self, zone):
+        """Whether everyone sees the cards in zone."""
+        return zone not in self.hidden_zones
+
+    def may_see(self, place, seat):
+        """Whether seat (0-based) may see a card at place."""
+        zone, owner, known = place
+        return (self.public_zone(zone) or
+                (zone == self.hand_zone and owner == seat) or
+                bool(known >> seat & 1))
+
+
+class VlCards(SvCards):
+    """Villainous's card model: instance 48 * seat + k is card k of the
+    seat's villain (k 0-29 its villain deck, 30-44 its fate deck, in the
+    order of `lair cards villainous`, each card repeated by its count), so
+    it depends on the villains chosen; "where" entries are packed integers.
+    A fate card its owner looked at in secret (known bit) is theirs to
+    see."""
+
+    game = "villainous"
+    hidden_zones = VL_HIDDEN_ZONES
+    hand_zone = VL_HAND
+    deck_zones = (VL_VDECK_Z, VL_FDECK)
+    undealt = VL_NONE  # while villains are chosen
+    colour = VL_COLOUR
+
+    def __init__(self, binary):
+        self.by_villain = {}
+        self.kinds = {}
+        self.villains = {}  # id -> the list's "guide" entry (objective...)
+        for c in _card_list(binary, "villainous"):
+            if c["deck"] not in ("villain", "fate"):
+                self.villains[c["villain"]] = c
+                continue
+            decks = self.by_villain.setdefault(c["villain"], ([], []))
+            decks[c["deck"] == "fate"].extend([c["name"]] * c["count"])
+            self.kinds[c["name"]] = c["kind"]
+        for vid, (vdeck, fdeck) in self.by_villain.items():
+            check(len(vdeck) == VL_VDECK and len(fdeck) <= VL_BLOCK -
+                  VL_VDECK, "%s has %d + %d cards" % (vid, len(vdeck),
+                                                     len(fdeck)))
+        self.names = sorted(self.kinds)
+
+    def public_zone(self, zone):
+        return zone not in self.hidden_zones and zone != self.undealt
+
+    def deck_of(self, vid):
+        """The 48 names of one villain's instances (None: unused)."""
+        vdeck, fdeck = self.by_villain[vid]
+        return (vdeck + fdeck + [None] * VL_BLOCK)[:VL_BLOCK]
+
+    def instances(self, st):
+        out = []
+        for seat in st["seats"]:
+            v = seat["villain"]
+            out += self.deck_of(v) if v else [None] * VL_BLOCK
+        return out
+
+    def places(self, st):
+        w = st["where"]
+        check(len(w) == VL_BLOCK * st["players"],
+              "where has %d entries" % len(w))
+        return [(x % 16, x // 16 % 8, x // 512 % 64) for x in w]
+
+
+def card_model(binary, game="supervillain"):
+    """The card model of game (SvCards or VlCards)."""
+    check(game in GAMES, "no game %r" % game)
+    return (SvCards if game == "supervillain" else VlCards)(binary)
 
 
 def where(state_text):
@@ -275,13 +405,14 @@ def moves_in_db(db, game=1):
 
 
 def play_random(lair, rng, players, max_moves=None, on_line=None,
-                move_id=None, undo_chance=0.0):
-    """Plays game 1 from its setup with random legal answers, and now and
-    then (undo_chance) a /game undo by the player who must decide. Returns
+                move_id=None, undo_chance=0.0, game="supervillain"):
+    """Plays game 1 of game (villainous: its villains chosen at random
+    too) from its setup with random legal answers, and now and then
+    (undo_chance) a /game undo by the player who must decide. Returns
     the lines that changed the game (refused undos are left out).
     on_line(line, out) runs after each of them; move_id(i) gives the
     request id of line i (None: no id)."""
-    user, options = open_game(lair, players)
+    user, options = open_game(lair, players, game)
     lines = []
     while max_moves is None or len(lines) < max_moves:
         undo = rng.random() < undo_chance

@@ -3,7 +3,9 @@
 
 A scripted game (seeded random answers and a few /game undo, recorded
 from an uninterrupted reference run, every line carrying a request id
-`@mvN`) is replayed into a real `lair local --json` process that is
+`@mvN`; a whole 2-player and 200 lines of a 4-player Supervillain game,
+and a whole 3-player Villainous game with its villains chosen in its
+first lines) is replayed into a real `lair local --json` process that is
 killed with SIGKILL at random points: while idle between lines, right
 after a line was written, a random few milliseconds into a line, after
 the first message of a line (before its done), right after a restart, and
@@ -30,23 +32,26 @@ import time
 
 import lairlocal as ll
 
-# (players, --seed, answer seed, lines to play (None: to the end), kills)
-GAMES = [(2, 31, 301, None, 60), (4, 32, 302, 200, 30)]
+# (game, players, --seed, answer seed, lines to play (None: to the end),
+# kills)
+GAMES = [("supervillain", 2, 31, 301, None, 60),
+         ("supervillain", 4, 32, 302, 200, 30),
+         ("villainous", 3, 34, 343, None, 40)]
 KINDS = ["idle", "written", "delay", "first_message", "startup",
          "reply_lost"]
 IN_FLIGHT = ("written", "delay", "first_message", "reply_lost")
 ALREADY = "That request was already handled."
 
 
-def reference(binary, tmp, players, seed, answer_seed, limit):
+def reference(binary, tmp, game, players, seed, answer_seed, limit):
     """The script and the states after each line of an uninterrupted run,
     and the average time of a line."""
-    lair = ll.Lair(binary, "%s/ref%d.db" % (tmp, players), seed)
+    lair = ll.Lair(binary, "%s/ref%s%d.db" % (tmp, game, players), seed)
     states = []
     t = time.monotonic()
     lines = ll.play_random(lair, random.Random(answer_seed), players,
                            max_moves=limit, move_id=lambda i: "mv%d" % i,
-                           undo_chance=0.04,
+                           undo_chance=0.04, game=game,
                            on_line=lambda line, out:
                            states.append(lair.dump()))
     per_line = (time.monotonic() - t) / max(1, len(lines)) / 2
@@ -84,9 +89,10 @@ def kill_at(lair, binary, db, seed, kind, line, rng, per_line):
     return True, kind != "reply_lost" and ll.DONE in rest
 
 
-def play(binary, tmp, players, seed, answer_seed, limit, n_kills, stats):
-    script, ref_states, per_line = reference(binary, tmp, players, seed,
-                                            answer_seed, limit)
+def play(binary, tmp, game, players, seed, answer_seed, limit, n_kills,
+         stats):
+    script, ref_states, per_line = reference(binary, tmp, game, players,
+                                            seed, answer_seed, limit)
     undos = [i for i, line in enumerate(script) if line.endswith(" undo")]
     ll.check(len(undos) >= 2, "the script has %d undos" % len(undos))
     rng = random.Random(answer_seed + 1)
@@ -95,9 +101,9 @@ def play(binary, tmp, players, seed, answer_seed, limit, n_kills, stats):
                                     min(n_kills, len(script))))
     for i in undos[:2]:  # an undo applied whose reply was lost
         plan[i] = "reply_lost"
-    db = "%s/kill%d.db" % (tmp, players)
+    db = "%s/kill%s%d.db" % (tmp, game, players)
     lair = ll.Lair(binary, db, seed)
-    for line in ll.setup_lines(players):
+    for line in ll.setup_lines(players, game):
         out = lair.send(line)
         ll.check(not any(m["to"] == "ephemeral" for m in out),
                  "%r refused: %r" % (line, out))
@@ -198,11 +204,11 @@ def run(binary, tmp):
                            "resent_refused", "undo_resent", "fresh_moves"),
                           0)
     parts = []
-    for players, seed, answer_seed, limit, kills in GAMES:
-        lines, full = play(binary, tmp, players, seed, answer_seed, limit,
-                           kills, stats)
-        parts.append("%dp %d lines%s" % (players, lines,
-                                         " (complete)" if full else ""))
+    for game, players, seed, answer_seed, limit, kills in GAMES:
+        lines, full = play(binary, tmp, game, players, seed, answer_seed,
+                           limit, kills, stats)
+        parts.append("%s %dp %d lines%s" % (game, players, lines,
+                                            " (complete)" if full else ""))
     ll.check(stats["kills"] >= 50, "only %d kill points" % stats["kills"])
     ll.check(stats["stored_unacked"] > 0 and stats["undo_resent"] > 0,
              "no stored but unacknowledged line was resent: %r" % stats)

@@ -1,130 +1,364 @@
 #!/usr/bin/env python3
 """local_privacy: hidden cards never reach the wrong eyes.
 
-Plays whole Supervillain games through `lair local --json` with seeded
-random answers (and, now and then, /game undo, hand, status and log), dumping
-the full state after every input line to know where each of the 87 cards
-is. Then:
+Plays whole Supervillain games and whole Villainous games through
+`lair local --json` with seeded random answers (and, now and then,
+/game undo, hand, status and log), dumping the full state after every
+input line to know where each card is (lairlocal's card model: in
+Villainous which instance is which card follows from the villains
+chosen). Then:
 - no channel message names a card unless some card of that name is in a
-  public zone (discards, Mobs, Projects, Facilities, Asteroids, drawn face
-  up) just before or just after the input line that made it: an answer
-  may tell what it did to a card in the open ("took Adrenaline Shot from
-  the Minion discard pile"), and a card that went into a deck meanwhile
-  lay in a discard pile (a deck is refilled only from one); the three
-  hidden zones are the Minion deck,
-  the Domination deck and the hands. /game log (an ephemeral account of
-  the public history) may name only cards that were public at some time;
+  public zone (Supervillain: discards, Mobs, Projects, Facilities,
+  Asteroids, drawn face up; Villainous: realms, discard piles, revealed
+  by Fate, resolving) just before or just after the input line that made
+  it: an answer may tell what it did to a card in the open ("took
+  Adrenaline Shot from the Minion discard pile"), and a card that went
+  into a deck meanwhile lay in a discard pile (a deck is refilled only
+  from one). The hidden zones are the Minion deck, the Domination deck
+  and the hands (Supervillain), the villain decks, the fate decks and
+  the hands (Villainous). /game log (an ephemeral account of the public
+  history) may name only cards that were public at some time;
 - every message showing a hand ("**Your hand** (NAME, ...") is a DM or an
-  ephemeral reply to NAME, and lists exactly the cards in NAME's hand;
-- any other DM or ephemeral reply to a player names only public cards and
-  cards in that player's own hand;
+  ephemeral reply to NAME, and lists exactly the cards in NAME's hand
+  (Villainous: and, on its "On top of your fate deck (you looked)" line,
+  exactly the fate cards NAME looked at that still lie on their deck);
+  in Villainous, where every DM opens with the hand, the rest of such a
+  message (the turn so far, the question) is checked as any other DM;
+- any other DM or ephemeral reply to a player names only public cards,
+  cards in that player's own hand and (Villainous) fate cards that
+  player looked at in secret (the state's `known` bits) just before or
+  after the line;
 - a turn's message lays the table out in fields, one per player in seat
   order, each named after its player and in the game's colour, and its
   fields name only cards that are public right after the input line
   (the table is drawn from the state that line left).
+
+Messages are edited as a turn goes on (the turn's channel message, each
+player's DM): a line that the same message showed before is not checked
+again (it may name a card that was open then and is hidden now), every
+new line is. Villainous has a few more ways for a hidden card to be
+named rightly, each allowed only where it applies:
+- a search for a named card ("searched their villain deck and took
+  Force the Lamp Door into their hand") shows it to everyone: such a
+  sentence may name a card that went from that deck or discard pile into
+  a hand in that line;
+- a discard pile shuffled into a new deck in the line ("shuffled their
+  villain discard pile", "fate discard pile ... was shuffled into a new
+  fate deck"): its cards may have been discarded in the open earlier in
+  the same line and now lie in the deck again or in the hand;
+- a search lets its player choose from their own villain deck (options
+  `pick.cI` "Take NAME", card I in their deck), and a resolving card
+  whose text names another ("Find Maren Holt, the Lightkeeper, ...") may
+  have its player asked about that card;
+- a Condition played and taken back was shown in the channel: a DM may
+  repeat the lines of the turn's channel message;
+- texts that are public whatever the state name cards too and are read
+  as naming none: each villain's objective (whole or cut short with
+  "..." in an option) and guide, its progress "X is not in the realm", and a
+  card's rules text that names another card (Wrecker's Pilot's names
+  Force the Lamp Door) counts as naming only its own card.
 """
 
 import collections
+import json
 import random
 import re
+import subprocess
 import sys
 
 import lairlocal as ll
 
-# (players, --seed, answer seed)
-GAMES = [(2, 21, 201), (3, 22, 202), (4, 23, 208)]
+# (game, players, --seed, answer seed)
+GAMES = [("supervillain", 2, 21, 201), ("supervillain", 3, 22, 202),
+         ("supervillain", 4, 23, 208),
+         ("villainous", 2, 39, 309), ("villainous", 4, 41, 401)]
 
 HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
-HAND_LINE = re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M)
-COLOUR = 0x8e1b2f  # Supervillain's (engine/games/supervillain/sv.c)
+HAND_LINE = {"supervillain": re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M),
+             "villainous": re.compile(r"^- \*\*(.+?)\*\* \(")}
+LOOKED = "On top of your fate deck (you looked): "
+SEARCHED = re.compile(r"searched their (?:villain deck|discard pile) and "
+                      r"took (.+?) into their hand")
+RESHUFFLE = re.compile(r"^(\S+?)(?: (shuffled) their villain discard pile|"
+                       r"'s fate discard pile .*was shuffled into a new)")
 
 
-def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
-    rng = random.Random(answer_seed)
-    lair = ll.Lair(binary, "%s/p%d.db" % (tmp, players), seed)
-    seats = ll.NAMES[:players]
-    ever_public = set()
-    before = [set(), []]  # public cards and places before the input line
-    moves = 0
+def public_texts(binary, model):
+    """(text, replacement) pairs, longest first: the texts that are
+    public whatever the state and name cards (see the docstring); and
+    card name -> the other cards its text names."""
+    if model.game != "villainous":
+        return [], {}
+    finder = ll.Names(model.names)
+    pairs, names = [], {}
+    for c in json.loads(subprocess.run(
+            [binary, "cards", model.game], check=True,
+            stdout=subprocess.PIPE, env=ll.sanitizer_env()).stdout):
+        if c["name"] not in model.kinds:
+            continue  # a villain's entry
+        names[c["name"]] = finder.find(c["text"]) - {c["name"]}
+        if names[c["name"]]:
+            pairs.append((c["text"], c["name"]))
+    ll.check(len(model.villains) >= 6, "no villains in the card list")
+    for v in model.villains.values():
+        pairs += [(v["objective"], ""), (v["guide"], "")]
+        for name in finder.find(v["objective"]):
+            pairs.append(("%s is not in the realm" % name, ""))
+    return sorted(pairs, key=lambda p: len(p[0]), reverse=True), names
 
-    lines_seen = set()
 
-    def examine(line, out, state):
-        w = ll.where(state) if state is not None else []  # None: lobby
-        public = {card[i] for i, x in enumerate(w)
-                  if x[0] not in ll.HIDDEN_ZONES}
-        ever_public.update(public)
-        into_deck = {card[i] for i, x in enumerate(w)
-                     if before[1] and x[0] in (ll.Z_MDECK, ll.Z_DDECK) and
-                     before[1][i][0] != x[0]}
-        shown = public | before[0] | into_deck
-        before[0], before[1] = public, w
+def strip_public(text, texts):
+    """text with each of texts (pairs from public_texts) replaced, whole
+    or cut short with "..." (as in an option's label) after 20 or more of
+    its characters."""
+    for t, name in texts:
+        start = 0
+        while True:
+            p = text.find(t[:20], start)
+            if p < 0:
+                break
+            n = min(20, len(t))
+            while n < len(t) and p + n < len(text) and text[p + n] == t[n]:
+                n += 1
+            if n == len(t):
+                text = text[:p] + name + text[p + n:]
+            elif text.startswith("...", p + n):
+                text = text[:p] + name + text[p + n + 3:]
+            start = p + 1
+    return text
+
+
+class Versions:
+    """The lines each message (channel, title; or DM, user, title) showed
+    last: new_lines gives those a new version adds."""
+
+    def __init__(self):
+        self.last = {}
+        self.ever = collections.defaultdict(set)
+
+    def new_lines(self, key, rows):
+        old = collections.Counter(self.last.get(key, ()))
+        self.last[key] = rows
+        self.ever[key].update(rows)
+        new = []
+        for x in rows:
+            if old[x]:
+                old[x] -= 1
+            else:
+                new.append(x)
+        return new
+
+
+class Game:
+    """One game played and checked line by line."""
+
+    def __init__(self, game, players, model, finder, public, stats):
+        self.game, self.vl = game, game == "villainous"
+        self.model, self.finder, self.stats = model, finder, stats
+        self.texts, self.text_names = public
+        self.seats = ll.NAMES[:players]
+        self.hand_line = HAND_LINE[game]
+        self.versions = Versions()
+        self.ever_public = set()
+        self.ever_seen = collections.defaultdict(set)  # per player
+        # Before the line: public names, places, looked-at cards.
+        self.public, self.places = set(), []
+        self.known = collections.defaultdict(set)
+
+    def find(self, text):
+        return self.finder.find(strip_public(text, self.texts))
+
+    def examine(self, line, out, state):
+        st = json.loads(state) if state is not None else None  # None: lobby
+        model, seats = self.model, self.seats
+        places = model.places(st) if st else []
+        names = model.instances(st) if st else []
+        public = {names[i] for i, p in enumerate(places)
+                  if model.public_zone(p[0])}
+        self.ever_public.update(public)
+        into_deck = {names[i] for i, p in enumerate(places)
+                     if self.places and p[0] in model.deck_zones and
+                     self.places[i][0] not in (p[0], model.undealt)}
+        # Cards from their owner's deck or discard pile into the hand
+        # during this line: a search sentence may name them.
+        searched = {names[i] for i, p in enumerate(places)
+                    if self.vl and self.places and p[0] == ll.VL_HAND and
+                    self.places[i][0] in (ll.VL_VDECK_Z, ll.VL_VDISC)}
         hands = collections.defaultdict(list)
-        for i, x in enumerate(w):
-            if x[0] == ll.Z_HAND:
-                hands[seats[x[1]]].append(card[i])
-        for m in out:
-            text = m.get("text", "")
-            named = finder.find(text)
-            stats["messages"] += 1
-            head = HAND_HEAD.search(text)
-            if head:
-                stats["hands"] += 1
-                who = head.group(1)
-                ll.check(m["to"] in ("dm", "ephemeral") and m["user"] == who,
-                         "after %r the hand of %s went to %s %s: %r" %
-                         (line, who, m["to"], m["user"], text))
-                listed = sorted(HAND_LINE.findall(text))
-                ll.check(listed == sorted(hands[who]) and
-                         int(head.group(2)) == len(listed),
-                         "after %r %s's hand message lists %r; the hand "
-                         "holds %r" % (line, who, listed, sorted(hands[who])))
-                continue
+        known = collections.defaultdict(set)  # fate cards looked at
+        sees = collections.defaultdict(set)  # what each player may see
+        resolving = set()  # what the texts of resolving cards name
+        for i, p in enumerate(places):
+            if p[0] == model.hand_zone:
+                hands[seats[p[1]]].append(names[i])
+            if self.vl and p[0] == ll.VL_PLAYING:
+                resolving |= self.text_names[names[i]]
+            for s, who in enumerate(seats):
+                if p[2] >> s & 1:
+                    known[who].add(names[i])
+                if model.may_see(p, s):
+                    sees[who].add(names[i])
+        # The new lines of every message, the channel's first.
+        lines, new = {}, {}
+        for k, m in sorted(enumerate(out), key=lambda x: x[1]["to"] !=
+                           "channel"):
+            lines[k] = self.hand_message(line, m, hands, known)
+            if m["to"] in ("channel", "dm"):
+                new[k] = self.versions.new_lines(
+                    (m["to"], m.get("user"), m.get("title")), lines[k])
+            else:
+                new[k] = lines[k]
+        reshuffled = set()
+        for k, m in enumerate(out):
+            for x in new[k] if self.vl and m["to"] == "channel" else ():
+                r = RESHUFFLE.match(x)
+                if r and r.group(1) in seats:
+                    s, fate = seats.index(r.group(1)), not r.group(2)
+                    zones = (ll.VL_FDECK,) if fate else (ll.VL_VDECK_Z,
+                                                         ll.VL_HAND)
+                    reshuffled |= {
+                        names[i] for i, p in enumerate(places)
+                        if p[0] in zones and p[1] == s and
+                        (i % ll.VL_BLOCK >= ll.VL_VDECK) == fate}
+        self.stats["reshuffled"] += len(reshuffled)
+        shown = public | self.public | into_deck | reshuffled
+        self.ever_public.update(shown)  # open for a moment in this line
+        known_before = self.known
+        for k, m in enumerate(out):
+            text = "\n".join(lines[k])
+            named = self.find(text)
+            self.stats["messages"] += 1
             if m["to"] == "channel" and "fields" in m:
-                fields = m["fields"]
-                ll.check(len(fields) == len(seats) and all(
-                    f["name"].startswith(who + ": ")
-                    for f, who in zip(fields, seats)),
-                    "after %r a turn's fields are not one per player: %r" %
-                    (line, fields))
-                ll.check(m.get("colour") == COLOUR and m.get("title"),
-                         "after %r a turn's message has colour %r, title %r" %
-                         (line, m.get("colour"), m.get("title")))
-                on_table = finder.find("\n".join(
-                    f["name"] + "\n" + f["value"] for f in fields))
-                ll.check(not on_table - public,
-                         "after %r a turn's fields name %s, which is hidden:"
-                         "\n%r" % (line, sorted(on_table - public), fields))
-                stats["fields"] += len(fields)
+                self.fields(line, m, public)
             if m["to"] == "channel":
-                # A turn's message is edited as the turn goes on: lines
-                # already shown may name cards that were open then and
-                # are hidden now (shuffled back into a deck); every new
-                # line names only what is open around this line.
-                rows = text.split("\n")
-                new = [x for x in rows if x not in lines_seen]
-                lines_seen.update(rows)
-                leak = (finder.find("\n".join(new)) - shown) | \
-                    (named - ever_public)
+                told = set()
+                for x in new[k]:
+                    for found in SEARCHED.findall(x) if self.vl else ():
+                        told |= self.find(found) & searched
+                self.ever_public.update(told)
+                self.stats["searched"] += len(told)
+                leak = (self.find("\n".join(new[k])) - shown - told) | \
+                    (named - self.ever_public)
                 what = "channel message"
             elif text.startswith("**Game #"):
-                leak = named - ever_public
+                leak = named - self.ever_public
                 what = "log for %s" % m["user"]
             else:
-                leak = named - shown - set(hands[m["user"]])
-                what = "%s to %s" % (m["to"], m["user"])
+                who = m["user"]
+                mine = sees[who] | known_before[who] | resolving | \
+                    self.searching(m, places, names)
+                self.ever_seen[who] |= mine
+                channel = self.versions.ever[("channel", None,
+                                              m.get("title"))]
+                rows = [x for x in new[k] if x not in channel]
+                leak = (self.find("\n".join(rows)) - shown - mine) | \
+                    (named - self.ever_public - self.ever_seen[who])
+                what = "%s to %s" % (m["to"], who)
+                self.stats["looked_named"] += bool(
+                    named & (known[who] | known_before[who]))
             ll.check(not leak,
                      "after %r a %s names %s, which nobody may see:\n%s" %
                      (line, what, sorted(leak), text))
-            stats["names"] += len(named)
+            self.stats["names"] += len(named)
+            self.stats[self.game + "_names"] += len(named)
+        self.public, self.places, self.known = public, places, known
+
+    def hand_message(self, line, m, hands, known):
+        """The lines of m but its hand, which must be its recipient's
+        (Supervillain: no line of a hand message is left)."""
+        text = m.get("text", "")
+        head = HAND_HEAD.search(text)
+        if not head:
+            return text.split("\n")
+        self.stats["hands"] += 1
+        who = head.group(1)
+        ll.check(m["to"] in ("dm", "ephemeral") and m["user"] == who,
+                 "after %r the hand of %s went to %s %s: %r" %
+                 (line, who, m["to"], m["user"], text))
+        if not self.vl:
+            listed = sorted(self.hand_line.findall(text))
+            ll.check(listed == sorted(hands[who]) and
+                     int(head.group(2)) == len(listed),
+                     "after %r %s's hand message lists %r; the hand "
+                     "holds %r" % (line, who, listed, sorted(hands[who])))
+            return []
+        # The hand is the block up to the first empty line.
+        rows = text[head.start():].split("\n")
+        block = rows[1:rows.index("")] if "" in rows else rows[1:]
+        listed = [self.hand_line.match(x).group(1) for x in block
+                  if self.hand_line.match(x)]
+        looked = [x for x in block if x.startswith(LOOKED)]
+        ll.check(len(listed) + len(looked) == len(block) and
+                 len(looked) <= 1,
+                 "after %r %s's hand has other lines: %r" %
+                 (line, who, block))
+        ll.check(sorted(listed) == sorted(hands[who]) and
+                 int(head.group(2)) == len(listed),
+                 "after %r %s's hand message lists %r; the hand holds %r" %
+                 (line, who, listed, sorted(hands[who])))
+        seen = self.finder.find(looked[0][len(LOOKED):]) if looked else set()
+        ll.check(seen == known[who],
+                 "after %r %s's hand message shows the looked-at fate "
+                 "cards %r, not %r" % (line, who, sorted(seen),
+                                       sorted(known[who])))
+        self.stats["looked"] += bool(looked)
+        return text[:head.start()].split("\n") + rows[len(block) + 1:]
+
+    def fields(self, line, m, public):
+        """A turn's table: a field per player, in the game's colour,
+        naming only public cards."""
+        fields = m["fields"]
+        ll.check(len(fields) == len(self.seats) and all(
+            f["name"].startswith(who + ": ")
+            for f, who in zip(fields, self.seats)),
+            "after %r a turn's fields are not one per player: %r" %
+            (line, fields))
+        ll.check(m.get("colour") == self.model.colour and m.get("title"),
+                 "after %r a turn's message has colour %r, title %r" %
+                 (line, m.get("colour"), m.get("title")))
+        on_table = self.find("\n".join(
+            f["name"] + "\n" + f["value"] for f in fields))
+        ll.check(not on_table - public,
+                 "after %r a turn's fields name %s, which is hidden:\n%r" %
+                 (line, sorted(on_table - public), fields))
+        self.stats["fields"] += len(fields)
+
+    def searching(self, m, places, names):
+        """The cards of the recipient's villain deck that a search lets
+        them choose from: options pick.cI labelled "Take NAME ..." with
+        card I in their villain deck."""
+        if not self.vl or not m.get("options"):
+            return set()
+        seat = self.seats.index(m["user"])
+        offered = set()
+        for o in m["options"]:
+            i = re.match(r"pick\.c(\d+)$", o["id"])
+            i = i and int(i.group(1))
+            if i is None or places[i][:2] != (ll.VL_VDECK_Z, seat):
+                continue
+            label = self.finder.find(o["label"])
+            ll.check(o["label"].startswith("Take ") and
+                     label == {names[i]},
+                     "%s is offered %r for card %d (%s)" %
+                     (m["user"], o["label"], i, names[i]))
+            offered |= label
+        self.stats["searching"] += bool(offered)
+        return offered
+
+
+def play(binary, tmp, game, players, seed, answer_seed, checker):
+    rng = random.Random(answer_seed)
+    lair = ll.Lair(binary, "%s/p%s%d.db" % (tmp, game[0], players), seed)
+    seats = ll.NAMES[:players]
+    moves = 0
 
     def send(line):
         out = lair.send(line)
-        examine(line, out, lair.dump())
+        checker.examine(line, out, lair.dump())
         return out
 
     out = None
-    for line in ll.setup_lines(players):
+    for line in ll.setup_lines(players, game):
         out = send(line)
     user, options = ll.one_prompt(out, line)
     while True:
@@ -160,21 +394,28 @@ def play(binary, tmp, players, seed, answer_seed, card, finder, stats):
 
 
 def run(binary, tmp):
-    card = ll.cards(binary)
-    finder = ll.Names(card)
+    models = {}
     stats = collections.Counter()
     parts = []
-    for players, seed, answer_seed in GAMES:
-        moves = play(binary, tmp, players, seed, answer_seed, card, finder,
-                     stats)
-        parts.append("%dp %d moves" % (players, moves))
-    ll.check(stats["names"] > 1000 and stats["hands"] > 100 and
-             stats["fields"] > 300,
+    for game, players, seed, answer_seed in GAMES:
+        if game not in models:
+            model = ll.card_model(binary, game)
+            models[game] = (model, ll.Names(model.names),
+                            public_texts(binary, model))
+        checker = Game(game, players, *models[game], stats)
+        moves = play(binary, tmp, game, players, seed, answer_seed, checker)
+        parts.append("%s %dp %d moves" % (game, players, moves))
+    ll.check(stats["supervillain_names"] > 1000 and stats["hands"] > 100 and
+             stats["fields"] > 300 and stats["villainous_names"] > 1000 and
+             stats["looked"] > 0 and stats["looked_named"] > 0 and
+             stats["searching"] > 0,
              "too little was checked: %r" % dict(stats))
-    return "%d complete games (%s), %d messages, %d hand messages, %d " \
-           "table fields, %d card names checked, 0 leaks" % (
+    return "%d complete games (%s), %d messages, %d hand messages (%d " \
+           "showing looked-at fate cards), %d table fields, %d card names " \
+           "checked, 0 leaks" % (
                len(GAMES), ", ".join(parts), stats["messages"],
-               stats["hands"], stats["fields"], stats["names"])
+               stats["hands"], stats["looked"], stats["fields"],
+               stats["names"])
 
 
 if __name__ == "__main__":
