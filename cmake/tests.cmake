@@ -1,13 +1,15 @@
 # Tests: every tests/test_*.c is one cmocka executable; tests/toy_ruleset.c
-# is a test-only game linked into all of them. Script tests check the
+# (a test-only game) and tests/prompt_util.c (answering any game's prompts
+# by option id) are linked into all of them. Script tests check the
 # source for banned calls, the engine library for network/database
 # symbols, and the command line's contract.
 enable_testing()
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 find_program(LAIR_BASH bash REQUIRED)
 
-add_library(lair_toy STATIC ${PROJECT_SOURCE_DIR}/tests/toy_ruleset.c)
-target_link_libraries(lair_toy PUBLIC lair_engine)
+add_library(lair_toy STATIC ${PROJECT_SOURCE_DIR}/tests/toy_ruleset.c
+                            ${PROJECT_SOURCE_DIR}/tests/prompt_util.c)
+target_link_libraries(lair_toy PUBLIC lair_engine PkgConfig::CMOCKA)
 
 # Sanitizer reports must fail the test, and a stack trace helps.
 set(LAIR_TEST_ENV "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"

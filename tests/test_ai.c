@@ -23,6 +23,7 @@
 
 #include "eng.h"
 #include "games/supervillain/sv.h"
+#include "prompt_util.h"
 #include "sv_position.h"
 #include "toy_ruleset.h"
 
@@ -175,33 +176,15 @@ static void test_legal_deterministic_blind(void **unused) {
   assert_true(scrambled > 100);
 }
 
-/* The heuristic seat against random seats, in every seat in turn (seat 0
- * starts): returns its share of wins in percent. */
-static double heuristic_share(int players, long games_per_seat) {
-  long won = 0, games = 0;
-  for (int seat = 0; seat < players; seat++) {
-    eng_config cfg = {.players = players, .first = 0};
-    int levels[ENG_MAX_SEATS] = {0};
-    eng_sim_stats st;
-    levels[seat] = ENG_AI_HEURISTIC;
-    assert_int_equal(eng_simulate_ai(&sv_ruleset, &cfg, 1000 + (uint64_t)seat,
-                                     games_per_seat, true, 100000, levels, &st),
-                     ENG_OK);
-    if (st.violations)
-      fail_msg("violation: %s", st.first_violation);
-    won += st.wins_by_seat[seat];
-    games += st.games;
-  }
-  return 100.0 * (double)won / (double)games;
-}
-
 /* 300 games each. The measured shares are about 100% in both cases (see
  * docs/rules/supervillain.md, "AI seats"); the bounds leave room for
  * changes to the cards or the heuristic while still failing a heuristic
  * that is no better than random (50% and 25%). */
 static void test_beats_random(void **unused) {
   (void)unused;
-  double two = heuristic_share(2, 150), four = heuristic_share(4, 75);
+  /* Seat 0 starts. */
+  double two = pu_heuristic_share(&sv_ruleset, 2, "", 1000, 150);
+  double four = pu_heuristic_share(&sv_ruleset, 4, "", 1000, 75);
   print_message("heuristic vs random: %.1f%% of 2-player games, %.1f%% of "
                 "4-player games\n",
                 two, four);
@@ -211,28 +194,8 @@ static void test_beats_random(void **unused) {
 
 /* ---- the heuristic in positions ----------------------------------------- */
 
-
-static int find_id(const sv_state *s, const eng_prompt *p, const char *id) {
-  char oid[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
-  for (int i = 0; i < p->n; i++) {
-    sv_ruleset.option(s, p, i, oid, label);
-    if (strcmp(oid, id) == 0)
-      return i;
-  }
-  fail_msg("no option '%s'", id);
-  return -1;
-}
-
-/* The heuristic's answer to the current prompt, as an option id. */
 static void ai_id(const sv_state *s, char id[ENG_ID_MAX + 1]) {
-  eng_prompt p;
-  char label[ENG_LABEL_MAX + 1];
-  eng_rng rng;
-  eng_rng_seed(&rng, 1, 1);
-  sv_ruleset.prompt(s, &p);
-  int i = eng_ai_choose(&sv_ruleset, s, &p, ENG_AI_HEURISTIC, &rng);
-  assert_true(i >= 0 && i < p.n);
-  sv_ruleset.option(s, &p, i, id, label);
+  pu_ai_id(&sv_ruleset, s, id);
 }
 
 /* Lets the heuristic answer while seat's prompts last (at most 40). */
@@ -251,11 +214,7 @@ static void ai_plays(sv_state *s, int seat) {
 }
 
 static void answer(sv_state *s, const char *id) {
-  eng_prompt p;
-  unsigned flags = 0;
-  sv_ruleset.prompt(s, &p);
-  assert_int_equal(
-      sv_ruleset.apply(s, p.code[find_id(s, &p, id)], &flags, NULL), ENG_OK);
+  pu_answer(&sv_ruleset, s, id);
 }
 
 static int inst(const sv_state *s, const char *id, int zone, int owner) {
@@ -270,16 +229,17 @@ static void test_completes_project(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1], want[ENG_ID_MAX + 1];
-  sv_position_text(&s, "{\"rule\": \"The Project is completed as soon as the total Minion "
-            "Power of all Mobs placed on it equals the Minion Power cost of "
-            "that Project or exceeds it.\","
-            "\"players\": 2, \"current\": 0, \"phase\": \"day\","
-            " \"hands\": [[\"clone_vat_interns\", \"wrecking_ball_choir\","
-            "              \"adrenaline_shot\"], [\"flak_gnomes\"]],"
-            " \"projects\": ["
-            "  {\"seat\": 0, \"card\": \"wormhole\"},"
-            "  {\"seat\": 0, \"card\": \"transgalactic_bank\","
-            "   \"mobs\": [{\"card\": \"colossal_clone\"}]}]}");
+  sv_position_text(
+      &s, "{\"rule\": \"The Project is completed as soon as the total Minion "
+          "Power of all Mobs placed on it equals the Minion Power cost of "
+          "that Project or exceeds it.\","
+          "\"players\": 2, \"current\": 0, \"phase\": \"day\","
+          " \"hands\": [[\"clone_vat_interns\", \"wrecking_ball_choir\","
+          "              \"adrenaline_shot\"], [\"flak_gnomes\"]],"
+          " \"projects\": ["
+          "  {\"seat\": 0, \"card\": \"wormhole\"},"
+          "  {\"seat\": 0, \"card\": \"transgalactic_bank\","
+          "   \"mobs\": [{\"card\": \"colossal_clone\"}]}]}");
   int bank = inst(&s, "transgalactic_bank", SV_Z_PROJECT, 0);
   int choir = inst(&s, "wrecking_ball_choir", SV_Z_HAND, 0);
   snprintf(want, sizeof want, "mob.c%d", choir);
@@ -298,18 +258,19 @@ static void test_completes_project(void **unused) {
 static void test_wins_when_it_can(void **unused) {
   (void)unused;
   static sv_state s;
-  sv_position_text(&s, "{\"rule\": \"A Villain who has acquired 5 Domination points "
-            "immediately wins the game and is proclaimed the Supervillain.\","
-            "\"players\": 3, \"current\": 1, \"phase\": \"day\","
-            " \"hands\": [[], [\"sock_puppet_saboteurs\", \"flak_gnomes\","
-            "   \"clone_vat_interns\"], []],"
-            " \"facilities\": [{\"seat\": 1, \"card\": \"volcano_lair\"},"
-            "   {\"seat\": 1, \"card\": \"dread_theme_park\"},"
-            "   {\"seat\": 0, \"card\": \"vanity_billboard\"}],"
-            " \"projects\": [{\"seat\": 1, \"card\": \"charging_station\","
-            "   \"mobs\": [{\"card\": \"lead_lined_grunts\"}]},"
-            "   {\"seat\": 0, \"card\": \"hypno_spiral_tower\","
-            "   \"mobs\": [{\"card\": \"middle_management\"}]}]}");
+  sv_position_text(
+      &s, "{\"rule\": \"A Villain who has acquired 5 Domination points "
+          "immediately wins the game and is proclaimed the Supervillain.\","
+          "\"players\": 3, \"current\": 1, \"phase\": \"day\","
+          " \"hands\": [[], [\"sock_puppet_saboteurs\", \"flak_gnomes\","
+          "   \"clone_vat_interns\"], []],"
+          " \"facilities\": [{\"seat\": 1, \"card\": \"volcano_lair\"},"
+          "   {\"seat\": 1, \"card\": \"dread_theme_park\"},"
+          "   {\"seat\": 0, \"card\": \"vanity_billboard\"}],"
+          " \"projects\": [{\"seat\": 1, \"card\": \"charging_station\","
+          "   \"mobs\": [{\"card\": \"lead_lined_grunts\"}]},"
+          "   {\"seat\": 0, \"card\": \"hypno_spiral_tower\","
+          "   \"mobs\": [{\"card\": \"middle_management\"}]}]}");
   ai_plays(&s, 1);
   assert_true(s.over);
   assert_int_equal(s.winners, 1u << 1);
@@ -321,15 +282,16 @@ static void test_shoots_down_threat(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1], want[ENG_ID_MAX + 1];
-  sv_position_text(&s,
-        "{\"rule\": \"Discard three Minion cards to shoot down an incoming "
-        "Charged Asteroid.\","
-        "\"players\": 2, \"current\": 0, \"phase\": \"day\","
-        " \"hands\": [[\"adrenaline_shot\", \"jetpack_couriers\","
-        "              \"minion_recyclers\"], [\"flak_gnomes\"]],"
-        " \"facilities\": [{\"seat\": 0, \"card\": \"vanity_billboard\"}],"
-        " \"asteroids\": [{\"owner\": 1, \"target\": 0,"
-        "                  \"card\": \"moon_mustache\", \"charged\": true}]}");
+  sv_position_text(
+      &s,
+      "{\"rule\": \"Discard three Minion cards to shoot down an incoming "
+      "Charged Asteroid.\","
+      "\"players\": 2, \"current\": 0, \"phase\": \"day\","
+      " \"hands\": [[\"adrenaline_shot\", \"jetpack_couriers\","
+      "              \"minion_recyclers\"], [\"flak_gnomes\"]],"
+      " \"facilities\": [{\"seat\": 0, \"card\": \"vanity_billboard\"}],"
+      " \"asteroids\": [{\"owner\": 1, \"target\": 0,"
+      "                  \"card\": \"moon_mustache\", \"charged\": true}]}");
   int ast = inst(&s, "moon_mustache", SV_Z_ASTEROID, 1);
   int fac = inst(&s, "vanity_billboard", SV_Z_FACILITY, 0);
   snprintf(want, sizeof want, "shoot.c%d", ast);
@@ -346,13 +308,14 @@ static void test_ends_day_when_nothing_helps(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1];
-  sv_position_text(&s, "{\"rule\": \"None of these actions are mandatory. You can even do "
-            "nothing at all, if you want to.\","
-            "\"players\": 2, \"current\": 0, \"phase\": \"day\","
-            " \"hands\": [[\"wrecking_ball_choir\", \"warranty_voiders\"],"
-            "             [\"flak_gnomes\"]],"
-            " \"asteroids\": [{\"owner\": 1, \"target\": 0,"
-            "                  \"card\": \"moon_mustache\"}]}");
+  sv_position_text(
+      &s, "{\"rule\": \"None of these actions are mandatory. You can even do "
+          "nothing at all, if you want to.\","
+          "\"players\": 2, \"current\": 0, \"phase\": \"day\","
+          " \"hands\": [[\"wrecking_ball_choir\", \"warranty_voiders\"],"
+          "             [\"flak_gnomes\"]],"
+          " \"asteroids\": [{\"owner\": 1, \"target\": 0,"
+          "                  \"card\": \"moon_mustache\"}]}");
   ai_id(&s, id);
   assert_string_equal(id, "end");
 }
@@ -388,18 +351,19 @@ static void test_launches_at_leader(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1];
-  sv_position_text(&s, "{\"rule\": \"Option B. Launch an Asteroid into another Villain\","
-            "\"players\": 3, \"current\": 0, \"phase\": \"act3\","
-            " \"drawn\": \"jealousy_ray\","
-            " \"hands\": [[\"flak_gnomes\"], [\"flak_gnomes\"],"
-            "             [\"flak_gnomes\"]],"
-            " \"projects\": [{\"seat\": 0, \"card\": \"volcano_lair\"},"
-            "   {\"seat\": 2, \"card\": \"wormhole\","
-            "    \"mobs\": [{\"card\": \"forklift_brigade\"}]},"
-            "   {\"seat\": 1, \"card\": \"chronosphere\","
-            "    \"mobs\": [{\"card\": \"jetpack_couriers\"}]}],"
-            " \"facilities\": [{\"seat\": 2, \"card\": \"vanity_billboard\"},"
-            "   {\"seat\": 2, \"card\": \"grudge_cannon\"}]}");
+  sv_position_text(
+      &s, "{\"rule\": \"Option B. Launch an Asteroid into another Villain\","
+          "\"players\": 3, \"current\": 0, \"phase\": \"act3\","
+          " \"drawn\": \"jealousy_ray\","
+          " \"hands\": [[\"flak_gnomes\"], [\"flak_gnomes\"],"
+          "             [\"flak_gnomes\"]],"
+          " \"projects\": [{\"seat\": 0, \"card\": \"volcano_lair\"},"
+          "   {\"seat\": 2, \"card\": \"wormhole\","
+          "    \"mobs\": [{\"card\": \"forklift_brigade\"}]},"
+          "   {\"seat\": 1, \"card\": \"chronosphere\","
+          "    \"mobs\": [{\"card\": \"jetpack_couriers\"}]}],"
+          " \"facilities\": [{\"seat\": 2, \"card\": \"vanity_billboard\"},"
+          "   {\"seat\": 2, \"card\": \"grudge_cannon\"}]}");
   ai_id(&s, id);
   assert_string_equal(id, "launch.3");
 }
@@ -409,13 +373,14 @@ static void test_discards_least_useful(void **unused) {
   (void)unused;
   static sv_state s;
   char id[ENG_ID_MAX + 1], want[ENG_ID_MAX + 1];
-  sv_position_text(&s, "{\"rule\": \"If some Minion cards have to be discarded ... the "
-            "discarding order is determined by the owner of these cards.\","
-            "\"players\": 2, \"current\": 0, \"phase\": \"day\","
-            " \"hands\": [[\"extortion_clerks\"],"
-            "             [\"middle_management\", \"adrenaline_shot\"]],"
-            " \"projects\": [{\"seat\": 1, \"card\": \"wormhole\","
-            "   \"mobs\": [{\"card\": \"confused_dispatchers\"}]}]}");
+  sv_position_text(
+      &s, "{\"rule\": \"If some Minion cards have to be discarded ... the "
+          "discarding order is determined by the owner of these cards.\","
+          "\"players\": 2, \"current\": 0, \"phase\": \"day\","
+          " \"hands\": [[\"extortion_clerks\"],"
+          "             [\"middle_management\", \"adrenaline_shot\"]],"
+          " \"projects\": [{\"seat\": 1, \"card\": \"wormhole\","
+          "   \"mobs\": [{\"card\": \"confused_dispatchers\"}]}]}");
   int shot = inst(&s, "adrenaline_shot", SV_Z_HAND, 1);
   int clerks = inst(&s, "extortion_clerks", SV_Z_HAND, 0);
   snprintf(want, sizeof want, "ops.c%d", clerks);

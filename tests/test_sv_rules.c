@@ -28,6 +28,7 @@
 
 #include "eng.h"
 #include "games/supervillain/sv.h"
+#include "prompt_util.h"
 #include "sv_position.h"
 #include "sv_told.h"
 
@@ -77,27 +78,12 @@ static void option_id(const table *t, int i, char id[ENG_ID_MAX + 1]) {
 }
 
 static int find_option(const table *t, const char *id) {
-  char oid[ENG_ID_MAX + 1];
-  for (int i = 0; i < t->p.n; i++) {
-    option_id(t, i, oid);
-    if (strcmp(oid, id) == 0)
-      return i;
-  }
-  return -1;
+  return pu_find(&sv_ruleset, &t->s, &t->p, id);
 }
 
 /* All option ids of the prompt, space-separated, for failure messages. */
 static const char *options_text(const table *t) {
-  static char buf[4096];
-  size_t len = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < t->p.n && len + ENG_ID_MAX + 2 < sizeof buf; i++) {
-    char id[ENG_ID_MAX + 1];
-    option_id(t, i, id);
-    len +=
-        (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? " " : "", id);
-  }
-  return buf;
+  return pu_ids(&sv_ruleset, &t->s, &t->p);
 }
 
 static bool offered(const table *t, const char *fmt, ...) {
@@ -117,14 +103,7 @@ static void answer(table *t, int seat, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(id, sizeof id, fmt, ap);
   va_end(ap);
-  if (t->p.player != seat)
-    fail_msg("seat %d should answer %s, but the prompt is for seat %d "
-             "(options: %s)",
-             seat, id, t->p.player, options_text(t));
-  int i = find_option(t, id);
-  if (i < 0)
-    fail_msg("%s is not offered to seat %d; the options are: %s", id, seat,
-             options_text(t));
+  int i = pu_expect(&sv_ruleset, &t->s, &t->p, seat, id);
   t->flags = 0;
   static sv_state before;
   static sv_trace trace;

@@ -22,6 +22,7 @@
 
 #include "eng.h"
 #include "games/villainous/vl.h"
+#include "prompt_util.h"
 #include "vl_position.h"
 
 /* A copy of s where everything seat `me` cannot see is changed: the
@@ -103,32 +104,13 @@ static void test_legal_deterministic_blind(void **unused) {
   assert_true(scrambled > 200);
 }
 
-/* The heuristic seat against random seats, in every seat in turn (seat 0
- * starts; villains dealt at random): its share of wins in percent. */
-static double heuristic_share(int players, long games_per_seat) {
-  long won = 0, games = 0;
-  for (int seat = 0; seat < players; seat++) {
-    eng_config cfg = {.players = players, .first = 0};
-    snprintf(cfg.mode, sizeof cfg.mode, "random");
-    int levels[ENG_MAX_SEATS] = {0};
-    eng_sim_stats st;
-    levels[seat] = ENG_AI_HEURISTIC;
-    assert_int_equal(eng_simulate_ai(&vl_ruleset, &cfg, 2000 + (uint64_t)seat,
-                                     games_per_seat, true, 100000, levels, &st),
-                     ENG_OK);
-    if (st.violations)
-      fail_msg("violation: %s", st.first_violation);
-    won += st.wins_by_seat[seat];
-    games += st.games;
-  }
-  return 100.0 * (double)won / (double)games;
-}
-
 /* The measured shares are in docs/rules/villainous.md ("AI seats"); the
  * bounds still fail a heuristic no better than random (50%, 25%). */
 static void test_beats_random(void **unused) {
   (void)unused;
-  double two = heuristic_share(2, 60), four = heuristic_share(4, 20);
+  /* Seat 0 starts; villains dealt at random. */
+  double two = pu_heuristic_share(&vl_ruleset, 2, "random", 2000, 60);
+  double four = pu_heuristic_share(&vl_ruleset, 4, "random", 2000, 20);
   print_message("heuristic vs random: %.1f%% of 2-player games, %.1f%% of "
                 "4-player games\n",
                 two, four);
@@ -149,31 +131,12 @@ static void build(vl_state *s, const char *json) {
   json_decref(j);
 }
 
-/* The heuristic's answer to s's prompt, as an option id. */
 static void ai_id(const vl_state *s, char id[ENG_ID_MAX + 1]) {
-  eng_prompt p;
-  char label[ENG_LABEL_MAX + 1];
-  eng_rng rng;
-  eng_rng_seed(&rng, 1, 1);
-  vl_ruleset.prompt(s, &p);
-  int i = eng_ai_choose(&vl_ruleset, s, &p, ENG_AI_HEURISTIC, &rng);
-  assert_true(i >= 0 && i < p.n);
-  vl_ruleset.option(s, &p, i, id, label);
+  pu_ai_id(&vl_ruleset, s, id);
 }
 
 static void answer(vl_state *s, const char *id) {
-  eng_prompt p;
-  char oid[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
-  unsigned flags = 0;
-  vl_ruleset.prompt(s, &p);
-  for (int i = 0; i < p.n; i++) {
-    vl_ruleset.option(s, &p, i, oid, label);
-    if (strcmp(oid, id) == 0) {
-      assert_int_equal(vl_ruleset.apply(s, p.code[i], &flags, NULL), ENG_OK);
-      return;
-    }
-  }
-  fail_msg("no option '%s'", id);
+  pu_answer(&vl_ruleset, s, id);
 }
 
 /* A Brood to play: it goes where none is yet. */
