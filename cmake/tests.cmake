@@ -119,8 +119,10 @@ foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py
                    $<TARGET_FILE:lair>)
+  # The longest take about a minute alone in the sanitizer build; the
+  # limit leaves room for a parallel `ctest -j` on a busy machine.
   set_tests_properties(local_${case} PROPERTIES
-                       ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 120)
+                       ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 240)
 endforeach()
 
 # The crash test needs the fault hook (LAIR_FAULTS, on in tools/test.sh):
