@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void eng_label(char label[ENG_LABEL_MAX + 1], const char *fmt, ...) {
@@ -64,4 +65,109 @@ int eng_lookup(const char *const *names, int n, const char *s) {
     if (strcmp(names[i], s) == 0)
       return i;
   return -1;
+}
+
+int eng_view_cards(const json_t *view, int (*fn)(void *ctx, json_int_t i),
+                   void *ctx) {
+  int rc = 0;
+  if (json_is_object(view)) {
+    json_t *i = json_object_get(view, "i");
+    if (i && (rc = fn(ctx, json_integer_value(i))) != 0)
+      return rc;
+    const char *key;
+    json_t *x;
+    json_object_foreach((json_t *)view, key, x) {
+      if ((rc = eng_view_cards(x, fn, ctx)) != 0)
+        return rc;
+    }
+  } else if (json_is_array(view)) {
+    size_t k;
+    json_t *x;
+    json_array_foreach(view, k, x) {
+      if ((rc = eng_view_cards(x, fn, ctx)) != 0)
+        return rc;
+    }
+  }
+  return 0;
+}
+
+#define MD_CAP (256u * 1024u)
+
+/* Makes room for n more bytes plus the terminating NUL. */
+static bool md_reserve(eng_md *m, size_t n) {
+  if (m->bad)
+    return false;
+  if (n >= MD_CAP - m->len) {
+    m->bad = true;
+    return false;
+  }
+  if (m->len + n < m->cap)
+    return true;
+  size_t cap = m->cap ? m->cap : 4096;
+  while (cap <= m->len + n)
+    cap *= 2;
+  if (cap > MD_CAP)
+    cap = MD_CAP;
+  char *p = realloc(m->p, cap);
+  if (!p) {
+    m->bad = true;
+    return false;
+  }
+  m->p = p;
+  m->cap = cap;
+  return true;
+}
+
+static void md_put(eng_md *m, const char *s, size_t n) {
+  if (!md_reserve(m, n))
+    return;
+  memcpy(m->p + m->len, s, n);
+  m->len += n;
+  m->p[m->len] = '\0';
+}
+
+void eng_md_str(eng_md *m, const char *s) { md_put(m, s, strlen(s)); }
+
+void eng_md_printf(eng_md *m, const char *fmt, ...) {
+  char small[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    m->bad = true;
+    return;
+  }
+  if ((size_t)n < sizeof small) {
+    md_put(m, small, (size_t)n);
+    return;
+  }
+  if (!md_reserve(m, (size_t)n))
+    return;
+  va_start(ap, fmt);
+  vsnprintf(m->p + m->len, m->cap - m->len, fmt, ap);
+  va_end(ap);
+  m->len += (size_t)n;
+}
+
+void eng_md_cell(eng_md *m, const char *text) {
+  for (const char *s = text; *s; s++) {
+    if (*s == '|')
+      eng_md_str(m, "\\|");
+    else if (*s == '\n' || *s == '\r')
+      eng_md_str(m, " ");
+    else
+      md_put(m, s, 1);
+  }
+}
+
+char *eng_md_take(eng_md *m) {
+  char *p = m->p;
+  bool bad = m->bad;
+  *m = (eng_md){0};
+  if (bad) {
+    free(p);
+    return NULL;
+  }
+  return p ? p : calloc(1, 1);
 }

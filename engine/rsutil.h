@@ -2,8 +2,9 @@
  * rsutil.h: small helpers every ruleset needs for the text and JSON
  * around its rules: an option label cut to Discord's limit, a bounded
  * text builder for renders, typed reads of a view's or a save's JSON, and
- * a name lookup in a vocabulary. Rulesets share them so that each game's
- * files hold only its own rules.
+ * a name lookup in a vocabulary, the walk over a view's card references,
+ * and the growing Markdown of a card list. Rulesets share them so that
+ * each game's files hold only its own rules.
  */
 #ifndef LAIR_RSUTIL_H
 #define LAIR_RSUTIL_H
@@ -39,5 +40,31 @@ bool eng_jint(const json_t *v, long lo, long hi, long *out);
 
 /* The index of s in names[0..n), or -1 (also for s NULL). */
 int eng_lookup(const char *const *names, int n, const char *s);
+
+/* Calls fn(ctx, i) for every card reference of a view's JSON (an object
+ * with member "i": the instance number i), the object's own first, then
+ * its members in order, depth first. Returns the first nonzero fn
+ * returned, or 0. For the rulesets' checks that a view shows its viewer
+ * only what they may see. */
+int eng_view_cards(const json_t *view, int (*fn)(void *ctx, json_int_t i),
+                   void *ctx);
+
+/* A Markdown text growing in memory (a game's card list), at most
+ * 256 KiB. What fails (out of memory, too long) marks it bad, and later
+ * calls do nothing. Start from eng_md m = {0}; end with eng_md_take. */
+typedef struct eng_md {
+  char *p;
+  size_t len, cap;
+  bool bad;
+} eng_md;
+void eng_md_str(eng_md *m, const char *s);
+void eng_md_printf(eng_md *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends text as the inside of a table cell: '|' would end the cell and
+ * a line break the row, so they become "\|" and a space. */
+void eng_md_cell(eng_md *m, const char *text);
+/* The text, malloc'd and the caller's, or NULL when m went bad (then it
+ * is freed). */
+char *eng_md_take(eng_md *m);
 
 #endif

@@ -432,155 +432,73 @@ json_t *sv_cards_json(const sv_deck *d) {
  * ones. */
 
 /* The generated list is about 20 KB; anything near the cap is a bug. */
-#define MD_CAP (256u * 1024u)
-
-typedef struct md_buf {
-  char *p;
-  size_t len, cap;
-  bool bad; /* out of memory or over MD_CAP: the result will be NULL */
-} md_buf;
-
-/* Makes room for n more bytes plus the terminating NUL. */
-static bool md_reserve(md_buf *b, size_t n) {
-  if (b->bad)
-    return false;
-  if (n >= MD_CAP - b->len) {
-    b->bad = true;
-    return false;
-  }
-  if (b->len + n < b->cap)
-    return true;
-  size_t cap = b->cap ? b->cap : 4096;
-  while (cap <= b->len + n)
-    cap *= 2;
-  if (cap > MD_CAP)
-    cap = MD_CAP;
-  char *p = realloc(b->p, cap);
-  if (!p) {
-    b->bad = true;
-    return false;
-  }
-  b->p = p;
-  b->cap = cap;
-  return true;
-}
-
-static void md_put(md_buf *b, const char *s, size_t n) {
-  if (!md_reserve(b, n))
-    return;
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-
-static void md_str(md_buf *b, const char *s) { md_put(b, s, strlen(s)); }
-
-static void md_printf(md_buf *b, const char *fmt, ...) {
-  char small[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
-  va_end(ap);
-  if (n < 0) {
-    b->bad = true;
-    return;
-  }
-  if ((size_t)n < sizeof small) {
-    md_put(b, small, (size_t)n);
-    return;
-  }
-  if (!md_reserve(b, (size_t)n))
-    return;
-  va_start(ap, fmt);
-  vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-  va_end(ap);
-  b->len += (size_t)n;
-}
-
-/* Appends text as the inside of a table cell: '|' would end the cell and
- * a line break the row, so they become "\|" and a space. */
-static void md_cell(md_buf *b, const char *text) {
-  for (const char *s = text; *s; s++) {
-    if (*s == '|')
-      md_str(b, "\\|");
-    else if (*s == '\n' || *s == '\r')
-      md_str(b, " ");
-    else
-      md_put(b, s, 1);
-  }
-}
-
 /* "`kind` (`trigger`): text", the way the data files name them. */
-static void md_ability(md_buf *b, const sv_ability *a) {
-  md_printf(b, "`%s`", sv_kind_name(a->kind));
+static void md_ability(eng_md *b, const sv_ability *a) {
+  eng_md_printf(b, "`%s`", sv_kind_name(a->kind));
   if (a->trigger)
-    md_printf(b, " (`%s`)", sv_trigger_name(a->trigger));
-  md_str(b, ": ");
-  md_cell(b, a->text);
+    eng_md_printf(b, " (`%s`)", sv_trigger_name(a->trigger));
+  eng_md_str(b, ": ");
+  eng_md_cell(b, a->text);
 }
 
 char *sv_cards_markdown(const sv_deck *d) {
-  md_buf b = {0};
+  eng_md b = {0};
   char power[16];
   int copies = 0, distinct = 0;
 
-  md_str(&b, "### Minion cards\n\n"
-             "Power is the Minion Power of the card played as a Mob. "
-             "Asteroid-proof: the Mob enters play with an Asteroid-proof "
-             "token. Boosted: the Mob ignores the one-Mob-per-turn limit. "
-             "Swift: the Minion Ops ignore the one-Ops-per-turn limit.\n\n"
-             "| Card | Count | Power | Asteroid-proof | Boosted | Swift "
-             "| Minion Ops |\n"
-             "| --- | ---: | ---: | :---: | :---: | :---: | --- |\n");
+  eng_md_str(&b, "### Minion cards\n\n"
+                 "Power is the Minion Power of the card played as a Mob. "
+                 "Asteroid-proof: the Mob enters play with an Asteroid-proof "
+                 "token. Boosted: the Mob ignores the one-Mob-per-turn limit. "
+                 "Swift: the Minion Ops ignore the one-Ops-per-turn limit.\n\n"
+                 "| Card | Count | Power | Asteroid-proof | Boosted | Swift "
+                 "| Minion Ops |\n"
+                 "| --- | ---: | ---: | :---: | :---: | :---: | --- |\n");
   for (int i = 0; i < d->n_cards; i++) {
     const sv_card *c = &d->cards[i];
     if (c->domination)
       continue;
     sv_format_power(c->power, power, sizeof power);
-    md_str(&b, "| ");
-    md_cell(&b, c->name);
-    md_printf(&b, " | %d | %s | %s | %s | %s | ", c->count, power,
-              c->proof ? "yes" : "", c->boosted ? "yes" : "",
-              c->swift ? "yes" : "");
-    md_cell(&b, c->ops.text);
-    md_str(&b, " |\n");
+    eng_md_str(&b, "| ");
+    eng_md_cell(&b, c->name);
+    eng_md_printf(&b, " | %d | %s | %s | %s | %s | ", c->count, power,
+                  c->proof ? "yes" : "", c->boosted ? "yes" : "",
+                  c->swift ? "yes" : "");
+    eng_md_cell(&b, c->ops.text);
+    eng_md_str(&b, " |\n");
     copies += c->count;
     distinct++;
   }
-  md_printf(&b, "\nTotal: %d Minion cards (%d different).\n\n", copies,
-            distinct);
+  eng_md_printf(&b, "\nTotal: %d Minion cards (%d different).\n\n", copies,
+                distinct);
 
   copies = distinct = 0;
-  md_str(&b, "### Domination cards\n\n"
-             "Cost is the Minion Power that completes the Project; points "
-             "are the Domination points of the Secret Facility. Each "
-             "ability shows its kind and, for `whenever`, its trigger.\n\n"
-             "| Card | Count | Cost | Points | Project ability "
-             "| Secret Facility ability |\n"
-             "| --- | ---: | ---: | ---: | --- | --- |\n");
+  eng_md_str(&b, "### Domination cards\n\n"
+                 "Cost is the Minion Power that completes the Project; points "
+                 "are the Domination points of the Secret Facility. Each "
+                 "ability shows its kind and, for `whenever`, its trigger.\n\n"
+                 "| Card | Count | Cost | Points | Project ability "
+                 "| Secret Facility ability |\n"
+                 "| --- | ---: | ---: | ---: | --- | --- |\n");
   for (int i = 0; i < d->n_cards; i++) {
     const sv_card *c = &d->cards[i];
     if (!c->domination)
       continue;
     sv_format_power(c->cost, power, sizeof power);
-    md_str(&b, "| ");
-    md_cell(&b, c->name);
-    md_printf(&b, " | %d | %s | %d | ", c->count, power, c->points);
+    eng_md_str(&b, "| ");
+    eng_md_cell(&b, c->name);
+    eng_md_printf(&b, " | %d | %s | %d | ", c->count, power, c->points);
     md_ability(&b, &c->project);
-    md_str(&b, " | ");
+    eng_md_str(&b, " | ");
     md_ability(&b, &c->facility);
-    md_str(&b, " |\n");
+    eng_md_str(&b, " |\n");
     copies += c->count;
     distinct++;
   }
-  md_printf(&b, "\nTotal: %d Domination cards (%d different).\n", copies,
-            distinct);
+  eng_md_printf(&b, "\nTotal: %d Domination cards (%d different).\n", copies,
+                distinct);
 
-  if (b.bad) {
-    free(b.p);
-    return NULL;
-  }
-  return b.p;
+  return eng_md_take(&b);
 }
 
 char *sv_cards_markdown_list(void) {

@@ -363,36 +363,33 @@ static int check_pile(const sv_state *s, const eng_pile *p, int zone, char *msg,
   return 0;
 }
 
-/* Every card reference in a view must be public or in the viewer's hand. */
-int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
-                       char *msg, size_t cap) {
-  if (json_is_object(v)) {
-    json_t *i = json_object_get(v, "i");
-    if (i) {
-      json_int_t c = json_integer_value(i);
-      if (c < 0 || c >= SV_N)
-        return fail(msg, cap, "a view names a card that does not exist",
-                    (int)c);
-      const sv_where *w = &s->w[c];
-      if (!sv_zone_public(w->zone) &&
-          !(w->zone == SV_Z_HAND && w->owner == viewer)) {
-        snprintf(msg, cap, "the view of seat %d shows card %d from %s", viewer,
-                 (int)c, sv_zone_name(w->zone));
-        return 1;
-      }
-    }
-    const char *key;
-    json_t *x;
-    json_object_foreach(
-        (json_t *)v, key,
-        x) if (sv_check_view_json(s, x, viewer, msg, cap)) return 1;
-  } else if (json_is_array(v)) {
-    size_t k;
-    json_t *x;
-    json_array_foreach(
-        v, k, x) if (sv_check_view_json(s, x, viewer, msg, cap)) return 1;
+typedef struct view_check {
+  const sv_state *s;
+  int viewer;
+  char *msg;
+  size_t cap;
+} view_check;
+
+/* A card reference of a view must be public or in the viewer's hand. */
+static int check_ref(void *ctx, json_int_t c) {
+  const view_check *v = ctx;
+  if (c < 0 || c >= SV_N)
+    return fail(v->msg, v->cap, "a view names a card that does not exist",
+                (int)c);
+  const sv_where *w = &v->s->w[c];
+  if (!sv_zone_public(w->zone) &&
+      !(w->zone == SV_Z_HAND && w->owner == v->viewer)) {
+    snprintf(v->msg, v->cap, "the view of seat %d shows card %d from %s",
+             v->viewer, (int)c, sv_zone_name(w->zone));
+    return 1;
   }
   return 0;
+}
+
+int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
+                       char *msg, size_t cap) {
+  view_check c = {s, viewer, msg, cap};
+  return eng_view_cards(v, check_ref, &c);
 }
 
 int sv_check(const void *st, char *msg, size_t cap) {

@@ -56,23 +56,12 @@ static void show(told *t, int i) {
     t->shown[i] = 1;
 }
 
-static void say_(told *t, int seat, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say_(told *t, int seat, const char *fmt, ...) {
-  char buf[2 * ENG_EVENT_TEXT_MAX];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  eng_event_add(t->ev, seat, "%s", buf);
-}
-
 /* Tells a line for seat (-1: everyone); the arguments are evaluated only
  * when somebody listens. */
 #define SAY(t, seat, ...)                                                      \
   do {                                                                         \
     if ((t)->ev)                                                               \
-      say_((t), (seat), __VA_ARGS__);                                          \
+      eng_event_add((t)->ev, (seat), __VA_ARGS__);                             \
   } while (0)
 #define TELLING(t) ((t)->ev != NULL)
 
@@ -102,6 +91,19 @@ static void name_list(const vl_state *s, const int *cards, int n, char *buf,
 bool vl_zone_public(int zone) {
   return zone == VL_Z_VDISC || zone == VL_Z_REALM || zone == VL_Z_TOP ||
          zone == VL_Z_FDISC || zone == VL_Z_REVEALED || zone == VL_Z_PLAYING;
+}
+
+bool vl_villain_taken(const vl_state *s, int v) {
+  for (int k = 0; k < s->players; k++)
+    if (s->seat[k].villain == v)
+      return true;
+  return false;
+}
+
+const char *vl_end_name(const vl_state *s) {
+  return !s->over                        ? ""
+         : s->reason == VL_END_OBJECTIVE ? "objective"
+                                         : "round_limit";
 }
 
 static bool in_realm(const vl_state *s, int i, int seat) {
@@ -136,6 +138,15 @@ static void to_discard(vl_state *s, int i) {
     put(s, i, VL_Z_VDISC, seat, 0);
     eng_pile_push(&s->vdisc[seat], (uint16_t)i);
   }
+}
+
+/* Shuffles a deck pile after a search through it: nobody knows its order
+ * any more, so every secret look at its cards is forgotten. */
+static void shuffle_searched(vl_state *s, told *t, eng_pile *deck) {
+  eng_pile_shuffle(deck, &s->rng);
+  for (int k = 0; k < deck->n; k++)
+    s->w[deck->c[k]].known = 0;
+  t->fl |= ENG_REVEALED;
 }
 
 /* After a reshuffle every card of a deck pile lies in that deck. */
@@ -333,6 +344,16 @@ static bool reach(const vl_state *s, int seat, int from, int to, int scope) {
   }
 }
 
+void vl_sort_by_order(const vl_state *s, int *cards, int n) {
+  for (int a = 1; a < n; a++)
+    for (int b = a; b > 0 && s->w[cards[b - 1]].order > s->w[cards[b]].order;
+         b--) {
+      int tmp = cards[b];
+      cards[b] = cards[b - 1];
+      cards[b - 1] = tmp;
+    }
+}
+
 /* Heroes in seat's realm that cover or wait at loc, in placement order. */
 static int heroes_at(const vl_state *s, int seat, int loc, int *out) {
   int n = 0;
@@ -341,12 +362,7 @@ static int heroes_at(const vl_state *s, int seat, int loc, int *out) {
         is_kind(s, i, VL_K_HERO))
       out[n++] = i;
   }
-  for (int a = 1; a < n; a++)
-    for (int b = a; b > 0 && s->w[out[b - 1]].order > s->w[out[b]].order; b--) {
-      int tmp = out[b];
-      out[b] = out[b - 1];
-      out[b - 1] = tmp;
-    }
+  vl_sort_by_order(s, out, n);
   return n;
 }
 
@@ -379,25 +395,40 @@ static int count_kind(const vl_state *s, int seat, int kind) {
 /* ---- objectives -----------------------------------------------------------
  */
 
-/* Whether seat's Items of the objective lie together (at loc, or at any
- * location when loc < 0). */
-static bool items_together(const vl_state *s, int seat, const vl_objective *o) {
-  for (int loc = 0; loc < VL_LOCS; loc++) {
-    if (o->loc >= 0 && loc != o->loc)
-      continue;
-    bool all = true;
-    for (int k = 0; k < o->n_items && all; k++) {
-      bool here = false;
-      FOR_REALM(s, seat, i) {
-        if (vl_def_of(s, i) == o->items[k] && loc_of(s, i) == loc)
-          here = true;
-      }
-      all = here;
+/* How many of the objective's Items lie in seat's realm: at loc, or
+ * anywhere when loc < 0. */
+static int items_at(const vl_state *s, int seat, const vl_objective *o,
+                    int loc) {
+  int n = 0;
+  for (int k = 0; k < o->n_items; k++) {
+    bool here = false;
+    FOR_REALM(s, seat, i) {
+      if (vl_def_of(s, i) == o->items[k] && (loc < 0 || loc_of(s, i) == loc))
+        here = true;
     }
-    if (all)
-      return true;
+    n += here;
   }
+  return n;
+}
+
+/* Whether seat's Items of the objective lie together (at the objective's
+ * location, or at any one location when it names none). */
+static bool items_together(const vl_state *s, int seat, const vl_objective *o) {
+  for (int loc = 0; loc < VL_LOCS; loc++)
+    if ((o->loc < 0 || loc == o->loc) &&
+        items_at(s, seat, o, loc) == o->n_items)
+      return true;
   return false;
+}
+
+/* The defeat_hero_at objective's Hero in seat's realm, or -1. */
+static int objective_hero(const vl_state *s, int seat, const vl_objective *o) {
+  int hero = -1;
+  FOR_REALM(s, seat, i) {
+    if (vl_def_of(s, i) == o->hero && is_kind(s, i, VL_K_HERO))
+      hero = i;
+  }
+  return hero;
 }
 
 /* How many of the four locations hold a card the card_everywhere
@@ -466,15 +497,14 @@ int vl_progress(const vl_state *s, int seat) {
   switch ((vl_objective_kind)o->kind) {
   case VL_O_DEFEAT_HERO_AT: {
     /* The Hero in the realm is half the way; at the place, more. */
-    FOR_REALM(s, seat, i) {
-      if (vl_def_of(s, i) == o->hero && is_kind(s, i, VL_K_HERO)) {
-        p = s->w[i].loc == o->loc ? 70 : 45;
-        if (p == 70 && !locked(s, seat, o->loc) && vanquishable(s, seat, i))
-          p = 90;
-      }
-    }
-    if (p == 0 && !locked(s, seat, o->loc))
+    int h = objective_hero(s, seat, o);
+    if (h >= 0) {
+      p = s->w[h].loc == o->loc ? 70 : 45;
+      if (p == 70 && !locked(s, seat, o->loc) && vanquishable(s, seat, h))
+        p = 90;
+    } else if (!locked(s, seat, o->loc)) {
       p = 20;
+    }
     break;
   }
   /* Power and cards spread over the realm are easily lost, and the last
@@ -492,27 +522,11 @@ int vl_progress(const vl_state *s, int seat) {
   case VL_O_ITEMS_TOGETHER: {
     int best = 0;
     for (int loc = 0; loc < VL_LOCS; loc++) {
-      int n = 0;
-      for (int k = 0; k < o->n_items; k++) {
-        bool here = false;
-        FOR_REALM(s, seat, i) {
-          if (vl_def_of(s, i) == o->items[k] && loc_of(s, i) == loc)
-            here = true;
-        }
-        n += here;
-      }
+      int n = items_at(s, seat, o, loc);
       best = n > best ? n : best;
     }
-    int anywhere = 0;
-    for (int k = 0; k < o->n_items; k++) {
-      bool in = false;
-      FOR_REALM(s, seat, i) {
-        if (vl_def_of(s, i) == o->items[k])
-          in = true;
-      }
-      anywhere += in;
-    }
-    p = (60 * best + 30 * anywhere) / (o->n_items ? o->n_items : 1);
+    p = (60 * best + 30 * items_at(s, seat, o, -1)) /
+        (o->n_items ? o->n_items : 1);
     break;
   }
   case VL_O_REACH:
@@ -532,16 +546,10 @@ void vl_progress_text(const vl_state *s, int seat, char *buf, size_t cap) {
   const vl_objective *o = &v->obj;
   switch ((vl_objective_kind)o->kind) {
   case VL_O_DEFEAT_HERO_AT: {
-    const char *where = NULL;
-    int hero = -1;
-    FOR_REALM(s, seat, i) {
-      if (vl_def_of(s, i) == o->hero && is_kind(s, i, VL_K_HERO)) {
-        where = loc_nm(s, seat, s->w[i].loc);
-        hero = i;
-      }
-    }
+    int hero = objective_hero(s, seat, o);
     if (hero >= 0)
-      snprintf(buf, cap, "%s is at %s", nm(s, hero), where);
+      snprintf(buf, cap, "%s is at %s", nm(s, hero),
+               loc_nm(s, seat, s->w[hero].loc));
     else
       snprintf(buf, cap, "%s is not in the realm", v->defs[o->hero].name);
     break;
@@ -562,15 +570,7 @@ void vl_progress_text(const vl_state *s, int seat, char *buf, size_t cap) {
     break;
   }
   case VL_O_ITEMS_TOGETHER: {
-    int in = 0;
-    for (int k = 0; k < o->n_items; k++) {
-      bool found = false;
-      FOR_REALM(s, seat, i) {
-        if (vl_def_of(s, i) == o->items[k])
-          found = true;
-      }
-      in += found;
-    }
+    int in = items_at(s, seat, o, -1);
     snprintf(buf, cap, "%d of %d Items in the realm%s", in, o->n_items,
              in == o->n_items ? ", not yet together" : "");
     break;
@@ -696,13 +696,7 @@ static void fire_realm(vl_state *s, int seat, int when, int loc) {
       }
   }
   /* Pushed last first, so the first placed resolves first. */
-  for (int a = 1; a < n; a++)
-    for (int b = a; b > 0 && s->w[list[b - 1]].order > s->w[list[b]].order;
-         b--) {
-      int tmp = list[b];
-      list[b] = list[b - 1];
-      list[b - 1] = tmp;
-    }
+  vl_sort_by_order(s, list, n);
   for (int k = n - 1; k >= 0; k--)
     push_when(s, list[k], when, seat, seat);
 }
@@ -727,14 +721,23 @@ static void relocate(vl_state *s, int i, int loc) {
   }
 }
 
+static void leave_realm(vl_state *s, int i);
+
+/* The Items attached to realm card i leave the realm, each with its
+ * "discarded" abilities. */
+static void drop_attached(vl_state *s, int i) {
+  int seat = s->w[i].seat;
+  FOR_REALM(s, seat, j) {
+    if (s->w[j].host == i)
+      leave_realm(s, j);
+  }
+}
+
 /* Card i leaves seat's realm for its discard pile, with everything
  * attached to it; a villain card's "discarded" abilities fire. */
 static void leave_realm(vl_state *s, int i) {
   int seat = s->w[i].seat;
-  FOR_REALM(s, seat, j) {
-    if (s->w[j].host == i)
-      leave_realm(s, j); /* an Item attached goes too, with its abilities */
-  }
+  drop_attached(s, i);
   bool villain = !is_fate_card(i);
   to_discard(s, i);
   if (villain)
@@ -854,6 +857,13 @@ static bool ally_host(const vl_state *s, int seat, int i) {
          is_kind(s, i, VL_K_ALLY) && !locked(s, seat, s->w[i].loc);
 }
 
+/* Whether Hero h stands in seat's realm at an open location (fate Items
+ * go on it). */
+static bool hero_host(const vl_state *s, int seat, int h) {
+  return in_realm(s, h, seat) && s->w[h].zone == VL_Z_TOP &&
+         is_kind(s, h, VL_K_HERO) && !locked(s, seat, s->w[h].loc);
+}
+
 static bool any_open_loc(const vl_state *s, int seat, bool hero) {
   for (int l = 0; l < VL_LOCS; l++)
     if (open_for(s, seat, l, hero))
@@ -902,16 +912,20 @@ static bool seen_def(const vl_state *s, uint64_t seen[], int i) {
   return was;
 }
 
-/* A Hero of realm seat that a frame may pick: not at a locked location,
+/* Whether card i of realm seat is where an effect with `where` may pick
+ * it: anywhere, or ("here") at the location of src, the card whose
+ * ability it is. */
+static bool here_ok(const vl_state *s, int seat, int i, int where, int src) {
+  return where != VL_SC_HERE ||
+         (src != (int)VL_NONE && in_realm(s, src, seat) &&
+          loc_of(s, src) == loc_of(s, i));
+}
+
+/* A Hero of realm seat that a frame may pick: on the top of the realm,
  * at the source's location when the effect says "here". */
 static bool hero_ok(const vl_state *s, int seat, int h, int where, int src) {
-  if (!in_realm(s, h, seat) || !is_kind(s, h, VL_K_HERO) ||
-      s->w[h].zone != VL_Z_TOP)
-    return false;
-  if (where == VL_SC_HERE && (src == (int)VL_NONE || !in_realm(s, src, seat) ||
-                              loc_of(s, src) != loc_of(s, h)))
-    return false;
-  return true;
+  return in_realm(s, h, seat) && is_kind(s, h, VL_K_HERO) &&
+         s->w[h].zone == VL_Z_TOP && here_ok(s, seat, h, where, src);
 }
 
 /* Where Hero h may be moved by a move with scope (VL_SC_*). */
@@ -1061,9 +1075,7 @@ static void effect_options(const vl_state *s, const vl_frame *f,
           !is_fate_card(i) &&
           (e->op == VL_OP_RETURN_ALLY || e->n == 0 ||
            vl_strength(s, i) <= e->n) &&
-          (e->where != VL_SC_HERE ||
-           (f->src != VL_NONE && in_realm(s, f->src, r) &&
-            loc_of(s, f->src) == loc_of(s, i))))
+          here_ok(s, r, i, e->where, f->src))
         add(p, OPT(VL_OPT_PICK, i, 0));
     }
     break;
@@ -1071,10 +1083,7 @@ static void effect_options(const vl_state *s, const vl_frame *f,
     FOR_REALM(s, r, i) {
       int k = C(s, i)->kind;
       if (!is_fate_card(i) && (k == VL_K_ITEM || k == VL_K_SPECIAL) &&
-          kind_fits(e->kind, k) &&
-          (e->where != VL_SC_HERE ||
-           (f->src != VL_NONE && in_realm(s, f->src, r) &&
-            loc_of(s, f->src) == loc_of(s, i))))
+          kind_fits(e->kind, k) && here_ok(s, r, i, e->where, f->src))
         add(p, OPT(VL_OPT_PICK, i, 0));
     }
     break;
@@ -1138,6 +1147,21 @@ static bool any_vanquishable(const vl_state *s, int seat) {
   return false;
 }
 
+/* Whether effect frame f has something to work on: an option to choose,
+ * a lock token to remove, a Hero to vanquish (other ops always have). */
+static bool effect_can(const vl_state *s, const vl_frame *f) {
+  if (f->e.op == VL_OP_VANQUISH)
+    return any_vanquishable(s, f->realm);
+  if (f->e.op == VL_OP_UNLOCK)
+    return s->seat[f->realm].locked != 0;
+  if (!op_chooses(f->e.op))
+    return true;
+  eng_prompt p;
+  p.n = 0;
+  effect_options(s, f, &p);
+  return p.n > 0;
+}
+
 /* Whether every effect of ab that is not optional can be done, were it
  * played now by player in realm (src: the card, still in its place).
  * Cards an earlier effect draws count for a later discard. */
@@ -1150,7 +1174,7 @@ static bool ability_possible(const vl_state *s, const vl_ability *ab,
       drawn += e->n;
     if (e->may)
       continue;
-    bool ok = true;
+    bool ok;
     vl_frame f;
     memset(&f, 0, sizeof f);
     f.kind = VL_F_EFFECT;
@@ -1165,15 +1189,8 @@ static bool ability_possible(const vl_state *s, const vl_ability *ab,
           s->w[src].seat == realm)
         hand--;
       ok = hand >= e->n;
-    } else if (e->op == VL_OP_VANQUISH) {
-      ok = any_vanquishable(s, realm);
-    } else if (e->op == VL_OP_UNLOCK) {
-      ok = s->seat[realm].locked != 0;
-    } else if (op_chooses(e->op)) {
-      eng_prompt p;
-      p.n = 0;
-      effect_options(s, &f, &p);
-      ok = p.n > 0;
+    } else {
+      ok = effect_can(s, &f);
     }
     if (!ok)
       return false;
@@ -1225,20 +1242,25 @@ static bool condition_playable(const vl_state *s, int seat, int i) {
          ability_possible(s, &c->ab[0], seat, seat, i);
 }
 
+/* The first activate ability of card i that seat can use now (its Power
+ * pays for it and it can be done), or NULL. */
+static const vl_ability *activation(const vl_state *s, int seat, int i) {
+  const vl_card *c = C(s, i);
+  for (int k = 0; k < c->n_ab; k++)
+    if (c->ab[k].when == VL_W_ACTIVATE &&
+        c->ab[k].cost <= s->seat[seat].power &&
+        ability_possible(s, &c->ab[k], seat, seat, i))
+      return &c->ab[k];
+  return NULL;
+}
+
 /* Whether card i of seat's realm can be activated now. */
 static bool activatable(const vl_state *s, int seat, int i) {
   if (!in_realm(s, i, seat) || is_fate_card(i))
     return false;
   int loc = loc_of(s, i);
-  if (locked(s, seat, loc) || mod_at(s, seat, loc, VL_M_NO_ACTIVATE))
-    return false;
-  const vl_card *c = C(s, i);
-  for (int a = 0; a < c->n_ab; a++)
-    if (c->ab[a].when == VL_W_ACTIVATE &&
-        c->ab[a].cost <= s->seat[seat].power &&
-        ability_possible(s, &c->ab[a], seat, seat, i))
-      return true;
-  return false;
+  return !locked(s, seat, loc) && !mod_at(s, seat, loc, VL_M_NO_ACTIVATE) &&
+         activation(s, seat, i) != NULL;
 }
 
 /* The current player's actions at their mover's location. */
@@ -1319,6 +1341,14 @@ static void action_options(const vl_state *s, eng_prompt *p) {
   add(p, OPT(VL_OPT_END, 0, 0));
 }
 
+/* The Strength of the Allies chosen so far in a VANQUISH frame. */
+static int chosen_strength(const vl_state *s, const vl_frame *f) {
+  int sum = 0;
+  for (int k = 0; k < f->n_list; k++)
+    sum += vl_strength(s, f->list[k]);
+  return sum;
+}
+
 /* The options of frame f. */
 static void frame_options(const vl_state *s, const vl_frame *f, eng_prompt *p) {
   int r = f->realm;
@@ -1345,8 +1375,7 @@ static void frame_options(const vl_state *s, const vl_frame *f, eng_prompt *p) {
           add(p, OPT(VL_OPT_LOC, l, 0));
     } else if (c->attach == VL_AT_HERO) {
       FOR_REALM(s, r, h) {
-        if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
-            !locked(s, r, s->w[h].loc))
+        if (hero_host(s, r, h))
           add(p, OPT(VL_OPT_PICK, h, 0));
       }
     } else if (c->attach == VL_AT_ALLY) {
@@ -1369,10 +1398,8 @@ static void frame_options(const vl_state *s, const vl_frame *f, eng_prompt *p) {
           add(p, OPT(VL_OPT_PICK, h, 0));
       }
     } else {
-      int allies[VL_BLOCK], sum = 0;
+      int allies[VL_BLOCK];
       int n = allies_at(s, r, s->w[f->a].loc, allies);
-      for (int k = 0; k < f->n_list; k++)
-        sum += vl_strength(s, f->list[k]);
       for (int k = 0; k < n; k++) {
         bool chosen = false;
         for (int j = 0; j < f->n_list; j++)
@@ -1380,7 +1407,7 @@ static void frame_options(const vl_state *s, const vl_frame *f, eng_prompt *p) {
         if (!chosen && f->n_list < VL_LIST)
           add(p, OPT(VL_OPT_PICK, allies[k], 0));
       }
-      if (sum >= vl_strength(s, f->a))
+      if (chosen_strength(s, f) >= vl_strength(s, f->a))
         add(p, OPT(VL_OPT_DONE, 0, 0));
     }
     break;
@@ -1429,13 +1456,9 @@ static bool options(const vl_state *s, eng_prompt *p) {
   }
   switch ((vl_phase)s->phase) {
   case VL_PH_CHOOSE:
-    for (int v = 0; v < vl_loaded.n; v++) {
-      bool taken = false;
-      for (int k = 0; k < s->players; k++)
-        taken |= s->seat[k].villain == v;
-      if (!taken)
+    for (int v = 0; v < vl_loaded.n; v++)
+      if (!vl_villain_taken(s, v))
         add(p, OPT(VL_OPT_VILLAIN, v, 0));
-    }
     p->player = s->chooser;
     return true;
   case VL_PH_MOVE: {
@@ -1601,8 +1624,7 @@ static void play_fate_card(vl_state *s, told *t, int actor, int target, int i) {
     why = "no location can take a Hero";
   } else if (c->kind == VL_K_ITEM) {
     FOR_REALM(s, target, h) {
-      if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
-          !locked(s, target, s->w[h].loc))
+      if (hero_host(s, target, h))
         ok = true;
     }
     why = "there is no Hero to carry it";
@@ -1831,16 +1853,7 @@ static bool frame_auto(vl_state *s, told *t) {
   case VL_F_EFFECT: {
     int op = f->e.op;
     if (f->e.may && !f->asked) {
-      bool can = true;
-      if (op_chooses(op)) {
-        effect_options(s, f, &p);
-        can = p.n > 0;
-      } else if (op == VL_OP_UNLOCK) {
-        can = s->seat[f->realm].locked != 0;
-      } else if (op == VL_OP_VANQUISH) {
-        can = any_vanquishable(s, f->realm);
-      }
-      if (!can) {
+      if (!effect_can(s, f)) {
         pop(s); /* an optional effect with nothing to do: skipped */
         return true;
       }
@@ -2109,10 +2122,7 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     bool deck = s->w[a].zone == VL_Z_VDECK;
     unpile(s, a);
     put(s, a, VL_Z_HAND, r, 0);
-    eng_pile_shuffle(&s->vdeck[r], &s->rng);
-    for (int k = 0; k < s->vdeck[r].n; k++)
-      s->w[s->vdeck[r].c[k]].known = 0;
-    t->fl |= ENG_REVEALED;
+    shuffle_searched(s, t, &s->vdeck[r]);
     /* A card the effect names, or one from the open discard pile, is no
      * secret; one of a kind found in the deck is its finder's. */
     if (!deck || e->card >= 0) {
@@ -2189,10 +2199,7 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     return;
   case VL_OP_RETURN_ALLY: {
     pop(s);
-    FOR_REALM(s, r, j) {
-      if (s->w[j].host == a)
-        leave_realm(s, j);
-    }
+    drop_attached(s, a);
     put(s, a, VL_Z_HAND, r, 0);
     SAY(t, -1, "Villain %d returned %s to their hand.", r + 1, nm(s, a));
     return;
@@ -2213,10 +2220,7 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
       return;
     if (s->w[h].zone == VL_Z_TOP) {
       int from = s->w[h].loc;
-      FOR_REALM(s, r, j) {
-        if (s->w[j].host == h)
-          leave_realm(s, j);
-      }
+      drop_attached(s, h);
       relocate(s, h, a);
       SAY(t, -1, "Villain %d found %s at %s and moved them to %s.", player + 1,
           nm(s, h), loc_nm(s, r, from), loc_nm(s, r, a));
@@ -2225,12 +2229,8 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     }
     bool deck = s->w[h].zone == VL_Z_FDECK;
     unpile(s, h);
-    if (deck) {
-      eng_pile_shuffle(&s->fdeck[r], &s->rng);
-      for (int k = 0; k < s->fdeck[r].n; k++)
-        s->w[s->fdeck[r].c[k]].known = 0;
-      t->fl |= ENG_REVEALED;
-    }
+    if (deck)
+      shuffle_searched(s, t, &s->fdeck[r]);
     place(s, h, r, a, VL_NONE);
     SAY(t, -1,
         "Villain %d found %s in Villain %d's fate %s and played them "
@@ -2279,14 +2279,6 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
   case VL_OP_COUNT:
     break;
   }
-}
-
-/* Allies chosen so far in a VANQUISH frame, with their Strength total. */
-static int chosen_strength(const vl_state *s, const vl_frame *f) {
-  int sum = 0;
-  for (int k = 0; k < f->n_list; k++)
-    sum += vl_strength(s, f->list[k]);
-  return sum;
 }
 
 static void frame_answer(vl_state *s, told *t, uint32_t code) {
@@ -2386,17 +2378,6 @@ static void frame_answer(vl_state *s, told *t, uint32_t code) {
   case VL_F_COUNT:
     return;
   }
-}
-
-/* The first activate ability of card i that can be used now. */
-static const vl_ability *activation(const vl_state *s, int seat, int i) {
-  const vl_card *c = C(s, i);
-  for (int k = 0; k < c->n_ab; k++)
-    if (c->ab[k].when == VL_W_ACTIVATE &&
-        c->ab[k].cost <= s->seat[seat].power &&
-        ability_possible(s, &c->ab[k], seat, seat, i))
-      return &c->ab[k];
-  return NULL;
 }
 
 /* "Gain 2 Power, Play a Card (covered), ..." for the mover's new place. */
@@ -2608,17 +2589,12 @@ static eng_rc setup_profile(void *st, const eng_config *cfg, uint64_t seed,
                                 : (int)eng_rng_below(&s->rng, s->players));
   told t = {0}; /* nobody listens to the setup */
   if (s->random_deal) {
-    int order[VL_MAX_VILLAINS];
+    eng_pile order = {0};
     for (int v = 0; v < vl_loaded.n; v++)
-      order[v] = v;
-    for (int v = vl_loaded.n - 1; v > 0; v--) {
-      int j = (int)eng_rng_below(&s->rng, (uint32_t)v + 1);
-      int tmp = order[v];
-      order[v] = order[j];
-      order[j] = tmp;
-    }
+      eng_pile_push(&order, (uint16_t)v);
+    eng_pile_shuffle(&order, &s->rng);
     for (int p = 0; p < s->players; p++)
-      s->seat[p].villain = (int8_t)order[p];
+      s->seat[p].villain = (int8_t)order.c[p];
     s->chooser = s->players;
     begin_game(s, &t);
   } else {
@@ -2677,10 +2653,7 @@ static void vl_result(const void *st, eng_result *r) {
     if (v)
       snprintf(r->side[p], sizeof r->side[p], "%s", v->id);
   }
-  snprintf(r->reason, sizeof r->reason, "%s",
-           !s->over                        ? ""
-           : s->reason == VL_END_OBJECTIVE ? "objective"
-                                           : "round_limit");
+  snprintf(r->reason, sizeof r->reason, "%s", vl_end_name(s));
 }
 
 static json_t *vl_cards_list(void) {
@@ -3194,7 +3167,6 @@ bool vl_activatable(const vl_state *s, int seat, int i) {
   return activatable(s, seat, i);
 }
 int vl_hand_size(const vl_state *s, int seat) { return hand_size(s, seat); }
-bool vl_slot_open(const vl_state *s, int k) { return slot_open(s, k); }
 
 eng_rc vl_resume(vl_state *s, eng_events *ev, unsigned *flags) {
   told t = {.ev = ev};

@@ -231,17 +231,9 @@ typedef enum {
       VL_H_COUNT
 } vl_hook;
 
-/* The data-file names of the vocabularies ("?" out of range). */
+/* The data-file names of card kinds and effect ops ("?" out of range). */
 const char *vl_kind_name(int kind);
-const char *vl_action_name(int action);
-const char *vl_when_name(int when);
-const char *vl_trigger_name(int trigger);
 const char *vl_op_name(int op);
-const char *vl_mod_name(int mod);
-const char *vl_who_name(int who);
-const char *vl_objective_name(int objective);
-const char *vl_count_name(int count);
-const char *vl_hook_name(int hook);
 
 /* An action's name for people ("Gain 2 Power", "Move a Hero"). */
 const char *vl_action_label(int action);
@@ -543,12 +535,11 @@ bool vl_zone_public(int zone);
 const char *vl_zone_name(int zone);
 const char *vl_phase_name(int phase);
 
-/* Questions about the rules the heuristic player asks (vl.c): whether i
- * lies in seat's realm; is a fate card; loc of seat's realm is locked,
- * open for a card (a Hero); what a Gain n action at loc gives; whether
- * Hero h can be vanquished, card i played (free: without its cost) or
- * activated now; seat's hand size; whether action slot k of the current
- * player's location may be used. */
+/* Questions about the rules the heuristic player and the views ask
+ * (vl.c): whether i lies in seat's realm; is a fate card; loc of seat's
+ * realm is locked, open for a card (a Hero); what a Gain n action at loc
+ * gives; whether Hero h can be vanquished, card i played (free: without
+ * its cost) or activated now; seat's hand size. */
 bool vl_in_realm(const vl_state *s, int i, int seat);
 bool vl_is_fate_card(int i);
 bool vl_locked(const vl_state *s, int seat, int loc);
@@ -558,7 +549,13 @@ bool vl_vanquishable(const vl_state *s, int seat, int h);
 bool vl_playable(const vl_state *s, int seat, int i, bool free);
 bool vl_activatable(const vl_state *s, int seat, int i);
 int vl_hand_size(const vl_state *s, int seat);
-bool vl_slot_open(const vl_state *s, int k);
+/* Whether a seat plays villain v (an index into vl_data). */
+bool vl_villain_taken(const vl_state *s, int v);
+/* How a game ended, as results and views name it: "objective" or
+ * "round_limit" ("" while it runs). */
+const char *vl_end_name(const vl_state *s);
+/* Sorts cards (instances) into the order they came to their places. */
+void vl_sort_by_order(const vl_state *s, int *cards, int n);
 
 /* Runs the automatic work of s until a decision is due or the game
  * ends, telling it to ev (NULL: nobody); for a state built by hand (the
@@ -608,7 +605,6 @@ enum {
   VL_OPT_SKIP,        /* skip an optional effect */
   VL_OPT_PASS,        /* play no Condition */
   VL_OPT_COND,        /* play Condition a */
-  VL_OPT_HERO_AT,     /* move chosen Hero to location a (effects) */
 };
 #define VL_CODE(t, a, b)                                                       \
   (((uint32_t)(t) << 24) | (((uint32_t)(a)&0xfff) << 12) |                     \

@@ -502,8 +502,8 @@ static int plays_value(const ai *a, int power, int plays) {
       break;
     total += bestv;
     power -= cost[best];
-    val[best] = cost[best] = 0;
-    val[best] = -1000;
+    cost[best] = 0;
+    val[best] = -1000; /* taken */
   }
   return total;
 }
@@ -571,21 +571,9 @@ static int location_value(const ai *a, int loc) {
       v += best;
       break;
     }
-    case VL_A_MOVE_HERO: {
-      int best = 0;
-      for (int h = BLK(me) + VL_VDECK; h < BLK(me) + VL_BLOCK; h++) {
-        if (!vl_in_realm(s, h, me) || !hero_at(s, h) ||
-            vl_locked(s, me, s->w[h].loc))
-          continue;
-        for (int d = s->w[h].loc - 1; d <= s->w[h].loc + 1; d += 2)
-          if (d >= 0 && d < VL_LOCS && vl_open_for(s, me, d, true)) {
-            int x = hero_move_value(a, h, d);
-            best = x > best ? x : best;
-          }
-      }
-      v += best;
+    case VL_A_MOVE_HERO:
+      v += best_hero_move(a, VL_SC_ADJACENT);
       break;
-    }
     case VL_A_MOVE_ALLY: {
       int best = 0;
       for (int i = BLK(me); i < BLK(me) + VL_VDECK; i++) {

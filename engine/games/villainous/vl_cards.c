@@ -38,21 +38,7 @@ static const char *const hook_names[] = {VL_HOOKS(NAMES)};
 
 #define NAME_OF(arr, count, i) ((i) >= 0 && (i) < (count) ? arr[i] : "?")
 const char *vl_kind_name(int i) { return NAME_OF(kind_names, VL_K_COUNT, i); }
-const char *vl_action_name(int i) {
-  return NAME_OF(action_names, VL_A_COUNT, i);
-}
-const char *vl_when_name(int i) { return NAME_OF(when_names, VL_W_COUNT, i); }
-const char *vl_trigger_name(int i) {
-  return NAME_OF(trigger_names, VL_T_COUNT, i);
-}
 const char *vl_op_name(int i) { return NAME_OF(op_names, VL_OP_COUNT, i); }
-const char *vl_mod_name(int i) { return NAME_OF(mod_names, VL_M_COUNT, i); }
-const char *vl_who_name(int i) { return NAME_OF(who_names, VL_WHO_COUNT, i); }
-const char *vl_objective_name(int i) {
-  return NAME_OF(objective_names, VL_O_COUNT, i);
-}
-const char *vl_count_name(int i) { return NAME_OF(count_names, VL_C_COUNT, i); }
-const char *vl_hook_name(int i) { return NAME_OF(hook_names, VL_H_COUNT, i); }
 
 /* ---- the loader --------------------------------------------------------- */
 
@@ -990,7 +976,8 @@ int vl_data_parse(const char *const *texts, const char *const *names, int n,
       for (int b = a; b < n; b++)
         for (int k = b == a ? i + 1 : 0; k < out->v[b].n_defs; k++) {
           const vl_card *x = &out->v[a].defs[i], *y = &out->v[b].defs[k];
-          if (strcmp(x->id, y->id) == 0)
+          /* (an id twice in one file was reported with that file) */
+          if (b != a && strcmp(x->id, y->id) == 0)
             err(&l, "card id '%s' in %s and %s", x->id, out->v[a].id,
                 out->v[b].id);
           if (strcmp(x->name, y->name) == 0)
@@ -1128,116 +1115,68 @@ json_t *vl_cards_json(const vl_data *d) {
   return out;
 }
 
-/* A growing Markdown text; a failed growth marks it broken. */
-typedef struct md {
-  char *buf;
-  size_t len, cap;
-  bool broken;
-} md;
-
-static void mdf(md *m, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void mdf(md *m, const char *fmt, ...) {
-  if (m->broken)
-    return;
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(m->buf + m->len, m->cap - m->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-      m->broken = true;
-      return;
-    }
-    if ((size_t)n < m->cap - m->len) {
-      m->len += (size_t)n;
-      return;
-    }
-    size_t cap = m->cap * 2 + (size_t)n + 1;
-    char *p = realloc(m->buf, cap);
-    if (!p) {
-      m->broken = true;
-      return;
-    }
-    m->buf = p;
-    m->cap = cap;
-  }
-}
-
-/* Text for a Markdown table cell: '|' escaped. */
-static void cell(md *m, const char *s) {
-  for (; *s; s++)
-    mdf(m, *s == '|' ? "\\|" : "%c", *s);
-}
-
-static void deck_table(md *m, const vl_villain *v, int deck) {
+static void deck_table(eng_md *m, const vl_villain *v, int deck) {
   int total = 0;
   for (int i = 0; i < v->n_defs; i++)
     total += v->defs[i].deck == deck ? v->defs[i].count : 0;
-  mdf(m, "\n%s (%d cards):\n\n",
-      deck == VL_DECK_VILLAIN ? "Villain deck" : "Fate deck", total);
+  eng_md_printf(m, "\n%s (%d cards):\n\n",
+                deck == VL_DECK_VILLAIN ? "Villain deck" : "Fate deck", total);
   if (deck == VL_DECK_VILLAIN)
-    mdf(m, "| Card | Kind | Cost | Strength | Count | Text |\n"
-           "|---|---|---|---|---|---|\n");
+    eng_md_printf(m, "| Card | Kind | Cost | Strength | Count | Text |\n"
+                     "|---|---|---|---|---|---|\n");
   else
-    mdf(m, "| Card | Kind | Strength | Count | Text |\n"
-           "|---|---|---|---|---|\n");
+    eng_md_printf(m, "| Card | Kind | Strength | Count | Text |\n"
+                     "|---|---|---|---|---|\n");
   for (int i = 0; i < v->n_defs; i++) {
     const vl_card *c = &v->defs[i];
     if (c->deck != deck)
       continue;
-    mdf(m, "| %s | %s", c->name, c->kind_name);
+    eng_md_printf(m, "| %s | %s", c->name, c->kind_name);
     if (c->attach == VL_AT_ALLY)
-      mdf(m, " (on an Ally)");
+      eng_md_printf(m, " (on an Ally)");
     else if (c->attach == VL_AT_HERO)
-      mdf(m, " (on a Hero)");
+      eng_md_printf(m, " (on a Hero)");
     if (deck == VL_DECK_VILLAIN) {
       if (c->kind == VL_K_CONDITION)
-        mdf(m, " | -");
+        eng_md_printf(m, " | -");
       else
-        mdf(m, " | %d", c->cost);
+        eng_md_printf(m, " | %d", c->cost);
     }
     if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO)
-      mdf(m, " | %d", c->strength);
+      eng_md_printf(m, " | %d", c->strength);
     else
-      mdf(m, " | -");
-    mdf(m, " | %d | ", c->count);
-    cell(m, c->text);
-    mdf(m, " |\n");
+      eng_md_printf(m, " | -");
+    eng_md_printf(m, " | %d | ", c->count);
+    eng_md_cell(m, c->text);
+    eng_md_printf(m, " |\n");
   }
 }
 
 char *vl_cards_markdown(const vl_data *d) {
-  md m = {.buf = malloc(4096), .cap = 4096};
-  if (!m.buf)
-    return NULL;
-  m.buf[0] = '\0';
+  eng_md m = {0};
   for (int a = 0; a < d->n; a++) {
     const vl_villain *v = &d->v[a];
-    mdf(&m, "%s### %s (`%s`)\n\n**Objective:** ", a ? "\n" : "", v->name,
-        v->id);
-    cell(&m, v->obj.text);
-    mdf(&m, "\n\n");
-    cell(&m, v->guide);
-    mdf(&m, "\n\n| Location | Top (covered by a Hero) | Bottom |\n"
-            "|---|---|---|\n");
+    eng_md_printf(&m, "%s### %s (`%s`)\n\n**Objective:** ", a ? "\n" : "",
+                  v->name, v->id);
+    eng_md_cell(&m, v->obj.text);
+    eng_md_printf(&m, "\n\n");
+    eng_md_cell(&m, v->guide);
+    eng_md_printf(&m, "\n\n| Location | Top (covered by a Hero) | Bottom |\n"
+                      "|---|---|---|\n");
     for (int i = 0; i < VL_LOCS; i++) {
       const vl_location *l = &v->loc[i];
-      mdf(&m, "| %d. %s%s | ", i + 1, l->name,
-          l->locked ? " (starts locked)" : "");
+      eng_md_printf(&m, "| %d. %s%s | ", i + 1, l->name,
+                    l->locked ? " (starts locked)" : "");
       for (int k = 0; k < l->n; k++)
-        mdf(&m, "%s%s%s", k == 0 || k == l->n_top ? "" : ", ",
-            k == l->n_top ? " | " : "", vl_action_label(l->a[k].kind));
-      mdf(&m, " |\n");
+        eng_md_printf(&m, "%s%s%s", k == 0 || k == l->n_top ? "" : ", ",
+                      k == l->n_top ? " | " : "",
+                      vl_action_label(l->a[k].kind));
+      eng_md_printf(&m, " |\n");
     }
     if (v->track_name[0])
-      mdf(&m, "\nTrack: %s, 0 to %d.\n", v->track_name, v->track_max);
+      eng_md_printf(&m, "\nTrack: %s, 0 to %d.\n", v->track_name, v->track_max);
     deck_table(&m, v, VL_DECK_VILLAIN);
     deck_table(&m, v, VL_DECK_FATE);
   }
-  if (m.broken) {
-    free(m.buf);
-    return NULL;
-  }
-  return m.buf;
+  return eng_md_take(&m);
 }

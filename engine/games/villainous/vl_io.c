@@ -95,14 +95,7 @@ static json_t *realm(vb *b, const vl_state *s, int seat) {
   json_t *locs = J(b, json_array());
   for (int l = 0; l < VL_LOCS; l++) {
     int *order = at[l], n = n_at[l];
-    /* Placement order: the first Hero came first. */
-    for (int a = 1; a < n; a++)
-      for (int k = a; k > 0 && s->w[order[k - 1]].order > s->w[order[k]].order;
-           k--) {
-        int tmp = order[k];
-        order[k] = order[k - 1];
-        order[k - 1] = tmp;
-      }
+    vl_sort_by_order(s, order, n); /* the first Hero came first */
     json_t *heroes = J(b, json_array()), *cards = J(b, json_array());
     bool covered = false;
     for (int k = 0; k < n; k++) {
@@ -153,10 +146,7 @@ static void build_common(const vl_state *s, vb *b, json_t *v) {
   if (s->phase == VL_PH_CHOOSE) {
     json_t *free = J(b, json_array());
     for (int k = 0; k < vl_loaded.n; k++) {
-      bool taken = false;
-      for (int p = 0; p < s->players; p++)
-        taken |= s->seat[p].villain == k;
-      if (!taken)
+      if (!vl_villain_taken(s, k))
         json_array_append_new(
             free, J(b, json_pack("{ssssss}", "id", vl_loaded.v[k].id, "name",
                                  vl_loaded.v[k].name, "objective",
@@ -169,13 +159,11 @@ static void build_common(const vl_state *s, vb *b, json_t *v) {
   json_t *players = J(b, json_array());
   for (int p = 0; p < s->players; p++) {
     const vl_villain *vil = vl_villain_of(s, p);
-    int hand = 0;
-    for (int i = p * VL_BLOCK; i < p * VL_BLOCK + VL_VDECK; i++)
-      hand += s->w[i].zone == VL_Z_HAND;
-    json_t *po = J(b, json_pack("{si si si si si si}", "seat", p, "power",
-                                s->seat[p].power, "hand", hand, "deck",
-                                s->vdeck[p].n, "fate_deck", s->fdeck[p].n,
-                                "defeated", s->seat[p].defeated));
+    json_t *po =
+        J(b, json_pack("{si si si si si si}", "seat", p, "power",
+                       s->seat[p].power, "hand", vl_hand_size(s, p), "deck",
+                       s->vdeck[p].n, "fate_deck", s->fdeck[p].n, "defeated",
+                       s->seat[p].defeated));
     if (vil && !b->json) {
       if (s->phase != VL_PH_CHOOSE)
         realm(b, s, p);
@@ -264,10 +252,7 @@ static json_t *build_view(const vl_state *s, int viewer, vb *b) {
       if (s->winners & (1u << p))
         json_array_append_new(winners, J(b, json_integer(p)));
     json_object_set_new(v, "winners", winners);
-    json_object_set_new(
-        v, "reason",
-        J(b, json_string(s->reason == VL_END_OBJECTIVE ? "objective"
-                                                       : "round_limit")));
+    json_object_set_new(v, "reason", J(b, json_string(vl_end_name(s))));
   }
   return v;
 }
@@ -631,36 +616,35 @@ static int check_pile(const vl_state *s, const eng_pile *p, int zone, int seat,
   return 0;
 }
 
+/* 0 when viewer may see card i where it is now, else 1 with msg. */
+static int shown_wrongly(const vl_state *s, int i, int viewer, char *msg,
+                         size_t cap) {
+  if (vl_visible(s, i, viewer))
+    return 0;
+  snprintf(msg, cap, "the view of seat %d shows card %d from %s", viewer, i,
+           vl_zone_name(s->w[i].zone));
+  return 1;
+}
+
+typedef struct view_check {
+  const vl_state *s;
+  int viewer;
+  char *msg;
+  size_t cap;
+} view_check;
+
+static int check_ref(void *ctx, json_int_t i) {
+  const view_check *c = ctx;
+  if (i < 0 || i >= c->s->players * VL_BLOCK)
+    return fail(c->msg, c->cap, "a view names a card that does not exist",
+                (int)i);
+  return shown_wrongly(c->s, (int)i, c->viewer, c->msg, c->cap);
+}
+
 int vl_check_view_json(const vl_state *s, const json_t *v, int viewer,
                        char *msg, size_t cap) {
-  if (json_is_object(v)) {
-    json_t *i = json_object_get(v, "i");
-    if (i) {
-      json_int_t c = json_integer_value(i);
-      if (c < 0 || c >= s->players * VL_BLOCK)
-        return fail(msg, cap, "a view names a card that does not exist",
-                    (int)c);
-      if (!vl_visible(s, (int)c, viewer)) {
-        snprintf(msg, cap, "the view of seat %d shows card %d from %s", viewer,
-                 (int)c, vl_zone_name(s->w[c].zone));
-        return 1;
-      }
-    }
-    const char *key;
-    json_t *x;
-    json_object_foreach((json_t *)v, key, x) {
-      if (vl_check_view_json(s, x, viewer, msg, cap))
-        return 1;
-    }
-  } else if (json_is_array(v)) {
-    size_t k;
-    json_t *x;
-    json_array_foreach(v, k, x) {
-      if (vl_check_view_json(s, x, viewer, msg, cap))
-        return 1;
-    }
-  }
-  return 0;
+  view_check c = {s, viewer, msg, cap};
+  return eng_view_cards(v, check_ref, &c);
 }
 
 /* Whether frame kind with card i is on the stack. */
@@ -859,11 +843,8 @@ int vl_check(const void *st, char *msg, size_t cap) {
   for (int viewer = -1; viewer < s->players; viewer++) {
     view_cards(s, viewer, viewer < 0, seen);
     for (int i = 0; i < VL_N; i++)
-      if (seen[i] && !vl_visible(s, i, viewer)) {
-        snprintf(msg, cap, "the view of seat %d shows card %d from %s", viewer,
-                 i, vl_zone_name(s->w[i].zone));
+      if (seen[i] && shown_wrongly(s, i, viewer, msg, cap))
         return 1;
-      }
   }
   return 0;
 }

@@ -142,7 +142,7 @@ static void location(const json_t *loc, long index, eng_text *o) {
     json_array_foreach(list, k, c) {
       eng_put(o, "%s%s", k ? ", " : "", eng_jstr(c, "name"));
       if (json_object_get(c, "strength"))
-        eng_put(o, " (%s%ld)", part ? "" : "", eng_jnum(c, "strength"));
+        eng_put(o, " (%ld)", eng_jnum(c, "strength"));
       else
         eng_put(o, " (%s)", eng_jstr(c, "kind"));
       json_t *items = json_object_get(c, "items");
@@ -155,21 +155,19 @@ static void location(const json_t *loc, long index, eng_text *o) {
   eng_put(o, "\n");
 }
 
-/* A realm's lines after its summary: objective, locations, piles. */
-static void area(const json_t *p, const char *indent, eng_text *o) {
+/* A realm's lines after its summary: objective, locations, decks. */
+static void area(const json_t *p, eng_text *o) {
   const json_t *vil = json_object_get(p, "villain");
   if (!vil)
     return;
-  eng_put(o, "%sObjective: %s (%s)\n", indent, eng_jstr(vil, "objective"),
+  eng_put(o, "Objective: %s (%s)\n", eng_jstr(vil, "objective"),
           eng_jstr(p, "progress"));
   size_t k;
   json_t *loc;
-  json_array_foreach(json_object_get(p, "locations"), k, loc) {
-    eng_put(o, "%s", indent);
-    location(loc, (long)k, o);
-  }
+  json_array_foreach(json_object_get(p, "locations"), k, loc)
+      location(loc, (long)k, o);
   json_t *track = json_object_get(p, "track");
-  eng_put(o, "%sDecks: villain %ld, fate %ld", indent, eng_jnum(p, "deck"),
+  eng_put(o, "Decks: villain %ld, fate %ld", eng_jnum(p, "deck"),
           eng_jnum(p, "fate_deck"));
   if (track)
     eng_put(o, "; %s %ld of %ld", eng_jstr(track, "name"),
@@ -180,10 +178,8 @@ static void area(const json_t *p, const char *indent, eng_text *o) {
   eng_put(o, "\n");
 }
 
-static void piles_line(const json_t *v, long seat, const char *indent,
-                       eng_text *o) {
+static void piles_line(const json_t *v, long seat, eng_text *o) {
   char key[48];
-  eng_put(o, "%s", indent);
   snprintf(key, sizeof key, "discard_%ld", seat + 1);
   pile(o, "Discard", json_object_get(v, key));
   eng_put(o, "; ");
@@ -192,30 +188,26 @@ static void piles_line(const json_t *v, long seat, const char *indent,
   eng_put(o, "\n");
 }
 
+/* One villain's part of the table: summary, realm, piles (bold: its
+ * name in bold, as in the whole table). */
+static void seat_part(const json_t *v, const json_t *p, bool bold,
+                      eng_text *o) {
+  if (!p || !json_object_get(p, "villain"))
+    return;
+  long seat = eng_jnum(p, "seat");
+  eng_put(o, bold ? "**Villain %ld**: " : "Villain %ld: ", seat + 1);
+  summary(p, o);
+  eng_put(o, "\n");
+  area(p, o);
+  piles_line(v, seat, o);
+}
+
 static void render_table(const json_t *v, eng_text *o) {
   head(v, o);
   size_t i;
   json_t *p;
-  json_array_foreach(json_object_get(v, "players"), i, p) {
-    if (!json_object_get(p, "villain"))
-      continue;
-    eng_put(o, "**Villain %ld**: ", eng_jnum(p, "seat") + 1);
-    summary(p, o);
-    eng_put(o, "\n");
-    area(p, "", o);
-    piles_line(v, eng_jnum(p, "seat"), "", o);
-  }
-}
-
-static void render_seat(const json_t *v, long seat, eng_text *o) {
-  const json_t *p = player_of(v, seat);
-  if (!p || !json_object_get(p, "villain"))
-    return;
-  eng_put(o, "Villain %ld: ", seat + 1);
-  summary(p, o);
-  eng_put(o, "\n");
-  area(p, "", o);
-  piles_line(v, seat, "", o);
+  json_array_foreach(json_object_get(v, "players"), i, p)
+      seat_part(v, p, true, o);
 }
 
 static void render_hand(const json_t *v, eng_text *o) {
@@ -249,7 +241,7 @@ void vl_render(const json_t *view, int what, char *buf, size_t cap) {
   else if (what == ENG_RENDER_COMMON)
     head(view, &o);
   else if (what >= ENG_RENDER_SEAT(0) && what < ENG_RENDER_SEAT(ENG_MAX_SEATS))
-    render_seat(view, what - ENG_RENDER_SEAT(0), &o);
+    seat_part(view, player_of(view, what - ENG_RENDER_SEAT(0)), false, &o);
   else
     render_table(view, &o);
 }
