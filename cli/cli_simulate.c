@@ -100,11 +100,8 @@ static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
   bad |= json_object_set_new(o, "game", json_string(rs->id));
   bad |= json_object_set_new(o, "games", json_integer(st->games));
   bad |= json_object_set_new(o, "players", json_integer(cfg->players));
-  bad |= json_object_set_new(
-      o, "mode",
-      json_string(cfg->mode[0]                  ? cfg->mode
-                  : rs->modes && rs->modes[0] ? rs->modes[0]
-                                              : "standard"));
+  bad |= json_object_set_new(o, "mode",
+                             json_string(eng_mode_name(rs, cfg->mode)));
   bad |= json_object_set_new(o, "seed", json_integer((json_int_t)seed));
   bad |= json_object_set_new(o, "ai", ai);
   bad |= json_object_set_new(o, "moves", json_integer(st->moves));

@@ -82,6 +82,14 @@ static int64_t quiet_left(cmd_ctx *c, const char *user, int64_t now) {
   return (int64_t)hours * HOUR - into_hour;
 }
 
+bool cmd_auto_passes(cmd_ctx *c, const char *user) {
+  char scope[64], v[16];
+  user_scope(user, scope, sizeof scope);
+  return sto_setting_get(c->cfg.db, scope, "conditions", v, sizeof v) ==
+             STO_OK &&
+         strcmp(v, "auto-pass") == 0;
+}
+
 /* How the player wants reminders: 0 channel, 1 DM, 2 none. */
 static int reminder_route(cmd_ctx *c, const char *user) {
   char scope[64], v[16];

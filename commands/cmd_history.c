@@ -920,7 +920,7 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
              "join, or decline with /game leave. It cannot start before "
              "everyone invited has answered.%s%s%s",
              r->user_name, old, gid, rs->name,
-             cfg.mode[0] ? cfg.mode : cmd_default_mode(rs), names,
+             eng_mode_name(rs, cfg.mode), names,
              n_asked == 1 ? "is" : "are", N->n_seats ? " Seated: " : "",
              N->n_seats ? list : "", N->n_seats ? "." : "");
     cmd_send_to(c, r, CMD_TO_CHANNEL, NULL, NULL, N, msg, ping, NULL);
@@ -932,7 +932,7 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
                "%s asked for a rematch of game #%" PRId64 ": game #%" PRId64
                " (%s, %s) with %s.%s",
                r->user_name, old, gid, rs->name,
-               cfg.mode[0] ? cfg.mode : cmd_default_mode(rs), list,
+               eng_mode_name(rs, cfg.mode), list,
                start ? ""
                      : " Join with /game join; start it with /game "
                        "start.");

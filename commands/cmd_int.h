@@ -133,11 +133,6 @@ int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap);
  * replies that only they can `what` ("start it") and returns false. */
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
                        const char *what);
-/* The name of rs's default mode (its first), "standard" when it lists
- * none. */
-static inline const char *cmd_default_mode(const eng_ruleset *rs) {
-  return rs && rs->modes && rs->modes[0] ? rs->modes[0] : "standard";
-}
 /* Replaces "Villain N" by the name of seat N. */
 void cmd_names(const live *L, const char *in, char *out, size_t cap);
 void cmd_render(const live *L, int viewer, int what, char *out, size_t cap);

@@ -358,7 +358,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   eng_rc erc = eng_game_new(rs, &cfg, 1, &probe);
   if (erc) {
     cmd_reply(c, r, NULL, "Mode '%.60s' with %ld seats: %s Modes: %s.",
-              mode ? mode : cmd_default_mode(rs), seats, eng_strerror(erc),
+              eng_mode_name(rs, mode), seats, eng_strerror(erc),
               rs->modes_help);
     return;
   }
@@ -430,7 +430,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   cmd_announce_lobby(c, r, L,
                "%s opened game #%" PRId64 ": %s (%s, up to %ld players%s). "
                "Join with /game join; %s starts it with /game start.",
-               r->user_name, gid, rs->name, cfg.mode[0] ? cfg.mode : cmd_default_mode(rs),
+               r->user_name, gid, rs->name, eng_mode_name(rs, cfg.mode),
                seats, ai ? ", AI players seated" : "", r->user_name);
 }
 

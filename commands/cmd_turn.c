@@ -141,14 +141,6 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
                                                                : CMD_AI_FOR);
 }
 
-bool cmd_auto_passes(cmd_ctx *c, const char *user) {
-  char scope[80], v[16];
-  snprintf(scope, sizeof scope, "user:%s", user);
-  return sto_setting_get(c->cfg.db, scope, "conditions", v, sizeof v) ==
-             STO_OK &&
-         strcmp(v, "auto-pass") == 0;
-}
-
 /* The pass option of L's prompt when it is a window its person passes
  * by standing preference (cmd_auto_passes), else -1. The window is the
  * same whatever they hold (eng_ruleset.pass_option), so this answer

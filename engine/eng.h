@@ -306,6 +306,10 @@ const eng_ruleset *eng_find(const char *id);
 /* Returns the registered rulesets (a static array ending in NULL); *n
  * receives their number. */
 const eng_ruleset *const *eng_rulesets(size_t *n);
+/* The name of a game's mode for people: mode itself, or when it is NULL
+ * or "" the ruleset's default (its first listed mode; "standard" when it
+ * lists none). */
+const char *eng_mode_name(const eng_ruleset *rs, const char *mode);
 
 /* ---- games ------------------------------------------------------------
  * A game is a ruleset, its config, its seed and its ordered answers; the

@@ -24,6 +24,12 @@ const eng_ruleset *const *eng_rulesets(size_t *n) {
   return rulesets;
 }
 
+const char *eng_mode_name(const eng_ruleset *rs, const char *mode) {
+  if (mode && mode[0])
+    return mode;
+  return rs && rs->modes && rs->modes[0] ? rs->modes[0] : "standard";
+}
+
 const eng_ruleset *eng_find(const char *id) {
   if (!id)
     return NULL;
