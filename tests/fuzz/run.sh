@@ -2,8 +2,9 @@
 # run.sh [SECONDS] [TARGET...]: builds Lair's libFuzzer targets with clang
 # in build/fuzz and runs each for SECONDS (default 5) from its committed
 # seed corpus (tests/fuzz/corpus/TARGET, copied: the committed corpus is
-# never changed). Fails on the first crash, leak or sanitizer report;
-# the input that caused it is left in build/fuzz/artifacts/.
+# never changed; villains also starts from the shipped villain files).
+# Fails on the first crash, leak or sanitizer report; the input that
+# caused it is left in build/fuzz/artifacts/.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 seconds=${1:-5}
@@ -20,7 +21,14 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in "${targets[@]}"; do
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  cp -r "tests/fuzz/corpus/$t/." "$work/"
+  if [ -d "tests/fuzz/corpus/$t" ]; then
+    cp -r "tests/fuzz/corpus/$t/." "$work/"
+  fi
+  # The villain files Lair ships seed the villains target (kept once, in
+  # engine/games/villainous/data).
+  if [ "$t" = villains ]; then
+    cp engine/games/villainous/data/*.json "$work/"
+  fi
   log=build/fuzz/artifacts/$t.log
   if ! build/fuzz/tests/fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=10 \
        -rss_limit_mb=1024 -artifact_prefix=build/fuzz/artifacts/"$t"- \
