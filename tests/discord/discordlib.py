@@ -481,6 +481,28 @@ def custom_ids(m):
     return out
 
 
+def component_options(comps):
+    """[{value, label}] offered by a prompt's components (custom_ids(m):
+    its move buttons, or the options of its select menu on this page)."""
+    out = []
+    for c in comps:
+        m = CUSTOM_ID.match(c.get("custom_id", ""))
+        if c["type"] == 2 and m and m.group(1) == "m":
+            out.append({"value": m.group(4), "label": c["label"]})
+        elif c["type"] == 3:
+            out += [{"value": o["value"], "label": o["label"]}
+                    for o in c["options"]]
+    return out
+
+
+def pick(rng, weights, choices):
+    """One of choices ({"value": option id, ...}) at random, weighted by
+    the id's first part ("play" of "play.c12"; weights[first part],
+    2 when not listed)."""
+    ws = [weights.get(c["value"].split(".")[0], 2) for c in choices]
+    return rng.choices(choices, ws)[0]
+
+
 def wait_buckets(since):
     """A new process cannot know the rate-limit buckets its predecessor
     emptied, and the fake counts a 429 on one as unexpected: the channel

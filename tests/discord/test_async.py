@@ -193,16 +193,11 @@ def waiting(fake, user, channel, **kw):
     return m.group(1)
 
 
-def pick(rng, choices):
-    ws = [WEIGHTS.get(c["value"].split(".")[0], 2) for c in choices]
-    return rng.choices(choices, ws)[0]
-
-
 def move(fake, rng, who, channel, what):
     choices = dl.autocomplete(fake, who, "move", "choice", "",
                               channel=channel)
     check(choices, "%s: autocomplete offered %s nothing" % (what, who))
-    value = pick(rng, choices)["value"]
+    value = dl.pick(rng, WEIGHTS, choices)["value"]
     info = dl.slash(fake, who, "move", dl.options(choice=value),
                     channel=channel)
     return acted(info, "%s: move %r by %s" % (what, value, who)), info

@@ -44,7 +44,6 @@ import json
 import os
 import random
 import re
-import sqlite3
 import sys
 import time
 
@@ -168,7 +167,7 @@ class Table:
 
     def slash_move(self, rng, choices, label_ok):
         """Answers with /game move choice:<id or label>."""
-        opt = pick(rng, choices)
+        opt = dl.pick(rng, WEIGHTS, choices)
         value = opt["value"]
         if label_ok and rng.random() < 0.5 and \
                 sum(c["name"] == opt["name"] for c in choices) == 1 and \
@@ -235,15 +234,15 @@ class Table:
         who, v = self.decider, self.version
         dm = self.prompt_dm(2, v, who)
         comps = dl.custom_ids(dm)
-        offered = component_options(comps)
+        offered = dl.component_options(comps)
         choices = self.choices()
         check([(c["value"], c["name"]) for c in choices] ==
               [(o["value"], o["label"]) for o in offered[:25]],
               "autocomplete %r differs from the DM's options %r" %
               (choices, offered))
         self.stats["compared"] += 1
-        opt = pick(rng, [{"value": o["value"], "name": o["label"]}
-                         for o in offered])
+        opt = dl.pick(rng, WEIGHTS, [{"value": o["value"],
+                                      "name": o["label"]} for o in offered])
         sel = [c for c in comps if c["type"] == 3]
         if sel:
             info = dl.click(self.fake, who, sel[0]["custom_id"],
@@ -301,24 +300,6 @@ def check_table(embed, what):
           "%s: a turn's fields are not one per player: %r" % (what, fields))
 
 
-def pick(rng, choices):
-    ws = [WEIGHTS.get(c["value"].split(".")[0], 2) for c in choices]
-    return rng.choices(choices, ws)[0]
-
-
-def component_options(comps):
-    """[{value, label}] offered by a prompt's components (page 0)."""
-    out = []
-    for c in comps:
-        m = dl.CUSTOM_ID.match(c.get("custom_id", ""))
-        if c["type"] == 2 and m and m.group(1) == "m":
-            out.append({"value": m.group(4), "label": c["label"]})
-        elif c["type"] == 3:
-            out += [{"value": o["value"], "label": o["label"]}
-                    for o in c["options"]]
-    return out
-
-
 def play_fixture_start(fake):
     """Opens game 1 in CHANNEL2 and answers its first prompt with project:
     the decider is then in the Day with a Project."""
@@ -350,15 +331,7 @@ def give_big_hand(db, local, who):
     st["minion_deck"] = st["minion_deck"][20 - held:]
     for i in moved:
         st["where"][i] = [ll.Z_HAND, seat, 0, 0, 0, 0, 0, 0]
-    con = sqlite3.connect(db, timeout=10)
-    with con:
-        n = con.execute("SELECT COUNT(*) FROM moves WHERE game = 1"
-                        ).fetchone()[0]
-        con.execute("INSERT OR REPLACE INTO snapshots(game, seq, state) "
-                    "VALUES(1, ?, ?)", (n, json.dumps(
-                        st, sort_keys=True, separators=(",", ":"))))
-    con.close()
-    return n
+    return ll.write_snapshot(db, st)
 
 
 def page_through(fake, t, who, version):
@@ -617,7 +590,7 @@ def kill_mid_move(t, rng, while_down):
     is stored once, the one in flight at most once."""
     before = t.refresh()
     choices = t.choices()
-    opt = pick(rng, choices)
+    opt = dl.pick(rng, WEIGHTS, choices)
     r = t.fake.interaction(dl.slash_payload(t.decider, "move",
                                             dl.options(choice=opt["value"])))
     time.sleep(rng.uniform(0, 0.02))

@@ -472,7 +472,7 @@ class Table:
 
     def slash_move(self, rng, choices):
         """Answers with /game move choice:<id or label>."""
-        opt = pick(rng, choices)
+        opt = dl.pick(rng, WEIGHTS, choices)
         value = opt["value"]
         if rng.random() < 0.3 and \
                 sum(c["name"] == opt["name"] for c in choices) == 1 and \
@@ -521,7 +521,7 @@ class Table:
         who, v = self.decider, self.version
         dm = self.prompt_dm(v, who)
         comps = dl.custom_ids(dm)
-        offered = component_options(comps)
+        offered = dl.component_options(comps)
         choices = choices or self.choices()
         check([(c["value"], c["name"]) for c in choices] ==
               [(o["value"], o["label"]) for o in offered[:25]],
@@ -548,13 +548,14 @@ class Table:
             sel = [c for c in page if c["type"] == 3]
             check(len(sel) == 1 and sel[0]["custom_id"] ==
                   "s:%d:%d:1" % (GAME, v), "page 2: %r" % page)
-            offered = component_options(page)
+            offered = dl.component_options(page)
             check(not {o["value"] for o in offered} &
                   {c["value"] for c in choices}, "page 2 repeats page 1")
             self.stats["paged"] += 1
         if value is None:
-            value = pick(rng, [{"value": o["value"], "name": o["label"]}
-                               for o in offered])["value"]
+            value = dl.pick(rng, WEIGHTS, [{"value": o["value"],
+                                            "name": o["label"]}
+                                           for o in offered])["value"]
         sent = time.time()
         if sel:
             info = dl.click(self.fake, who, sel[0]["custom_id"], [value],
@@ -684,24 +685,6 @@ def check_turn_embed(embed, what):
               (what, [f["name"] for f in fields]))
 
 
-def pick(rng, choices):
-    ws = [WEIGHTS.get(c["value"].split(".")[0], 2) for c in choices]
-    return rng.choices(choices, ws)[0]
-
-
-def component_options(comps):
-    """[{value, label}] offered by a prompt's components (this page)."""
-    out = []
-    for c in comps:
-        m = dl.CUSTOM_ID.match(c.get("custom_id", ""))
-        if c["type"] == 2 and m and m.group(1) == "m":
-            out.append({"value": m.group(4), "label": c["label"]})
-        elif c["type"] == 3:
-            out += [{"value": o["value"], "label": o["label"]}
-                    for o in c["options"]]
-    return out
-
-
 def fix_seed(t):
     """SIGTERM, the game's seed and no snapshot written into the
     database, restart: the game is set up again from SEED (its villains
@@ -727,7 +710,7 @@ def choose_villains(t, rng):
         check(t.decider == who, "%s should choose now, not %s" %
               (who, t.decider))
         dm = t.prompt_dm(t.version, who)
-        offered = component_options(dl.custom_ids(dm))
+        offered = dl.component_options(dl.custom_ids(dm))
         free = [o["value"][len("villain."):] for o in offered]
         check(all(o["value"].startswith("villain.") for o in offered) and
               not set(free) & set(chosen.values()),
@@ -803,7 +786,7 @@ def kill_mid_move(t, rng):
     is stored once, the one in flight at most once."""
     before = t.refresh()
     choices = t.choices()
-    opt = pick(rng, choices)
+    opt = dl.pick(rng, WEIGHTS, choices)
     sent = time.time()
     r = t.fake.interaction(dl.slash_payload(t.decider, "move",
                                             dl.options(choice=opt["value"])))

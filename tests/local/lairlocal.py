@@ -404,6 +404,33 @@ def moves_in_db(db, game=1):
         con.close()
 
 
+def write_snapshot(db, st, game=1):
+    """Stores state st (a parsed !dump) as game's latest snapshot in db,
+    as Lair writes one (no process may be running on db): the next
+    process loads the game from it. Returns the snapshot's move count."""
+    con = sqlite3.connect(db, timeout=10)
+    with con:
+        n = con.execute("SELECT COUNT(*) FROM moves WHERE game = ?",
+                        (game,)).fetchone()[0]
+        con.execute("INSERT OR REPLACE INTO snapshots(game, seq, state) "
+                    "VALUES(?, ?, ?)", (game, n, json.dumps(
+                        st, sort_keys=True, separators=(",", ":"))))
+    con.close()
+    return n
+
+
+def send_both(a, b, line):
+    """Sends line to processes a and b at once and reads both answers;
+    neither may have ended. Returns (answer of a, answer of b)."""
+    a.write(line)
+    b.write(line)
+    out_a, out_b = a.read_answer(), b.read_answer()
+    check(out_a is not None and out_b is not None,
+          "lair ended at %r: %s %s" % (line, a.stderr_text(),
+                                       b.stderr_text()))
+    return out_a, out_b
+
+
 def play_random(lair, rng, players, max_moves=None, on_line=None,
                 move_id=None, undo_chance=0.0, game="supervillain"):
     """Plays game 1 of game (villainous: its villains chosen at random

@@ -32,12 +32,7 @@ UNDO = 0.03  # chance of a /game undo instead of an answer
 
 def both(a, b, line):
     """Sends line to A and B at once; their answers must be equal."""
-    a.write(line)
-    b.write(line)
-    out_a, out_b = a.read_answer(), b.read_answer()
-    ll.check(out_a is not None and out_b is not None,
-             "lair ended at %r: %s %s" % (line, a.stderr_text(),
-                                          b.stderr_text()))
+    out_a, out_b = ll.send_both(a, b, line)
     for k in range(max(len(out_a), len(out_b))):
         x, y = out_a[k:k + 1], out_b[k:k + 1]
         ll.check(x == y, "after %r the restarted run said\n  %r\nwhere the "

@@ -35,7 +35,6 @@ and in B he holds a fitting Condition. Then both copies, each in its own
 import json
 import os
 import shutil
-import sqlite3
 import sys
 
 import lairlocal as ll
@@ -121,26 +120,15 @@ def give_condition(binary, db, seed, model):
     lair.close()
     hand, names = hand_of(model, st, 1)
     card = next(i for i in hand if model.kinds[names[i]] != "condition")
-    deck = st["piles"]["villain_deck"][1]
-    cond = next(i for i in deck if names[i] == CONDITION)
-    st["where"][cond], st["where"][card] = st["where"][card], \
-        st["where"][cond]
-    deck[deck.index(cond)] = card
-    con = sqlite3.connect(db, timeout=10)
-    with con:
-        n = con.execute("SELECT COUNT(*) FROM moves WHERE game = 1"
-                        ).fetchone()[0]
-        con.execute("INSERT OR REPLACE INTO snapshots(game, seq, state) "
-                    "VALUES(1, ?, ?)", (n, json.dumps(
-                        st, sort_keys=True, separators=(",", ":"))))
-    con.close()
+    cond = next(i for i in st["piles"]["villain_deck"][1]
+                if names[i] == CONDITION)
+    ll.write_snapshot(db, trade(st, cond, card))
     return cond, card
 
 
-def traded(state, cond, card):
-    """state (JSON text) with cond and card trading places, as
-    give_condition traded them."""
-    st = json.loads(state)
+def trade(st, cond, card):
+    """st (a parsed state) with cond, in bob's villain deck, and card, in
+    his hand, trading places."""
     st["where"][cond], st["where"][card] = st["where"][card], \
         st["where"][cond]
     deck = st["piles"]["villain_deck"][1]
@@ -148,15 +136,16 @@ def traded(state, cond, card):
     return st
 
 
+def traded(state, cond, card):
+    """state (JSON text) with cond and card trading places, as
+    give_condition traded them."""
+    return trade(json.loads(state), cond, card)
+
+
 def lockstep(a, b, line):
     """Sends line to A and B; what the channel and alice hear must be
     the same. Returns both answers."""
-    a.write(line)
-    b.write(line)
-    out_a, out_b = a.read_answer(), b.read_answer()
-    ll.check(out_a is not None and out_b is not None,
-             "lair ended at %r: %s %s" % (line, a.stderr_text(),
-                                          b.stderr_text()))
+    out_a, out_b = ll.send_both(a, b, line)
     public_a = [m for m in out_a if m.get("user") != "bob"]
     public_b = [m for m in out_b if m.get("user") != "bob"]
     for k in range(max(len(public_a), len(public_b))):
