@@ -1,6 +1,7 @@
 # Tests: every tests/test_*.c is one cmocka executable; tests/toy_ruleset.c
-# (a test-only game) and tests/prompt_util.c (answering any game's prompts
-# by option id) are linked into all of them. Script tests check the
+# (a test-only game), tests/prompt_util.c (answering any game's prompts
+# by option id, the form of told lines) and tests/position_util.c (strict
+# position files) are linked into all of them. Script tests check the
 # source for banned calls, the engine library for network/database
 # symbols, and the command line's contract.
 enable_testing()
@@ -8,7 +9,8 @@ pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 find_program(LAIR_BASH bash REQUIRED)
 
 add_library(lair_toy STATIC ${PROJECT_SOURCE_DIR}/tests/toy_ruleset.c
-                            ${PROJECT_SOURCE_DIR}/tests/prompt_util.c)
+                            ${PROJECT_SOURCE_DIR}/tests/prompt_util.c
+                            ${PROJECT_SOURCE_DIR}/tests/position_util.c)
 target_link_libraries(lair_toy PUBLIC lair_engine PkgConfig::CMOCKA)
 
 # Sanitizer reports must fail the test, and a stack trace helps.

@@ -69,6 +69,41 @@ void pu_ai_id(const eng_ruleset *rs, const void *st, char id[ENG_ID_MAX + 1]) {
   rs->option(st, &p, i, id, label);
 }
 
+int pu_told_form(const eng_events *ev, int players, char *msg, size_t cap) {
+  int public_lines = 0;
+  for (int k = 0; k < ev->n; k++) {
+    const eng_event *e = &ev->ev[k];
+    size_t len = strlen(e->text);
+    if (e->seat < -1 || e->seat >= players) {
+      snprintf(msg, cap, "a line for seat %d: '%s'", e->seat, e->text);
+      return 1;
+    }
+    public_lines += e->seat < 0;
+    if (len == 0 || !strchr(".!?", e->text[len - 1]) ||
+        (len >= 3 && strcmp(e->text + len - 3, "...") == 0)) {
+      snprintf(msg, cap, "not one whole sentence: '%s'", e->text);
+      return 1;
+    }
+    if (strstr(e->text, "**") || strstr(e->text, "(null)")) {
+      snprintf(msg, cap, "Markdown or a missing text: '%s'", e->text);
+      return 1;
+    }
+    for (const char *p = strstr(e->text, "Villain "); p;
+         p = strstr(p + 1, "Villain ")) {
+      char d = p[8];
+      if (d >= '0' && d <= '9' && (d - '0' < 1 || d - '0' > players)) {
+        snprintf(msg, cap, "names a seat past the table: '%s'", e->text);
+        return 1;
+      }
+    }
+  }
+  if (public_lines == 0) {
+    snprintf(msg, cap, "no public line");
+    return 1;
+  }
+  return 0;
+}
+
 double pu_heuristic_share(const eng_ruleset *rs, int players, const char *mode,
                           uint64_t seed, long games_per_seat) {
   long won = 0, games = 0;

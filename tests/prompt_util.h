@@ -1,8 +1,9 @@
 /*
  * prompt_util.h: test-only helpers over any ruleset's prompts: finding
  * an option by its id, listing the ids for a failure message, answering
- * by id, the heuristic's answer, and the heuristic's share of wins
- * against random seats. The rule and AI tests of every game use them.
+ * by id, the heuristic's answer, the heuristic's share of wins against
+ * random seats, and the form of the lines an answer tells. The rule and
+ * AI tests of every game use them.
  */
 #ifndef LAIR_TESTS_PROMPT_UTIL_H
 #define LAIR_TESTS_PROMPT_UTIL_H
@@ -39,5 +40,14 @@ void pu_ai_id(const eng_ruleset *rs, const void *st, char id[ENG_ID_MAX + 1]);
  * Fails the test on any invariant violation. */
 double pu_heuristic_share(const eng_ruleset *rs, int players, const char *mode,
                           uint64_t seed, long games_per_seat);
+
+/* Checks the form of the lines ev told for one answer at a table of
+ * players: each for everyone or a seat of the table, one whole sentence
+ * (ending in '.', '!' or '?', not cut short with "..."), no Markdown or
+ * missing text ("**", "(null)"), naming only seats of the table ("Villain
+ * N"), and at least one line for everyone. Returns 0, or 1 with msg
+ * saying which line broke which rule. (What a line may name is each
+ * game's own check.) */
+int pu_told_form(const eng_events *ev, int players, char *msg, size_t cap);
 
 #endif

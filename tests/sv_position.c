@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "position_util.h"
+
 typedef struct builder {
   sv_state *s;
   bool placed[SV_N];
@@ -35,37 +37,15 @@ static int bad(builder *b, const char *fmt, ...) {
   return 1;
 }
 
-/* Fails on any key of obj not in the NULL-terminated list. */
+/* pos_keys_ok and pos_int_key, reporting into the builder. */
 static int keys_ok(builder *b, const json_t *obj, const char *where,
                    const char *const *allowed) {
-  const char *key;
-  json_t *v;
-  if (!json_is_object(obj))
-    return bad(b, "%s: expected an object", where);
-  json_object_foreach((json_t *)obj, key, v) {
-    bool ok = false;
-    for (const char *const *a = allowed; *a && !ok; a++)
-      ok = strcmp(*a, key) == 0;
-    if (!ok)
-      return bad(b, "%s: unknown key \"%s\"", where, key);
-  }
-  return 0;
+  return pos_keys_ok(obj, where, allowed, b->err, b->cap);
 }
 
-/* Reads an optional integer key in [lo, hi] into *out (def if absent). */
 static int int_key(builder *b, const json_t *obj, const char *key, int lo,
                    int hi, int def, const char *where, int *out) {
-  json_t *v = json_object_get(obj, key);
-  if (!v) {
-    *out = def;
-    return 0;
-  }
-  if (!json_is_integer(v) || json_integer_value(v) < lo ||
-      json_integer_value(v) > hi)
-    return bad(b, "%s: \"%s\" must be an integer from %d to %d", where, key, lo,
-               hi);
-  *out = (int)json_integer_value(v);
-  return 0;
+  return pos_int_key(obj, key, lo, hi, def, where, out, b->err, b->cap);
 }
 
 static int bool_key(builder *b, const json_t *obj, const char *key,

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "prompt_util.h"
+
 /* Marks in names[] the cards (by definition index) viewer may name. */
 static void readable(const sv_state *before, const sv_state *after,
                      const uint8_t *shown, int viewer, bool names[SV_N]) {
@@ -28,18 +30,6 @@ static void readable(const sv_state *before, const sv_state *after,
   }
 }
 
-static int seats_ok(const char *text, int players, char *msg, size_t cap) {
-  for (const char *p = strstr(text, "Villain "); p;
-       p = strstr(p + 1, "Villain ")) {
-    char d = p[8];
-    if (d >= '0' && d <= '9' && (d - '0' < 1 || d - '0' > players)) {
-      snprintf(msg, cap, "names a seat past the table: '%s'", text);
-      return 1;
-    }
-  }
-  return 0;
-}
-
 int sv_told_check(const sv_state *before, const sv_state *after,
                   const eng_events *ev, const uint8_t *shown, char *msg,
                   size_t cap) {
@@ -47,26 +37,10 @@ int sv_told_check(const sv_state *before, const sv_state *after,
   int players = before->players;
   for (int v = -1; v < players; v++)
     readable(before, after, shown, v, names[v + 1]);
-  int public_lines = 0;
+  if (pu_told_form(ev, players, msg, cap))
+    return 1;
   for (int k = 0; k < ev->n; k++) {
     const eng_event *e = &ev->ev[k];
-    size_t len = strlen(e->text);
-    if (e->seat < -1 || e->seat >= players) {
-      snprintf(msg, cap, "a line for seat %d: '%s'", e->seat, e->text);
-      return 1;
-    }
-    public_lines += e->seat < 0;
-    if (len == 0 || !strchr(".!?", e->text[len - 1]) ||
-        (len >= 3 && strcmp(e->text + len - 3, "...") == 0)) {
-      snprintf(msg, cap, "not one whole sentence: '%s'", e->text);
-      return 1;
-    }
-    if (strstr(e->text, "**") || strstr(e->text, "(null)")) {
-      snprintf(msg, cap, "Markdown or a missing text: '%s'", e->text);
-      return 1;
-    }
-    if (seats_ok(e->text, players, msg, cap))
-      return 1;
     const bool *may = names[e->seat + 1];
     for (int c = 0; c < sv_loaded.n_cards; c++)
       if (!may[c] && strstr(e->text, sv_loaded.cards[c].name)) {
@@ -81,10 +55,6 @@ int sv_told_check(const sv_state *before, const sv_state *after,
                  who, sv_loaded.cards[c].name, e->text);
         return 1;
       }
-  }
-  if (public_lines == 0) {
-    snprintf(msg, cap, "no public line");
-    return 1;
   }
   return 0;
 }

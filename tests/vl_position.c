@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "position_util.h"
+#include "prompt_util.h"
+
 typedef struct builder {
   vl_state *s;
   bool placed[VL_N];
@@ -31,35 +34,15 @@ static int bad(builder *b, const char *fmt, ...) {
   return 1;
 }
 
+/* pos_keys_ok and pos_int_key, reporting into the builder. */
 static int keys_ok(builder *b, const json_t *obj, const char *where,
                    const char *const *allowed) {
-  const char *key;
-  json_t *v;
-  if (!json_is_object(obj))
-    return bad(b, "%s: expected an object", where);
-  json_object_foreach((json_t *)obj, key, v) {
-    bool ok = false;
-    for (const char *const *a = allowed; *a && !ok; a++)
-      ok = strcmp(*a, key) == 0;
-    if (!ok)
-      return bad(b, "%s: unknown key \"%s\"", where, key);
-  }
-  return 0;
+  return pos_keys_ok(obj, where, allowed, b->err, b->cap);
 }
 
 static int int_key(builder *b, const json_t *obj, const char *key, int lo,
                    int hi, int def, const char *where, int *out) {
-  json_t *v = json_object_get(obj, key);
-  if (!v) {
-    *out = def;
-    return 0;
-  }
-  if (!json_is_integer(v) || json_integer_value(v) < lo ||
-      json_integer_value(v) > hi)
-    return bad(b, "%s: \"%s\" must be an integer from %d to %d", where, key, lo,
-               hi);
-  *out = (int)json_integer_value(v);
-  return 0;
+  return pos_int_key(obj, key, lo, hi, def, where, out, b->err, b->cap);
 }
 
 /* Takes the lowest free instance of card id of seat's villain from the
@@ -399,28 +382,11 @@ static void scrub_texts(const vl_state *a, const vl_state *b, int seat,
 int vl_told_check(const vl_state *before, const vl_state *after,
                   const eng_events *ev, const uint8_t *shown, char *msg,
                   size_t cap) {
-  int players = after->players, public_lines = 0;
+  int players = after->players;
+  if (pu_told_form(ev, players, msg, cap))
+    return 1;
   for (int k = 0; k < ev->n; k++) {
     const eng_event *e = &ev->ev[k];
-    size_t len = strlen(e->text);
-    if (e->seat < -1 || e->seat >= players) {
-      snprintf(msg, cap, "a line for seat %d: '%s'", e->seat, e->text);
-      return 1;
-    }
-    public_lines += e->seat < 0;
-    if (len == 0 || !strchr(".!?", e->text[len - 1]) ||
-        strstr(e->text, "(null)") || strstr(e->text, "**")) {
-      snprintf(msg, cap, "not one whole sentence: '%s'", e->text);
-      return 1;
-    }
-    for (const char *p = strstr(e->text, "Villain "); p;
-         p = strstr(p + 1, "Villain ")) {
-      int d = p[8] - '0';
-      if (d >= 0 && d <= 9 && (d < 1 || d > players)) {
-        snprintf(msg, cap, "names a seat past the table: '%s'", e->text);
-        return 1;
-      }
-    }
     /* Every card name of the table's villains the line holds, outside
      * the texts of cards its reader sees. */
     char line[sizeof e->text];
@@ -442,10 +408,6 @@ int vl_told_check(const vl_state *before, const vl_state *after,
                e->seat < 0 ? "everyone " : "seat ", e->seat, name, e->text);
       return 1;
     }
-  }
-  if (public_lines == 0) {
-    snprintf(msg, cap, "no public line");
-    return 1;
   }
   return 0;
 }
