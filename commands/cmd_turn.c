@@ -92,9 +92,10 @@ void cmd_answer_lines(int seat, const eng_events *ev, const char *label,
 
 /* Answers option i of L's prompt for the seat whose decision it is, on
  * its behalf (an AI seat, a run-out clock, a standing preference): the
- * move's request id is "ai:GAME:MOVES" and suffix. */
+ * move's request id is "ai:GAME:MOVES" and suffix; the seat's "You
+ * chose" line adds note after the option's label. */
 static bool answer_for(cmd_ctx *c, const cmd_request *r, live *L, int i,
-                       const char *suffix) {
+                       const char *suffix, const char *note) {
   eng_game *g = L->g;
   int seat = g->prompt.player;
   char before[ENG_MAX_SEATS][CMD_TEXT_MAX + 1];
@@ -112,11 +113,7 @@ static bool answer_for(cmd_ctx *c, const cmd_request *r, live *L, int i,
   bool revealed = g->answers[g->n_answers - 1].revealed;
   cmd_lines lines;
   char said[ENG_LABEL_MAX + 120];
-  snprintf(said, sizeof said, "%s%s", label,
-           strcmp(suffix, CMD_AUTO_PASS) == 0
-               ? " (your standing choice: /prefs set conditions:ask to be "
-                 "asked again)"
-               : "");
+  snprintf(said, sizeof said, "%s%s", label, note);
   cmd_answer_lines(seat, &ev, said, &lines);
   if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return false;
@@ -138,7 +135,8 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
      the request id, which /game log reads ("AI for bob, deadline"). */
   return answer_for(c, r, L, i,
                     cmd_is_ai(L->seats[g->prompt.player].user) ? ""
-                                                               : CMD_AI_FOR);
+                                                               : CMD_AI_FOR,
+                    "");
 }
 
 /* The pass option of L's prompt when it is a window its person passes
@@ -301,7 +299,9 @@ void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L) {
       level = ENG_AI_HEURISTIC;
     int pass = level < 0 ? standing_pass(c, L, p) : -1;
     if (pass >= 0) {
-      if (!answer_for(c, r, L, pass, CMD_AUTO_PASS))
+      if (!answer_for(c, r, L, pass, CMD_AUTO_PASS,
+                      " (your standing choice: /prefs set conditions:ask "
+                      "to be asked again)"))
         break;
       continue;
     }
