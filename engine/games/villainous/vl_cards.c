@@ -186,6 +186,11 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     return;
   }
   known_keys(l, where, o, effect_keys);
+  /* Read before the op, so that an unknown op is the only error told. */
+  json_t *may = json_object_get(o, "may");
+  if (may && !json_is_boolean(may))
+    err(l, "%s: 'may' must be true or false", where);
+  e->may = json_is_true(may);
   const char *opname = json_string_value(json_object_get(o, "op"));
   int op = eng_lookup(op_names, VL_OP_COUNT, opname);
   if (op < 0) {
@@ -193,10 +198,6 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     return;
   }
   e->op = (uint8_t)op;
-  json_t *may = json_object_get(o, "may");
-  if (may && !json_is_boolean(may))
-    err(l, "%s: 'may' must be true or false", where);
-  e->may = json_is_true(may);
   int n = 0;
   const char *scope = json_string_value(json_object_get(o, "scope"));
   const char *wh = json_string_value(json_object_get(o, "where"));
