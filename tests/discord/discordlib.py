@@ -481,6 +481,22 @@ def custom_ids(m):
     return out
 
 
+def prompt_dm(fake, who, game, version, timeout=15, after="0"):
+    """The newest DM to who carrying game's prompt of version (its
+    buttons or menu), newer than message id after; waits for it."""
+    pat = re.compile(r"^[ms]:%d:%d:" % (game, version))
+
+    def find():
+        for m in reversed(fake.dms(who)):
+            if int(m["id"]) > int(after) and \
+                    any(pat.match(c.get("custom_id", ""))
+                        for c in custom_ids(m)):
+                return m
+        return None
+    return wait_until(find, timeout, "the Your turn DM of game %d version "
+                      "%d to %s" % (game, version, who))
+
+
 def component_options(comps):
     """[{value, label}] offered by a prompt's components (custom_ids(m):
     its move buttons, or the options of its select menu on this page)."""

@@ -216,19 +216,7 @@ class Table:
 
     # -- clicks --------------------------------------------------------------
     def prompt_dm(self, game, version, who, timeout=15, after="0"):
-        """The newest DM to who carrying game's prompt of version (newer
-        than message id after)."""
-        pat = re.compile(r"^[ms]:%d:%d:" % (game, version))
-
-        def find():
-            for m in reversed(self.fake.dms(who)):
-                if int(m["id"]) > int(after) and \
-                        any(pat.match(c.get("custom_id", ""))
-                       for c in dl.custom_ids(m)):
-                    return m
-            return None
-        return dl.wait_until(find, timeout, "the Your turn DM of game %d "
-                             "version %d to %s" % (game, version, who))
+        return dl.prompt_dm(self.fake, who, game, version, timeout, after)
 
     def click_move(self, rng):
         who, v = self.decider, self.version

@@ -501,18 +501,8 @@ class Table:
 
     # -- clicks --------------------------------------------------------------
     def prompt_dm(self, version, who, timeout=15, after="0"):
-        """The newest DM to who carrying the prompt of version."""
-        pat = re.compile(r"^[ms]:%d:%d:" % (GAME, version))
-
-        def find():
-            for m in reversed(self.fake.dms(who)):
-                if int(m["id"]) > int(after) and \
-                        any(pat.match(c.get("custom_id", ""))
-                            for c in dl.custom_ids(m)):
-                    return m
-            return None
-        return dl.wait_until(find, timeout, "the Your turn DM of version %d "
-                             "to %s" % (version, who))
+        """The newest DM to who carrying the game's prompt of version."""
+        return dl.prompt_dm(self.fake, who, GAME, version, timeout, after)
 
     def click_move(self, rng, window=False, value=None, choices=None):
         """Answers the decider's prompt on their DM's components; value:
