@@ -23,10 +23,6 @@
 #define HOUR 3600
 #define DAY 86400
 
-static void user_scope(const char *user, char *buf, size_t cap) {
-  snprintf(buf, cap, "user:%s", user);
-}
-
 /* The player's local hour in their time zone (the C library's tz
  * database), or -1 when they set none. The C library reads the zone from
  * TZ, so TZ is switched and put back. main gives TZ a value before any
@@ -60,7 +56,7 @@ void cmd_tz_init(void) {
 /* Seconds until quiet hours end, or 0 when it is not quiet for user. */
 static int64_t quiet_left(cmd_ctx *c, const char *user, int64_t now) {
   char scope[64], tz[64] = "", quiet[16] = "";
-  user_scope(user, scope, sizeof scope);
+  cmd_user_scope(user, scope, sizeof scope);
   sto_setting_get(c->cfg.db, scope, "tz", tz, sizeof tz);
   if (sto_setting_get(c->cfg.db, scope, "quiet", quiet, sizeof quiet))
     return 0;
@@ -82,18 +78,10 @@ static int64_t quiet_left(cmd_ctx *c, const char *user, int64_t now) {
   return (int64_t)hours * HOUR - into_hour;
 }
 
-bool cmd_auto_passes(cmd_ctx *c, const char *user) {
-  char scope[64], v[16];
-  user_scope(user, scope, sizeof scope);
-  return sto_setting_get(c->cfg.db, scope, "conditions", v, sizeof v) ==
-             STO_OK &&
-         strcmp(v, "auto-pass") == 0;
-}
-
 /* How the player wants reminders: 0 channel, 1 DM, 2 none. */
 static int reminder_route(cmd_ctx *c, const char *user) {
   char scope[64], v[16];
-  user_scope(user, scope, sizeof scope);
+  cmd_user_scope(user, scope, sizeof scope);
   if (sto_setting_get(c->cfg.db, scope, "reminders", v, sizeof v))
     return 0;
   return strcmp(v, "dm") == 0 ? 1 : strcmp(v, "off") == 0 ? 2 : 0;
@@ -322,7 +310,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   const char *quiet = cmd_arg_get(r, "quiet");
   const char *windows = cmd_arg_get(r, "conditions");
   char scope[64];
-  user_scope(r->user, scope, sizeof scope);
+  cmd_user_scope(r->user, scope, sizeof scope);
   if (rem && strcmp(rem, "channel") && strcmp(rem, "dm") &&
       strcmp(rem, "off")) {
     cmd_reply(c, r, NULL, "reminders takes channel, dm or off.");

@@ -87,6 +87,18 @@ void cmd_guild_scope(const char *guild, char *buf, size_t cap) {
   snprintf(buf, cap, "guild:%s", guild && *guild ? guild : "local");
 }
 
+void cmd_user_scope(const char *user, char *buf, size_t cap) {
+  snprintf(buf, cap, "user:%s", user);
+}
+
+bool cmd_auto_passes(cmd_ctx *c, const char *user) {
+  char scope[64], v[16];
+  cmd_user_scope(user, scope, sizeof scope);
+  return sto_setting_get(c->cfg.db, scope, "conditions", v, sizeof v) ==
+             STO_OK &&
+         strcmp(v, "auto-pass") == 0;
+}
+
 /* Parses text for d: a number in range, or one of its words. */
 bool cmd_setting_parse(const cmd_setting_def *d, const char *text, long *out) {
   if (d->words) {

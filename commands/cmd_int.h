@@ -220,6 +220,8 @@ const cmd_setting_def *cmd_setting_at(size_t i);
 long cmd_setting_scoped(cmd_ctx *c, const char *scope, const cmd_setting_def *d,
                         bool *found);
 void cmd_guild_scope(const char *guild, char *buf, size_t cap);
+/* The settings scope of a member's own preferences (/prefs). */
+void cmd_user_scope(const char *user, char *buf, size_t cap);
 /* A server's setting (a number, or the index of its word). */
 long cmd_setting(cmd_ctx *c, const char *guild, const char *key);
 /* A game's setting: the game's own value if it has one, else its
