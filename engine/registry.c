@@ -14,6 +14,7 @@
 static const eng_ruleset *const rulesets[] = {
     &sv_ruleset,
     &vl_ruleset,
+    &vl_marvel_ruleset,
     NULL,
 };
 

@@ -48,7 +48,7 @@ static int parse(const char *text, heard *h) {
   const char *texts[2] = {text, shipped("hive_queen")};
   const char *names[2] = {"edited.json", "villainous/hive_queen.json"};
   memset(h, 0, sizeof *h);
-  return vl_data_parse(texts, names, 2, &d, hear, h);
+  return vl_data_parse(VL_PROFILE_DISNEY, texts, names, 2, &d, hear, h);
 }
 
 /* How many of the messages hold text. */
@@ -130,7 +130,7 @@ static void objective_unknown_card(json_t *root) {
 /* The shipped villains, all of them together, parse cleanly. */
 static void test_shipped_parse(void **unused) {
   (void)unused;
-  const vl_data *d = vl_data_get();
+  const vl_data *d = vl_data_get(VL_PROFILE_DISNEY);
   assert_non_null(d);
   assert_true(d->n >= 6);
   static heard h;
@@ -199,7 +199,7 @@ static void test_villain_twice(void **unused) {
   memset(&h, 0, sizeof h);
   const char *texts[2] = {shipped("bog_witch"), shipped("bog_witch")};
   const char *names[2] = {"a.json", "b.json"};
-  int n = vl_data_parse(texts, names, 2, &d, hear, &h);
+  int n = vl_data_parse(VL_PROFILE_DISNEY, texts, names, 2, &d, hear, &h);
   assert_true(n >= 1);
   assert_int_equal(said(&h, "two villains have the id 'bog_witch'"), 1);
 }

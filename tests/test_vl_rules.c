@@ -320,12 +320,12 @@ static void test_setup_villains_chosen_in_seat_order(void **unused) {
   table *t = setup(3, "", 0, 5);
   assert_int_equal(t->s.phase, VL_PH_CHOOSE);
   assert_int_equal(t->p.player, 0);
-  assert_int_equal(t->p.n, vl_loaded.n);
+  assert_int_equal(t->p.n, vl_loaded[VL_PROFILE_DISNEY].n);
   answer(t, 0, "villain.hive_queen");
   assert_true(told(t, -1, "Villain 1 chose The Hive Queen"));
   assert_int_equal(t->p.player, 1);
   assert_false(offered(t, "villain.hive_queen"));
-  assert_int_equal(t->p.n, vl_loaded.n - 1);
+  assert_int_equal(t->p.n, vl_loaded[VL_PROFILE_DISNEY].n - 1);
   answer(t, 1, "villain.bog_witch");
   answer(t, 2, "villain.gilded_baron");
   /* All chosen: the game is dealt and the first player moves. */
@@ -369,10 +369,10 @@ static void test_setup_first_player_from_seed_or_host(void **unused) {
  * and a bottom Gain action at a location that starts open. */
 static void test_decision_villains_calibrated(void **unused) {
   (void)unused;
-  assert_non_null(vl_data_get());
-  assert_true(vl_loaded.n >= VL_SEATS); /* six villains for six players */
-  for (int a = 0; a < vl_loaded.n; a++) {
-    const vl_villain *v = &vl_loaded.v[a];
+  assert_non_null(vl_data_get(VL_PROFILE_DISNEY));
+  assert_true(vl_loaded[VL_PROFILE_DISNEY].n >= VL_SEATS); /* six villains for six players */
+  for (int a = 0; a < vl_loaded[VL_PROFILE_DISNEY].n; a++) {
+    const vl_villain *v = &vl_loaded[VL_PROFILE_DISNEY].v[a];
     int deck = 0, fate = 0, heroes = 0, cond_defs = 0, cond_cards = 0;
     for (int d = 0; d < v->n_defs; d++) {
       const vl_card *c = &v->defs[d];

@@ -220,7 +220,7 @@ int vl_position_build(vl_state *s, const json_t *pos, char *err, size_t cap) {
       "rule",  "villains", "seed", "first",      "current", "turn",
       "round", "phase",    "used", "fate_token", "seats",   NULL};
   builder b = {.s = s, .err = err, .cap = cap};
-  if (!vl_data_get())
+  if (!vl_data_get(VL_PROFILE_DISNEY))
     return bad(&b, "the villain data does not load");
   if (keys_ok(&b, pos, "position", allowed))
     return 1;
@@ -256,14 +256,14 @@ int vl_position_build(vl_state *s, const json_t *pos, char *err, size_t cap) {
     s->seat[p].villain = -1;
   for (int p = 0; p < players; p++) {
     const char *id = json_string_value(json_array_get(vils, (size_t)p));
-    for (int k = 0; id && k < vl_loaded.n; k++)
-      if (strcmp(vl_loaded.v[k].id, id) == 0)
+    for (int k = 0; id && k < vl_loaded[VL_PROFILE_DISNEY].n; k++)
+      if (strcmp(vl_loaded[VL_PROFILE_DISNEY].v[k].id, id) == 0)
         s->seat[p].villain = (int8_t)k;
     if (s->seat[p].villain < 0)
       return bad(&b, "position: no villain '%s'", id ? id : "?");
     s->seat[p].pos = (uint8_t)((p - first + players) % players);
     for (int l = 0; l < VL_LOCS; l++)
-      if (vl_loaded.v[s->seat[p].villain].loc[l].locked)
+      if (vl_loaded[VL_PROFILE_DISNEY].v[s->seat[p].villain].loc[l].locked)
         s->seat[p].locked |= (uint8_t)(1u << l);
   }
   const char *phase = json_string_value(json_object_get(pos, "phase"));

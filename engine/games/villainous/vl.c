@@ -29,6 +29,7 @@
 
 const vl_profile vl_profiles[VL_PROFILE_COUNT] = {
     [VL_PROFILE_DISNEY] = {.id = "villainous",
+                           .data_dir = "villainous",
                            .fate_mode = VL_FATE_OWN_TWO,
                            .move_any = 0,
                            .conditions = 1,
@@ -36,9 +37,24 @@ const vl_profile vl_profiles[VL_PROFILE_COUNT] = {
                            .min_players = 2,
                            .max_players = 6,
                            .start_power = {0, 1, 2, 2, 3, 3}},
+    [VL_PROFILE_MARVEL] = {.id = "marvel-villainous",
+                           .data_dir = "marvel-villainous",
+                           .fate_mode = VL_FATE_SHARED_ONE,
+                           .move_any = 1,
+                           .conditions = 0,
+                           .fate_token = 0,
+                           .min_players = 2,
+                           .max_players = 4,
+                           .events = 1,
+                           .zero_ally = 1,
+                           .start_power = {0, 1, 2, 2}},
 };
 
 #define PROF(s) (&vl_profiles[(s)->profile])
+#define SHARED(s) (PROF(s)->fate_mode == VL_FATE_SHARED_ONE)
+/* The index of the fate piles seat's fate cards use: its own, or the one
+ * shared deck's (index 0). */
+#define FP(s, seat) (SHARED(s) ? 0 : (seat))
 #define C(s, i) vl_card_of((s), (i))
 #define BLK(seat) ((seat)*VL_BLOCK)
 
@@ -70,6 +86,34 @@ static const char *loc_nm(const vl_state *s, int seat, int loc) {
   return vl_villain_of(s, seat)->loc[loc].name;
 }
 
+/* Where card i is, for a line: a location's name, "the Specialty area",
+ * "the Event X", or "" for a card elsewhere. */
+static const char *place_nm(const vl_state *s, int i) {
+  const vl_where *w = &s->w[i];
+  if (w->zone == VL_Z_SPECIALTY)
+    return "the Specialty area";
+  if (w->zone == VL_Z_EVENT)
+    return w->host != VL_NONE ? vl_card_of(s, w->host)->name : "an Event";
+  if (w->zone == VL_Z_REALM || w->zone == VL_Z_TOP)
+    return loc_nm(s, w->seat, w->loc);
+  return "";
+}
+
+/* A destination (a location of seat's realm, or a VL_DEST_* code) for an
+ * option's label. */
+static void dest_nm(const vl_state *s, int seat, int dest, char *buf,
+                    size_t cap) {
+  if (dest >= VL_DEST_EVENT)
+    snprintf(buf, cap, "the Event %s", vl_card_of(s, dest - VL_DEST_EVENT)->name);
+  else if (dest >= VL_DEST_OTHER)
+    snprintf(buf, cap, "Villain %d's %s (top)",
+             (dest - VL_DEST_OTHER) / VL_LOCS + 1,
+             loc_nm(s, (dest - VL_DEST_OTHER) / VL_LOCS,
+                    (dest - VL_DEST_OTHER) % VL_LOCS));
+  else
+    snprintf(buf, cap, "%s", loc_nm(s, seat, dest));
+}
+
 /* "A", "A and B", "A, B and C" of the cards' names, within cap. */
 static void name_list(const vl_state *s, const int *cards, int n, char *buf,
                       size_t cap) {
@@ -90,7 +134,8 @@ static void name_list(const vl_state *s, const int *cards, int n, char *buf,
 
 bool vl_zone_public(int zone) {
   return zone == VL_Z_VDISC || zone == VL_Z_REALM || zone == VL_Z_TOP ||
-         zone == VL_Z_FDISC || zone == VL_Z_REVEALED || zone == VL_Z_PLAYING;
+         zone == VL_Z_FDISC || zone == VL_Z_REVEALED || zone == VL_Z_PLAYING ||
+         zone == VL_Z_EVENT || zone == VL_Z_SPECIALTY || zone == VL_Z_CENTRE;
 }
 
 bool vl_villain_taken(const vl_state *s, int v) {
@@ -106,12 +151,17 @@ const char *vl_end_name(const vl_state *s) {
                                          : "round_limit";
 }
 
+/* Whether card i is in seat's realm (the Marvel rulebook's domain: its
+ * locations, their tops and its Specialty area). */
 static bool in_realm(const vl_state *s, int i, int seat) {
-  return (s->w[i].zone == VL_Z_REALM || s->w[i].zone == VL_Z_TOP) &&
+  return (s->w[i].zone == VL_Z_REALM || s->w[i].zone == VL_Z_TOP ||
+          s->w[i].zone == VL_Z_SPECIALTY) &&
          s->w[i].seat == seat;
 }
 
-static bool is_fate_card(int i) { return i % VL_BLOCK >= VL_VDECK; }
+static bool is_fate_card(const vl_state *s, int i) {
+  return vl_is_common(s, i) ? !vl_is_stone(s, i) : i % VL_BLOCK >= VL_VDECK;
+}
 
 /* Moves instance i to a zone (piles are kept by the callers). A card
  * coming to a realm gets the next placement number. */
@@ -122,16 +172,21 @@ static void put(vl_state *s, int i, int zone, int seat, int loc) {
   w->loc = (uint8_t)loc;
   w->host = VL_NONE;
   w->known = 0;
-  if (zone == VL_Z_REALM || zone == VL_Z_TOP)
+  bool in_play = zone == VL_Z_REALM || zone == VL_Z_TOP ||
+                 zone == VL_Z_SPECIALTY || zone == VL_Z_EVENT;
+  if (in_play)
     w->order = ++s->seq;
   else
     w->order = 0;
+  if (!in_play)
+    s->tok[i] = 0; /* a Strength token stays only while the card does */
 }
 
 /* The discard pile an instance goes to: its own seat's, by deck. */
 static void to_discard(vl_state *s, int i) {
   int seat = vl_inst_seat(i);
-  if (is_fate_card(i)) {
+  if (is_fate_card(s, i)) {
+    seat = SHARED(s) ? 0 : seat;
     put(s, i, VL_Z_FDISC, seat, 0);
     eng_pile_push(&s->fdisc[seat], (uint16_t)i);
   } else {
@@ -204,17 +259,24 @@ static void draw_cards(vl_state *s, told *t, int seat, int n) {
 static int reveal_fate(vl_state *s, told *t, int seat) {
   uint16_t c;
   bool resh = false;
+  int fp = FP(s, seat);
   t->fl |= ENG_REVEALED;
-  if (!eng_pile_draw(&s->fdeck[seat], &s->fdisc[seat], &s->rng, &c, &resh))
+  if (!eng_pile_draw(&s->fdeck[fp], &s->fdisc[fp], &s->rng, &c, &resh))
     return -1;
   if (resh) {
-    rezone(s, &s->fdeck[seat], VL_Z_FDECK, seat);
-    SAY(t, -1,
-        "Villain %d's fate discard pile (%d cards) was shuffled into a new "
-        "fate deck.",
-        seat + 1, s->fdeck[seat].n + 1);
+    rezone(s, &s->fdeck[fp], VL_Z_FDECK, fp);
+    if (SHARED(s))
+      SAY(t, -1,
+          "The fate discard pile (%d cards) was shuffled into a new fate "
+          "deck.",
+          s->fdeck[fp].n + 1);
+    else
+      SAY(t, -1,
+          "Villain %d's fate discard pile (%d cards) was shuffled into a new "
+          "fate deck.",
+          seat + 1, s->fdeck[fp].n + 1);
   }
-  put(s, c, VL_Z_REVEALED, seat, 0);
+  put(s, c, VL_Z_REVEALED, fp, 0);
   return c;
 }
 
@@ -223,10 +285,21 @@ static int reveal_fate(vl_state *s, told *t, int seat) {
  * nothing is cached that could go stale. */
 
 /* The location a realm card counts at (an attached Item: its host's). */
-static int loc_of(const vl_state *s, int i) { return s->w[i].loc; }
+static int loc_of(const vl_state *s, int i) {
+  return s->w[i].zone == VL_Z_SPECIALTY ? -1 : s->w[i].loc;
+}
 
+/* Every card in seat's realm. A Disney realm holds only its own block's
+ * cards; a Marvel domain may hold any (shared fate cards, Stones, an
+ * opponent's invading Ally). */
+static int span_lo(const vl_state *s, int seat) {
+  return SHARED(s) ? 0 : BLK(seat);
+}
+static int span_hi(const vl_state *s, int seat) {
+  return SHARED(s) ? vl_n_inst(s) : BLK(seat) + VL_BLOCK;
+}
 #define FOR_REALM(s, seat, i)                                                  \
-  for (int i = BLK(seat); i < BLK(seat) + VL_BLOCK; i++)                       \
+  for (int i = span_lo((s), (seat)); i < span_hi((s), (seat)); i++)           \
     if (in_realm((s), i, (seat)))
 
 /* Calls back for every static modifier of the realm of seat. */
@@ -237,17 +310,52 @@ static int loc_of(const vl_state *s, int i) { return s->w[i].loc; }
       for (const vl_mod *m = C(s, src)->ab[ab_].mod;                           \
            m < C(s, src)->ab[ab_].mod + C(s, src)->ab[ab_].n_mod; m++)
 
+static int stones_home(const vl_state *s, int seat);
+
 static bool is_kind(const vl_state *s, int i, int kind) {
   return C(s, i)->kind == kind;
 }
 
+/* Whether Event e (in play) penalises seat: a Global Event everyone, a
+ * Targeted Event its target. */
+static bool event_hits(const vl_state *s, int e, int seat) {
+  return s->w[e].zone == VL_Z_EVENT && is_kind(s, e, VL_K_EVENT) &&
+         (s->w[e].loc == 0 || s->w[e].seat == seat);
+}
+
+/* Calls back for every penalty modifier of the Events that hit seat. */
+#define FOR_EVENT_MODS(s, seat, ev, m)                                         \
+  for (int ev = 0; SHARED(s) && ev < vl_n_inst(s); ev++)                      \
+    if (event_hits((s), ev, (seat)))                                           \
+      for (int ab_ = 0; ab_ < C(s, ev)->n_ab; ab_++)                           \
+        if (C(s, ev)->ab[ab_].when == VL_W_STATIC)                             \
+          for (const vl_mod *m = C(s, ev)->ab[ab_].mod;                        \
+               m < C(s, ev)->ab[ab_].mod + C(s, ev)->ab[ab_].n_mod; m++)
+
+/* The Strength an Event's penalty gives character i of seat's realm. */
+static int event_strength(const vl_state *s, int seat, int i, bool ally,
+                          bool hero) {
+  int n = 0;
+  FOR_EVENT_MODS(s, seat, e, m) {
+    if (m->mod == VL_M_STRENGTH && ((m->who == VL_WHO_ALLIES && ally) ||
+                                    (m->who == VL_WHO_HEROES && hero)))
+      n += m->n;
+  }
+  (void)i;
+  return n;
+}
+
 int vl_strength(const vl_state *s, int i) {
   const vl_card *c = C(s, i);
-  int str = c->strength;
+  int str = c->strength + s->tok[i];
   int seat = s->w[i].seat;
   if (!in_realm(s, i, seat))
-    return str;
-  bool ally = c->kind == VL_K_ALLY, hero = c->kind == VL_K_HERO;
+    return str < 0 ? 0 : str;
+  /* An opponent's Ally in this realm is no Ally of its villain's. */
+  bool ally = c->kind == VL_K_ALLY && vl_owner(s, i) == seat,
+       hero = c->kind == VL_K_HERO;
+  if (SHARED(s))
+    str += event_strength(s, seat, i, ally, hero);
   FOR_MODS(s, seat, j, m) {
     if (m->mod != VL_M_STRENGTH)
       continue;
@@ -287,6 +395,10 @@ int vl_cost(const vl_state *s, int seat, int i) {
     if (m->mod == VL_M_COST && (m->kind == VL_ANY || m->kind == c->kind))
       cost += m->n;
   }
+  FOR_EVENT_MODS(s, seat, e, m) {
+    if (m->mod == VL_M_COST && (m->kind == VL_ANY || m->kind == c->kind))
+      cost += m->n;
+  }
   return cost < 0 ? 0 : cost;
 }
 
@@ -305,13 +417,26 @@ static int gain_amount(const vl_state *s, int seat, int loc, int n) {
     if (m->mod == VL_M_GAIN && loc_of(s, j) == loc)
       n += m->n;
   }
+  FOR_EVENT_MODS(s, seat, e, m) {
+    if (m->mod == VL_M_GAIN)
+      n += m->n;
+  }
   return n < 0 ? 0 : n;
+}
+
+/* Whether i stands on the top of seat's realm as a character that covers
+ * actions: a Hero, or (Marvel) an opponent's Ally played or relocated
+ * there. */
+static bool top_character(const vl_state *s, int seat, int i) {
+  if (!in_realm(s, i, seat) || s->w[i].zone != VL_Z_TOP)
+    return false;
+  int k = C(s, i)->kind;
+  return k == VL_K_HERO || (k == VL_K_ALLY && vl_owner(s, i) != seat);
 }
 
 bool vl_covered(const vl_state *s, int seat, int loc) {
   FOR_REALM(s, seat, i) {
-    if (s->w[i].zone == VL_Z_TOP && s->w[i].loc == loc &&
-        is_kind(s, i, VL_K_HERO))
+    if (s->w[i].loc == loc && top_character(s, seat, i))
       return true;
   }
   return false;
@@ -371,18 +496,40 @@ static int allies_at(const vl_state *s, int seat, int loc, int *out) {
   int n = 0;
   FOR_REALM(s, seat, i) {
     if (s->w[i].zone == VL_Z_REALM && s->w[i].loc == loc &&
-        is_kind(s, i, VL_K_ALLY) && vl_strength(s, i) > 0)
+        is_kind(s, i, VL_K_ALLY) && vl_owner(s, i) == seat &&
+        vl_strength(s, i) > 0)
       out[n++] = i;
   }
   return n;
 }
 
-/* Whether seat can vanquish Hero h now. */
+/* Whether Hero h waits behind a Protector: another Hero with the
+ * Protector ability at its location, while h has none (the Marvel
+ * rulebook: the Protector is defeated first). */
+static bool protected_hero(const vl_state *s, int seat, int h) {
+  if (!is_kind(s, h, VL_K_HERO) || C(s, h)->protector)
+    return false;
+  FOR_REALM(s, seat, g) {
+    if (g != h && s->w[g].zone == VL_Z_TOP && s->w[g].loc == s->w[h].loc &&
+        is_kind(s, g, VL_K_HERO) && C(s, g)->protector)
+      return true;
+  }
+  return false;
+}
+
+/* Whether seat can vanquish character h (a Hero, or an opponent's Ally
+ * on the top of seat's realm) now. A 0-Strength character needs no
+ * Ally under the Disney rulebook's ruling, one that stays under the
+ * Marvel rulebook's. */
 static bool vanquishable(const vl_state *s, int seat, int h) {
-  int need = vl_strength(s, h), allies[VL_BLOCK], sum = 0;
+  if (!top_character(s, seat, h) || protected_hero(s, seat, h))
+    return false;
+  int need = vl_strength(s, h), allies[VL_N], sum = 0;
   int n = allies_at(s, seat, s->w[h].loc, allies);
   for (int k = 0; k < n; k++)
     sum += vl_strength(s, allies[k]);
+  if (need == 0 && PROF(s)->zero_ally)
+    return n > 0;
   return sum >= need;
 }
 
@@ -403,7 +550,8 @@ static int items_at(const vl_state *s, int seat, const vl_objective *o,
   for (int k = 0; k < o->n_items; k++) {
     bool here = false;
     FOR_REALM(s, seat, i) {
-      if (vl_def_of(s, i) == o->items[k] && (loc < 0 || loc_of(s, i) == loc))
+      if (vl_owner(s, i) == seat && vl_def_of(s, i) == o->items[k] &&
+          (loc < 0 || loc_of(s, i) == loc))
         here = true;
     }
     n += here;
@@ -425,7 +573,8 @@ static bool items_together(const vl_state *s, int seat, const vl_objective *o) {
 static int objective_hero(const vl_state *s, int seat, const vl_objective *o) {
   int hero = -1;
   FOR_REALM(s, seat, i) {
-    if (vl_def_of(s, i) == o->hero && is_kind(s, i, VL_K_HERO))
+    if (vl_owner(s, i) == seat && vl_def_of(s, i) == o->hero &&
+        is_kind(s, i, VL_K_HERO))
       hero = i;
   }
   return hero;
@@ -440,6 +589,7 @@ static int everywhere_count(const vl_state *s, int seat,
     bool here = false;
     FOR_REALM(s, seat, i) {
       if (loc_of(s, i) == loc && s->w[i].zone == VL_Z_REALM &&
+          vl_owner(s, i) == seat &&
           (o->card >= 0 ? vl_def_of(s, i) == o->card
                         : C(s, i)->kind == o->kind_of))
         here = true;
@@ -455,8 +605,15 @@ static int reach_value(const vl_state *s, int seat, const vl_objective *o) {
     return s->seat[seat].track;
   case VL_C_DEFEATED:
     return s->seat[seat].defeated;
-  case VL_C_ALLIES:
-    return count_kind(s, seat, VL_K_ALLY);
+  case VL_C_ALLIES: {
+    int n = 0;
+    FOR_REALM(s, seat, i) {
+      n += is_kind(s, i, VL_K_ALLY) && vl_owner(s, i) == seat;
+    }
+    return n;
+  }
+  case VL_C_STONES:
+    return stones_home(s, seat);
   case VL_C_COUNT:
     break;
   }
@@ -576,7 +733,8 @@ void vl_progress_text(const vl_state *s, int seat, char *buf, size_t cap) {
     break;
   }
   case VL_O_REACH: {
-    static const char *const what[] = {"", "Heroes defeated", "Allies"};
+    static const char *const what[] = {"", "Heroes defeated", "Allies",
+                                       "Stones"};
     if (o->count == VL_C_TRACK)
       snprintf(buf, cap, "%d of %d %s", reach_value(s, seat, o), o->n,
                v->track_name);
@@ -611,7 +769,7 @@ static void tell_end(const vl_state *s, told *t) {
 
 static void end_game(vl_state *s, told *t, int reason, unsigned winners) {
   /* Cards face up in the middle go where they were going. */
-  for (int i = 0; i < s->players * VL_BLOCK; i++)
+  for (int i = 0; i < vl_n_inst(s); i++)
     if (s->w[i].zone == VL_Z_PLAYING || s->w[i].zone == VL_Z_REVEALED)
       to_discard(s, i);
   s->over = 1;
@@ -665,7 +823,8 @@ static void push_ability(vl_state *s, int src, const vl_ability *ab, int player,
     int op = ab->eff[k].op;
     /* Choices among a hand or a deck are its holder's. */
     bool own = op == VL_OP_DISCARD_CARDS || op == VL_OP_PLAY_FREE ||
-               op == VL_OP_SEARCH || op == VL_OP_LOOK_FATE;
+               op == VL_OP_SEARCH || op == VL_OP_LOOK_FATE ||
+               op == VL_OP_STONE;
     vl_frame *f = push(s, VL_F_EFFECT, own ? realm : player, realm);
     if (!f)
       return;
@@ -685,9 +844,10 @@ static void push_when(vl_state *s, int i, int when, int player, int realm) {
 /* Fires `when` for every villain card of seat's realm it fits (at loc,
  * or anywhere when loc < 0), in placement order. */
 static void fire_realm(vl_state *s, int seat, int when, int loc) {
-  int list[VL_BLOCK], n = 0;
+  int list[VL_N], n = 0;
   FOR_REALM(s, seat, i) {
-    if (is_fate_card(i) || (loc >= 0 && loc_of(s, i) != loc))
+    if (is_fate_card(s, i) || vl_owner(s, i) != seat ||
+        (loc >= 0 && loc_of(s, i) != loc))
       continue;
     for (int a = 0; a < C(s, i)->n_ab; a++)
       if (C(s, i)->ab[a].when == when) {
@@ -728,8 +888,14 @@ static void leave_realm(vl_state *s, int i);
 static void drop_attached(vl_state *s, int i) {
   int seat = s->w[i].seat;
   FOR_REALM(s, seat, j) {
-    if (s->w[j].host == i)
-      leave_realm(s, j);
+    if (s->w[j].host != i)
+      continue;
+    if (vl_is_stone(s, j)) {
+      /* A Stone is never discarded: it stays at the location, loose. */
+      put(s, j, VL_Z_REALM, seat, s->w[i].loc);
+      continue;
+    }
+    leave_realm(s, j);
   }
 }
 
@@ -738,7 +904,7 @@ static void drop_attached(vl_state *s, int i) {
 static void leave_realm(vl_state *s, int i) {
   int seat = s->w[i].seat;
   drop_attached(s, i);
-  bool villain = !is_fate_card(i);
+  bool villain = !is_fate_card(s, i);
   to_discard(s, i);
   if (villain)
     push_when(s, i, VL_W_DISCARDED, seat, seat);
@@ -751,6 +917,29 @@ static void defeat_hero(vl_state *s, told *t, int h, const int *used, int n,
                         const char *how) {
   int seat = s->w[h].seat, loc = s->w[h].loc;
   const vl_villain *v = vl_villain_of(s, seat);
+  if (is_kind(s, h, VL_K_ALLY)) {
+    /* An opponent's Ally on this realm's top: vanquished like a Hero, but
+     * no Hero defeated. */
+    if (TELLING(t)) {
+      char list[240] = "";
+      if (n > 0) {
+        char names[180];
+        name_list(s, used, n, names, sizeof names);
+        snprintf(list, sizeof list, " with %s, who go%s to the discard pile",
+                 names, n == 1 ? "es" : "");
+      }
+      SAY(t, -1,
+          "Villain %d %s Villain %d's Ally %s (Strength %d) at %s%s; it goes "
+          "to its owner's discard pile.",
+          seat + 1, how, vl_owner(s, h) + 1, nm(s, h), vl_strength(s, h),
+          loc_nm(s, seat, loc), list);
+    }
+    leave_realm(s, h);
+    for (int k = 0; k < n; k++)
+      if (in_realm(s, used[k], seat))
+        leave_realm(s, used[k]);
+    return;
+  }
   if (TELLING(t)) {
     char list[240] = "";
     if (n > 0) {
@@ -762,8 +951,8 @@ static void defeat_hero(vl_state *s, told *t, int h, const int *used, int n,
     SAY(t, -1, "Villain %d %s %s (Strength %d) at %s%s.", seat + 1, how,
         nm(s, h), vl_strength(s, h), loc_nm(s, seat, loc), list);
   }
-  if (v->obj.kind == VL_O_DEFEAT_HERO_AT && vl_def_of(s, h) == v->obj.hero &&
-      loc == v->obj.loc)
+  if (v->obj.kind == VL_O_DEFEAT_HERO_AT && vl_owner(s, h) == seat &&
+      vl_def_of(s, h) == v->obj.hero && loc == v->obj.loc)
     s->hit |= (uint8_t)(1u << seat);
   s->seat[seat].defeated++;
   fired(s, VL_T_OPP_DEFEAT);
@@ -786,8 +975,12 @@ static void hero_arrived(vl_state *s, int seat, int loc) {
  * into seat's realm at loc: the top for Heroes and the Items on them. */
 static void place(vl_state *s, int i, int seat, int loc, int host) {
   bool top = is_kind(s, i, VL_K_HERO) ||
-             (host != (int)VL_NONE && s->w[host].zone == VL_Z_TOP);
-  put(s, i, top ? VL_Z_TOP : VL_Z_REALM, seat, loc);
+             (host != (int)VL_NONE && s->w[host].zone == VL_Z_TOP) ||
+             (is_kind(s, i, VL_K_ALLY) && vl_owner(s, i) != seat);
+  int zone = is_kind(s, i, VL_K_SPECIALTY) ? VL_Z_SPECIALTY
+             : top                         ? VL_Z_TOP
+                                           : VL_Z_REALM;
+  put(s, i, zone, seat, zone == VL_Z_SPECIALTY ? 0 : loc);
   s->w[i].host = (uint16_t)host;
 }
 
@@ -813,8 +1006,230 @@ static void unpile(vl_state *s, int i) {
   case VL_Z_TOP:
   case VL_Z_REVEALED:
   case VL_Z_PLAYING:
+  case VL_Z_EVENT:
+  case VL_Z_SPECIALTY:
+  case VL_Z_CENTRE:
   case VL_Z_COUNT:
     break;
+  }
+}
+
+
+/* ---- Marvel: Events, Stones, the domains' borders -------------------------
+ */
+
+/* Where a card may go, as one option operand: a location 0-3 of the
+ * mover's own realm, a location of another domain, or an Event. */
+#define DEST_OTHER VL_DEST_OTHER
+#define DEST_EVENT VL_DEST_EVENT
+
+static vl_frame *push(vl_state *s, int kind, int player, int realm);
+static void push_when(vl_state *s, int i, int when, int player, int realm);
+
+static bool is_collector(const vl_state *s, int seat) {
+  if (seat < 0)
+    return false;
+  const vl_villain *v = vl_villain_of(s, seat);
+  return v && v->collector;
+}
+
+/* The Allies (with their Items) at Event e, and their Strength. */
+static int event_strength_at(const vl_state *s, int e) {
+  int sum = 0;
+  for (int i = 0; i < vl_common_base(s); i++)
+    if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e &&
+        is_kind(s, i, VL_K_ALLY))
+      sum += vl_strength(s, i);
+  return sum;
+}
+
+/* Whether seat may send Allies to Event e: a Global Event, or its own
+ * Targeted Event. */
+static bool may_join(const vl_state *s, int seat, int e) {
+  return s->w[e].zone == VL_Z_EVENT && is_kind(s, e, VL_K_EVENT) &&
+         (s->w[e].loc == 0 || s->w[e].seat == seat);
+}
+
+/* Whether card i carries a Stone. */
+static bool carries_stone(const vl_state *s, int i) {
+  for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
+    if (vl_is_stone(s, j) && s->w[j].host == i &&
+        s->w[j].zone != VL_Z_CENTRE)
+      return true;
+  return false;
+}
+
+/* How many Stones lie on their Specialty side in seat's domain. */
+static int stones_home(const vl_state *s, int seat) {
+  int n = 0;
+  for (int j = vl_common_base(s); SHARED(s) && j < vl_n_inst(s); j++)
+    n += vl_is_stone(s, j) && s->w[j].zone == VL_Z_SPECIALTY &&
+         s->w[j].seat == seat;
+  return n;
+}
+
+/* Stone st comes into the collector's domain: it turns to its Specialty
+ * side. */
+static void stone_home(vl_state *s, told *t, int st, int seat) {
+  put(s, st, VL_Z_SPECIALTY, seat, 0);
+  SAY(t, -1,
+      "The Stone %s is in Villain %d's domain and turns to its Specialty "
+      "side (%d of %d Stones).",
+      nm(s, st), seat + 1, stones_home(s, seat), VL_STONES);
+}
+
+/* The collector's Ally i came home: the Stones it carries turn. */
+static void bring_home(vl_state *s, told *t, int i) {
+  int seat = vl_owner(s, i);
+  for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
+    if (vl_is_stone(s, j) && s->w[j].host == i && s->w[j].zone != VL_Z_CENTRE)
+      stone_home(s, t, j, seat);
+}
+
+/* The collector's Ally i stands in another domain: it takes up the
+ * Stones at its location. */
+static void pick_up(vl_state *s, told *t, int i) {
+  int seat = s->w[i].seat, loc = s->w[i].loc;
+  if (!is_collector(s, vl_owner(s, i)) || seat == vl_owner(s, i))
+    return;
+  /* The Stone may lie loose or on one of that villain's Allies: only
+   * vanquishing the collector's Ally keeps it (docs/rules). */
+  for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
+    if (vl_is_stone(s, j) && s->w[j].zone == VL_Z_REALM &&
+        s->w[j].seat == seat && s->w[j].loc == loc) {
+      put(s, j, VL_Z_TOP, seat, loc);
+      s->w[j].host = (uint16_t)i;
+      SAY(t, -1,
+          "%s took up the Stone %s at %s: it must bring it home to "
+          "Villain %d's domain.",
+          nm(s, i), nm(s, j), loc_nm(s, seat, loc), vl_owner(s, i) + 1);
+    }
+}
+
+/* Event e is resolved: every villain with an Ally there gets its reward
+ * (clockwise from the player whose turn it is), the Event goes to the
+ * fate discard pile and the Allies to their discard piles. */
+static void resolve_event(vl_state *s, told *t, int e) {
+  unsigned seats = 0;
+  SAY(t, -1,
+      "The Event %s is resolved: its Allies bring %d Strength, %d needed.",
+      nm(s, e), event_strength_at(s, e), vl_strength(s, e));
+  for (int i = 0; i < vl_common_base(s); i++)
+    if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e &&
+        is_kind(s, i, VL_K_ALLY)) {
+      seats |= 1u << vl_owner(s, i);
+      for (int j = 0; j < vl_common_base(s); j++)
+        if (s->w[j].zone == VL_Z_EVENT && s->w[j].host == i)
+          to_discard(s, j);
+      to_discard(s, i);
+    }
+  to_discard(s, e);
+  /* Pushed last first: the first villain clockwise resolves first. */
+  for (int k = s->players - 1; k >= 0; k--) {
+    int seat = (s->current + k) % s->players;
+    if (seats & (1u << seat)) {
+      SAY(t, -1, "Villain %d had Allies at %s and gets its reward.", seat + 1,
+          nm(s, e));
+      push_when(s, e, VL_W_RESOLVED, seat, seat);
+    }
+  }
+}
+
+/* Ally i (with its Items) goes to Event e; the Event resolves when its
+ * Allies reach its Strength requirement. */
+static void to_event(vl_state *s, told *t, int i, int e) {
+  int seat = vl_owner(s, i);
+  put(s, i, VL_Z_EVENT, seat, 0);
+  s->w[i].host = (uint16_t)e;
+  for (int j = 0; j < vl_common_base(s); j++)
+    if (j != i && s->w[j].host == i && s->w[j].zone != VL_Z_NONE) {
+      put(s, j, VL_Z_EVENT, seat, 0);
+      s->w[j].host = (uint16_t)i;
+    }
+  SAY(t, -1, "%s (Strength %d) is at the Event %s: %d of %d Strength.",
+      nm(s, i), vl_strength(s, i), nm(s, e), event_strength_at(s, e),
+      vl_strength(s, e));
+  if (event_strength_at(s, e) >= vl_strength(s, e))
+    resolve_event(s, t, e);
+}
+
+/* Card i of its owner goes to dest (DEST_*): a location of its owner's
+ * domain, another domain's top, or an Event. Items attached go along. */
+static void send_to(vl_state *s, told *t, int i, int dest) {
+  /* A Stone moves only within the domain it lies in. */
+  int owner = vl_is_stone(s, i) ? s->w[i].seat : vl_owner(s, i);
+  if (dest >= DEST_EVENT) {
+    to_event(s, t, i, dest - DEST_EVENT);
+    return;
+  }
+  int seat = owner, loc = dest, zone = VL_Z_REALM;
+  if (dest >= DEST_OTHER) {
+    seat = (dest - DEST_OTHER) / VL_LOCS;
+    loc = (dest - DEST_OTHER) % VL_LOCS;
+    zone = VL_Z_TOP;
+  }
+  if (s->w[i].seat == seat && s->w[i].zone == zone) {
+    relocate(s, i, loc);
+  } else {
+    int from = s->w[i].seat;
+    put(s, i, zone, seat, loc);
+    for (int j = 0; j < vl_n_inst(s); j++)
+      if (j != i && s->w[j].host == i && s->w[j].zone != VL_Z_CENTRE &&
+          in_realm(s, j, from)) {
+        put(s, j, zone, seat, loc);
+        s->w[j].host = (uint16_t)i;
+      }
+  }
+  if (vl_is_stone(s, i))
+    return;
+  if (seat == owner && is_collector(s, owner))
+    bring_home(s, t, i);
+  else
+    pick_up(s, t, i);
+}
+
+/* A Stone from the centre, picked at random; -1 when none is left. */
+static int random_stone(vl_state *s) {
+  int free[VL_STONES], n = 0;
+  for (int j = vl_common_base(s); SHARED(s) && j < vl_n_inst(s); j++)
+    if (vl_is_stone(s, j) && s->w[j].zone == VL_Z_CENTRE && n < VL_STONES)
+      free[n++] = j;
+  return n == 0 ? -1 : free[eng_rng_below(&s->rng, (uint32_t)n)];
+}
+
+static bool stone_left(const vl_state *s) {
+  for (int j = vl_common_base(s); SHARED(s) && j < vl_n_inst(s); j++)
+    if (vl_is_stone(s, j) && s->w[j].zone == VL_Z_CENTRE)
+      return true;
+  return false;
+}
+
+/* A Stone enters seat's domain: attached to Ally host, or loose at loc
+ * when host is VL_NONE. */
+static void stone_enters(vl_state *s, told *t, int seat, int host, int loc) {
+  int st = random_stone(s);
+  if (st < 0)
+    return;
+  if (is_collector(s, seat)) {
+    SAY(t, -1, "Villain %d drew the Stone %s at random from the centre.",
+        seat + 1, nm(s, st));
+    stone_home(s, t, st, seat);
+    return;
+  }
+  if (host != (int)VL_NONE) {
+    put(s, st, s->w[host].zone, seat, s->w[host].loc);
+    s->w[st].host = (uint16_t)host;
+    SAY(t, -1,
+        "Villain %d drew the Stone %s at random from the centre and "
+        "attached it to %s at %s: %s",
+        seat + 1, nm(s, st), nm(s, host), loc_nm(s, seat, s->w[host].loc),
+        C(s, st)->text);
+  } else {
+    put(s, st, VL_Z_REALM, seat, loc);
+    SAY(t, -1,
+        "Villain %d drew the Stone %s at random from the centre; with no "
+        "Ally to carry it, it lies loose at %s: %s",
+        seat + 1, nm(s, st), loc_nm(s, seat, loc), C(s, st)->text);
   }
 }
 
@@ -882,8 +1297,18 @@ static bool playable(const vl_state *s, int seat, int i, bool free) {
     return false;
   switch ((vl_kind)c->kind) {
   case VL_K_ALLY:
+    if (SHARED(s)) { /* an Event or (invading) another domain will do */
+      for (int e = 0; e < vl_n_inst(s); e++)
+        if (may_join(s, seat, e))
+          return true;
+      if (c->invade)
+        return true;
+    }
+    return any_open_loc(s, seat, false);
   case VL_K_SPECIAL:
     return any_open_loc(s, seat, false);
+  case VL_K_SPECIALTY:
+    return true;
   case VL_K_ITEM:
     if (c->attach == VL_AT_ALLY) {
       FOR_REALM(s, seat, j) {
@@ -897,10 +1322,51 @@ static bool playable(const vl_state *s, int seat, int i, bool free) {
     return ability_possible(s, &c->ab[0], seat, seat, i);
   case VL_K_CONDITION:
   case VL_K_HERO:
+  case VL_K_EVENT:
   case VL_K_COUNT:
     break;
   }
   return false;
+}
+
+/* Where the Marvel relocate action may send seat's card i (DEST_*
+ * codes), into out; returns how many. Within the domain anywhere; an
+ * Ally to an Event it may join (not while it carries a Stone); an Ally
+ * in another domain home; the collector's Ally into another domain. */
+static int relocate_dests(const vl_state *s, int seat, int i, int *out) {
+  int n = 0;
+  const vl_card *c = C(s, i);
+  bool ally = c->kind == VL_K_ALLY;
+  bool mine = vl_owner(s, i) == seat || (vl_is_stone(s, i) &&
+                                         in_realm(s, i, seat));
+  if (!mine || s->w[i].host != VL_NONE ||
+      (!ally && c->kind != VL_K_ITEM))
+    return 0;
+  if (s->w[i].zone == VL_Z_TOP && s->w[i].seat != seat && ally) {
+    for (int l = 0; l < VL_LOCS; l++)
+      if (open_for(s, seat, l, false))
+        out[n++] = l;
+    return n;
+  }
+  if (!in_realm(s, i, seat) || s->w[i].zone != VL_Z_REALM)
+    return 0;
+  int from = s->w[i].loc;
+  if (mod_at(s, seat, from, VL_M_NO_MOVE))
+    return 0;
+  for (int l = 0; l < VL_LOCS; l++)
+    if (l != from && open_for(s, seat, l, false))
+      out[n++] = l;
+  if (!ally)
+    return n;
+  if (!carries_stone(s, i))
+    for (int e = 0; e < vl_n_inst(s); e++)
+      if (may_join(s, seat, e))
+        out[n++] = DEST_EVENT + e;
+  if (is_collector(s, seat) && !carries_stone(s, i))
+    for (int p = 0; p < s->players; p++)
+      for (int l = 0; p != seat && l < VL_LOCS; l++)
+        out[n++] = DEST_OTHER + p * VL_LOCS + l;
+  return n;
 }
 
 /* Whether the def of instance i was already offered (one option per
@@ -1046,12 +1512,16 @@ static void effect_options(const vl_state *s, const vl_frame *f,
   }
   case VL_OP_DEFEAT_HERO:
     FOR_REALM(s, r, h) {
-      if (hero_ok(s, r, h, e->where, f->src) &&
+      if (hero_ok(s, r, h, e->where, f->src) && !protected_hero(s, r, h) &&
           (e->n == 0 || vl_strength(s, h) <= e->n))
         add(p, OPT(VL_OPT_PICK, h, 0));
     }
     break;
   case VL_OP_FATE:
+    if (SHARED(s)) { /* the target is chosen after the reveal */
+      add(p, OPT(VL_OPT_DONE, 0, 0));
+      break;
+    }
     if (e->scope == VL_SC_ACTIVE) {
       if (fate_target(s, r, s->current))
         add(p, OPT(VL_OPT_SEAT, s->current, 0));
@@ -1072,7 +1542,7 @@ static void effect_options(const vl_state *s, const vl_frame *f,
   case VL_OP_REMOVE_ALLY:
     FOR_REALM(s, r, i) {
       if (s->w[i].zone == VL_Z_REALM && is_kind(s, i, VL_K_ALLY) &&
-          !is_fate_card(i) &&
+          !is_fate_card(s, i) &&
           (e->op == VL_OP_RETURN_ALLY || e->n == 0 ||
            vl_strength(s, i) <= e->n) &&
           here_ok(s, r, i, e->where, f->src))
@@ -1082,7 +1552,8 @@ static void effect_options(const vl_state *s, const vl_frame *f,
   case VL_OP_REMOVE_CARD:
     FOR_REALM(s, r, i) {
       int k = C(s, i)->kind;
-      if (!is_fate_card(i) && (k == VL_K_ITEM || k == VL_K_SPECIAL) &&
+      if (!is_fate_card(s, i) && !vl_is_stone(s, i) &&
+          (k == VL_K_ITEM || k == VL_K_SPECIAL) &&
           kind_fits(e->kind, k) && here_ok(s, r, i, e->where, f->src))
         add(p, OPT(VL_OPT_PICK, i, 0));
     }
@@ -1115,6 +1586,38 @@ static void effect_options(const vl_state *s, const vl_frame *f,
       break;
     }
     break;
+  case VL_OP_TOKEN:
+    FOR_REALM(s, r, i) {
+      bool ok = e->kind == VL_K_HERO
+                    ? hero_ok(s, r, i, e->where, f->src)
+                    : s->w[i].zone == VL_Z_REALM && is_kind(s, i, VL_K_ALLY) &&
+                          vl_owner(s, i) == r &&
+                          here_ok(s, r, i, e->where, f->src);
+      if (ok)
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    }
+    break;
+  case VL_OP_STONE:
+    /* step 0: an Ally of the domain carries it; else one from the hand
+     * comes into play for free (the rulebook), then carries it. */
+    if (f->step != 0 || !stone_left(s))
+      break;
+    FOR_REALM(s, r, i) {
+      if (s->w[i].zone == VL_Z_REALM && is_kind(s, i, VL_K_ALLY) &&
+          vl_owner(s, i) == r)
+        add(p, OPT(VL_OPT_PICK, i, 0));
+    }
+    if (p->n == 0)
+      for (int i = BLK(r); i < BLK(r) + VL_VDECK; i++)
+        if (s->w[i].zone == VL_Z_HAND && is_kind(s, i, VL_K_ALLY) &&
+            any_open_loc(s, r, false) && !seen_def(s, seen, i))
+          add(p, OPT(VL_OPT_PICK, i, 0));
+    break;
+  case VL_OP_GIVE_STONE:
+    for (int o = 0; o < s->players && stone_left(s); o++)
+      if (o != r)
+        add(p, OPT(VL_OPT_SEAT, o, 0));
+    break;
   case VL_OP_GAIN_POWER:
   case VL_OP_LOSE_POWER:
   case VL_OP_DRAW:
@@ -1140,8 +1643,7 @@ static bool op_chooses(int op) {
 
 static bool any_vanquishable(const vl_state *s, int seat) {
   FOR_REALM(s, seat, h) {
-    if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
-        vanquishable(s, seat, h))
+    if (vanquishable(s, seat, h))
       return true;
   }
   return false;
@@ -1154,6 +1656,8 @@ static bool effect_can(const vl_state *s, const vl_frame *f) {
     return any_vanquishable(s, f->realm);
   if (f->e.op == VL_OP_UNLOCK)
     return s->seat[f->realm].locked != 0;
+  if (f->e.op == VL_OP_STONE)
+    return stone_left(s);
   if (!op_chooses(f->e.op))
     return true;
   eng_prompt p;
@@ -1254,11 +1758,32 @@ static const vl_ability *activation(const vl_state *s, int seat, int i) {
   return NULL;
 }
 
-/* Whether card i of seat's realm can be activated now. */
+/* The bit of card i in vl_state.once (Specialties and Stones are
+ * activated at most once a turn), or 0 for any other card. */
+static uint64_t once_bit(const vl_state *s, int i) {
+  if (vl_is_stone(s, i))
+    return (uint64_t)1 << (32 + i - vl_common_base(s) -
+                           vl_data_of(s)->n_common_fate);
+  if (is_kind(s, i, VL_K_SPECIALTY))
+    return (uint64_t)1 << (i % VL_BLOCK);
+  return 0;
+}
+
+/* Whether card i can be activated by seat now: a card of seat's realm,
+ * or (Marvel) seat's own Ally or Item in another domain or at an Event. */
 static bool activatable(const vl_state *s, int seat, int i) {
-  if (!in_realm(s, i, seat) || is_fate_card(i))
+  if (is_fate_card(s, i) || (s->once & once_bit(s, i)))
     return false;
+  if (!in_realm(s, i, seat)) {
+    bool away = SHARED(s) && vl_owner(s, i) == seat &&
+                (s->w[i].zone == VL_Z_TOP || s->w[i].zone == VL_Z_EVENT);
+    return away && activation(s, seat, i) != NULL;
+  }
+  if (SHARED(s) && vl_owner(s, i) != seat && !vl_is_stone(s, i))
+    return false; /* an opponent's Ally on this realm's top */
   int loc = loc_of(s, i);
+  if (loc < 0) /* the Specialty area */
+    return activation(s, seat, i) != NULL;
   return !locked(s, seat, loc) && !mod_at(s, seat, loc, VL_M_NO_ACTIVATE) &&
          activation(s, seat, i) != NULL;
 }
@@ -1290,15 +1815,30 @@ static void action_options(const vl_state *s, eng_prompt *p) {
       break;
     }
     case VL_A_ACTIVATE:
+      if (SHARED(s)) {
+        for (int i = 0; i < vl_n_inst(s); i++)
+          if (activatable(s, me, i))
+            add(p, OPT(VL_OPT_ACTIVATE, i, 0));
+        break;
+      }
       FOR_REALM(s, me, i) {
         if (activatable(s, me, i))
           add(p, OPT(VL_OPT_ACTIVATE, i, 0));
       }
       break;
     case VL_A_MOVE_ALLY:
+      if (SHARED(s)) {
+        int to[VL_LOCS * VL_SEATS + VL_N];
+        for (int i = 0; i < vl_n_inst(s); i++) {
+          int n = relocate_dests(s, me, i, to);
+          for (int d = 0; d < n; d++)
+            add(p, OPT(VL_OPT_MOVE_ALLY, i, to[d]));
+        }
+        break;
+      }
       FOR_REALM(s, me, i) {
         const vl_card *c = C(s, i);
-        if (is_fate_card(i) || s->w[i].host != VL_NONE ||
+        if (is_fate_card(s, i) || s->w[i].host != VL_NONE ||
             (c->kind != VL_K_ALLY && c->kind != VL_K_ITEM))
           continue;
         int n = ally_dests(s, me, i, VL_SC_ADJACENT, dests);
@@ -1317,12 +1857,15 @@ static void action_options(const vl_state *s, eng_prompt *p) {
       break;
     case VL_A_VANQUISH:
       FOR_REALM(s, me, h) {
-        if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
-            vanquishable(s, me, h))
+        if (vanquishable(s, me, h))
           add(p, OPT(VL_OPT_VANQUISH, h, 0));
       }
       break;
     case VL_A_FATE:
+      if (SHARED(s)) { /* the target is chosen after the reveal */
+        add(p, OPT(VL_OPT_FATE, me, 0));
+        break;
+      }
       for (int t = 0; t < s->players; t++)
         if (fate_target(s, me, t))
           add(p, OPT(VL_OPT_FATE, t, 0));
@@ -1383,22 +1926,32 @@ static void frame_options(const vl_state *s, const vl_frame *f, eng_prompt *p) {
         if (ally_host(s, r, i))
           add(p, OPT(VL_OPT_PICK, i, 0));
       }
+    } else if (c->kind == VL_K_SPECIALTY) {
+      add(p, OPT(VL_OPT_LOC, 0, 0)); /* the Specialty area */
     } else {
       for (int l = 0; l < VL_LOCS; l++)
         if (open_for(s, r, l, false))
           add(p, OPT(VL_OPT_LOC, l, 0));
+      if (SHARED(s) && c->kind == VL_K_ALLY && !is_fate_card(s, f->a) &&
+          f->b != 1) {
+        for (int e = 0; e < vl_n_inst(s); e++)
+          if (may_join(s, r, e))
+            add(p, OPT(VL_OPT_LOC, DEST_EVENT + e, 0));
+        for (int o = 0; c->invade && o < s->players; o++)
+          for (int l = 0; o != r && l < VL_LOCS; l++)
+            add(p, OPT(VL_OPT_LOC, DEST_OTHER + o * VL_LOCS + l, 0));
+      }
     }
     break;
   }
   case VL_F_VANQUISH:
     if (f->a == VL_NONE) {
       FOR_REALM(s, r, h) {
-        if (s->w[h].zone == VL_Z_TOP && is_kind(s, h, VL_K_HERO) &&
-            vanquishable(s, r, h))
+        if (vanquishable(s, r, h))
           add(p, OPT(VL_OPT_PICK, h, 0));
       }
     } else {
-      int allies[VL_BLOCK];
+      int allies[VL_N];
       int n = allies_at(s, r, s->w[f->a].loc, allies);
       for (int k = 0; k < n; k++) {
         bool chosen = false;
@@ -1412,9 +1965,14 @@ static void frame_options(const vl_state *s, const vl_frame *f, eng_prompt *p) {
     }
     break;
   case VL_F_FATE:
-    if (f->step == 1)
+    if (f->step == 1 && SHARED(s)) {
+      for (int o = 0; o < s->players; o++)
+        if (o != f->player)
+          add(p, OPT(VL_OPT_SEAT, o, 0));
+    } else if (f->step == 1) {
       for (int k = 0; k < f->n_list; k++)
         add(p, OPT(VL_OPT_PICK, f->list[k], 0));
+    }
     break;
   case VL_F_DISCARD: {
     uint64_t seen[2] = {0, 0};
@@ -1456,7 +2014,7 @@ static bool options(const vl_state *s, eng_prompt *p) {
   }
   switch ((vl_phase)s->phase) {
   case VL_PH_CHOOSE:
-    for (int v = 0; v < vl_loaded.n; v++)
+    for (int v = 0; v < vl_data_of(s)->n; v++)
       if (!vl_villain_taken(s, v))
         add(p, OPT(VL_OPT_VILLAIN, v, 0));
     p->player = s->chooser;
@@ -1553,12 +2111,44 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
   int i = f->a, r = f->realm, player = f->player;
   const vl_card *c = C(s, i);
   int cost = 0;
-  if (!is_fate_card(i) && !f->free) {
+  if (!is_fate_card(s, i) && !f->free) {
     cost = vl_cost(s, r, i);
     s->seat[r].power = (int16_t)(s->seat[r].power - cost);
   }
   unpile(s, i);
+  if (loc >= DEST_OTHER) { /* Marvel: an Event, or another domain */
+    char paid[48] = " for free";
+    if (!f->free)
+      snprintf(paid, sizeof paid, ", paying %d Power (%d left)", cost,
+               s->seat[r].power);
+    if (loc >= DEST_EVENT) {
+      SAY(t, -1, "Villain %d played the Ally %s to the Event %s%s.", r + 1,
+          nm(s, i), nm(s, loc - DEST_EVENT), paid);
+      send_to(s, t, i, loc);
+    } else {
+      int o = (loc - DEST_OTHER) / VL_LOCS, l = (loc - DEST_OTHER) % VL_LOCS;
+      place(s, i, o, l, VL_NONE);
+      SAY(t, -1,
+          "Villain %d played the Ally %s (Strength %d) to the top of Villain "
+          "%d's domain at %s%s: it covers the actions there.",
+          r + 1, nm(s, i), vl_strength(s, i), o + 1, loc_nm(s, o, l), paid);
+      pick_up(s, t, i);
+    }
+    fired(s, VL_T_OPP_ALLY);
+    push_when(s, i, VL_W_PLAYED, player, r);
+    return;
+  }
   place(s, i, r, loc, host);
+  if (c->kind == VL_K_SPECIALTY) {
+    char paid[48] = " for free";
+    if (!f->free)
+      snprintf(paid, sizeof paid, ", paying %d Power (%d left)", cost,
+               s->seat[r].power);
+    SAY(t, -1, "Villain %d played the Specialty %s to their Specialty area%s.",
+        r + 1, nm(s, i), paid);
+    push_when(s, i, VL_W_PLAYED, player, r);
+    return;
+  }
   if (TELLING(t)) {
     char where[160], paid[48] = "";
     if (host != (int)VL_NONE)
@@ -1566,10 +2156,10 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
                loc_nm(s, r, loc));
     else
       snprintf(where, sizeof where, "at %s", loc_nm(s, r, loc));
-    if (is_fate_card(i)) {
+    if (is_fate_card(s, i)) {
       char covers[96] = "";
       if (c->kind == VL_K_HERO) {
-        int hs[VL_BLOCK];
+        int hs[VL_N];
         char tops[80];
         top_text(s, r, loc, tops, sizeof tops);
         if (heroes_at(s, r, loc, hs) == 1 && tops[0])
@@ -1589,7 +2179,7 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
       else if (cost)
         snprintf(paid, sizeof paid, ", paying %d Power (%d left)", cost,
                  s->seat[r].power);
-      char what[40];
+      char what[80];
       if (c->kind == VL_K_ALLY)
         snprintf(what, sizeof what, "Ally %s (Strength %d)", nm(s, i),
                  vl_strength(s, i));
@@ -1604,7 +2194,7 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
     int str = vl_strength(s, i);
     if (s->acting && str > s->fired_ally)
       s->fired_ally = (int8_t)str;
-  } else if (c->kind == VL_K_ITEM && !is_fate_card(i)) {
+  } else if (c->kind == VL_K_ITEM && !is_fate_card(s, i)) {
     fired(s, VL_T_OPP_ITEM);
   }
   if (c->kind == VL_K_HERO)
@@ -1660,9 +2250,55 @@ static void play_fate_card(vl_state *s, told *t, int actor, int target, int i) {
   }
 }
 
-/* actor performs a Fate action against target. */
+/* A revealed Event comes into play: a Targeted Event against its
+ * villain (unless that villain revealed it), a Global Event in the middle
+ * (unless the mode allows only one and one is in play). */
+static void event_revealed(vl_state *s, told *t, int actor, int e) {
+  int target = vl_owner(s, e);
+  const char *text = text_of(s, e);
+  if (target >= 0) {
+    if (target == actor) {
+      to_discard(s, e);
+      SAY(t, -1,
+          "%s is Villain %d's own Targeted Event: it goes to the fate discard "
+          "pile without effect.",
+          nm(s, e), actor + 1);
+      return;
+    }
+    put(s, e, VL_Z_EVENT, target, 1);
+    SAY(t, -1,
+        "The Targeted Event %s is played above Villain %d's domain "
+        "(resolved by their Allies, Strength %d): %s",
+        nm(s, e), target + 1, vl_strength(s, e), text);
+    return;
+  }
+  if (s->events == VL_EV_ONE)
+    for (int g = 0; g < vl_n_inst(s); g++)
+      if (s->w[g].zone == VL_Z_EVENT && is_kind(s, g, VL_K_EVENT) &&
+          s->w[g].loc == 0) {
+        to_discard(s, e);
+        SAY(t, -1,
+            "The Global Event %s is already in play: %s goes to the fate "
+            "discard pile.",
+            nm(s, g), nm(s, e));
+        return;
+      }
+  put(s, e, VL_Z_EVENT, 0, 0);
+  SAY(t, -1,
+      "The Global Event %s is in play (resolved by Allies of any villain, "
+      "Strength %d): %s",
+      nm(s, e), vl_strength(s, e), text);
+}
+
+/* actor performs a Fate action against target (Marvel: the target is
+ * chosen once the card is revealed). */
 static void start_fate(vl_state *s, told *t, int actor, int target) {
   const vl_profile *pr = PROF(s);
+  if (SHARED(s)) {
+    SAY(t, -1, "Villain %d performs a Fate action.", actor + 1);
+    push(s, VL_F_FATE, actor, actor);
+    return;
+  }
   if (s->acting && actor == s->current)
     s->fated |= (uint8_t)(1u << target);
   SAY(t, -1, "Villain %d performs a Fate action against Villain %d.", actor + 1,
@@ -1800,10 +2436,12 @@ static void effect_do(vl_state *s, told *t, vl_frame *f) {
       break;
     }
     SAY(t, -1,
-        "Villain %d turned up %s (%s) from the top of their fate "
-        "deck.",
-        r + 1, nm(s, c), C(s, c)->kind_name);
-    play_fate_card(s, t, f->player, r, c);
+        "Villain %d turned up %s (%s) from the top of %s fate deck.", r + 1,
+        nm(s, c), C(s, c)->kind_name, SHARED(s) ? "the" : "their");
+    if (is_kind(s, c, VL_K_EVENT))
+      event_revealed(s, t, f->player, c);
+    else
+      play_fate_card(s, t, f->player, r, c);
     break;
   }
   case VL_OP_DISCARD_CARDS:
@@ -1822,6 +2460,9 @@ static void effect_do(vl_state *s, told *t, vl_frame *f) {
   case VL_OP_REMOVE_CARD:
   case VL_OP_FIND_HERO:
   case VL_OP_HOOK:
+  case VL_OP_TOKEN:
+  case VL_OP_STONE:
+  case VL_OP_GIVE_STONE:
   case VL_OP_COUNT:
     break;
   }
@@ -1843,6 +2484,75 @@ static void tell_nothing(const vl_state *s, told *t, const vl_frame *f) {
   SAY(t, -1, "%s ability finds %s.", src, what ? what : "nothing to act on");
 }
 
+/* The automatic part of a STONE effect (Marvel): a Stone from the
+ * centre for realm r, carried by an Ally of r's (chosen, or brought into
+ * play for free from the hand or, revealed, from the villain deck). */
+static bool stone_auto(vl_state *s, told *t, vl_frame *f) {
+  int r = f->realm;
+  if (f->step == 1) { /* the Ally brought into play carries it */
+    int a = f->a;
+    pop(s);
+    if (in_realm(s, a, r) && s->w[a].zone == VL_Z_REALM)
+      stone_enters(s, t, r, a, 0);
+    else
+      stone_enters(s, t, r, VL_NONE, s->seat[r].mover);
+    return true;
+  }
+  if (!stone_left(s)) {
+    SAY(t, -1, "No Stone is left in the centre.");
+    pop(s);
+    return true;
+  }
+  if (is_collector(s, r)) {
+    pop(s);
+    stone_enters(s, t, r, VL_NONE, 0);
+    return true;
+  }
+  eng_prompt p;
+  p.n = 0;
+  effect_options(s, f, &p);
+  if (p.n > 0)
+    return false;
+  /* No Ally in play or in hand: the villain deck is revealed from the top
+   * until an Ally turns up; the other revealed cards are shuffled back. */
+  eng_pile *deck = &s->vdeck[r];
+  int found = -1, shown = 0;
+  for (int k = deck->n - 1; k >= 0 && found < 0; k--) {
+    int c = deck->c[k];
+    shown++;
+    show(t, c);
+    if (is_kind(s, c, VL_K_ALLY) && any_open_loc(s, r, false))
+      found = c;
+  }
+  if (found < 0) {
+    pop(s);
+    SAY(t, -1,
+        "Villain %d has no Ally in play, in hand or in their villain deck "
+        "to carry the Stone.",
+        r + 1);
+    stone_enters(s, t, r, VL_NONE, s->seat[r].mover);
+    return true;
+  }
+  eng_pile_remove(deck, (uint16_t)found);
+  put(s, found, VL_Z_REVEALED, r, 0);
+  shuffle_searched(s, t, deck);
+  SAY(t, -1,
+      "Villain %d revealed %d card%s from the top of their villain deck to "
+      "find the Ally %s, which comes into play for free to carry the Stone; "
+      "the other revealed cards were shuffled back.",
+      r + 1, shown, shown == 1 ? "" : "s", nm(s, found));
+  f->step = 1;
+  f->a = (uint16_t)found;
+  vl_frame *pl = push(s, VL_F_PLACE, r, r);
+  if (pl) {
+    pl->a = (uint16_t)found;
+    pl->free = 1;
+    pl->from = VL_Z_REVEALED;
+    pl->b = 1; /* to a location of its own domain */
+  }
+  return true;
+}
+
 /* The automatic part of the frame on top; true when it changed
  * something (then run() looks again), false when a decision is due. */
 static bool frame_auto(vl_state *s, told *t) {
@@ -1859,6 +2569,14 @@ static bool frame_auto(vl_state *s, told *t) {
       }
       return false;
     }
+    if (op == VL_OP_FATE && SHARED(s)) {
+      int r = f->realm;
+      pop(s);
+      start_fate(s, t, r, -1);
+      return true;
+    }
+    if (op == VL_OP_STONE)
+      return stone_auto(s, t, f);
     if (op == VL_OP_VANQUISH) {
       int player = f->player, realm = f->realm;
       pop(s);
@@ -1900,6 +2618,31 @@ static bool frame_auto(vl_state *s, told *t) {
     return false;
   }
   case VL_F_FATE:
+    if (f->step == 0 && SHARED(s)) {
+      int c = reveal_fate(s, t, f->player);
+      if (c < 0) {
+        SAY(t, -1,
+            "The fate deck and its discard pile are empty: the Fate action "
+            "reveals nothing.");
+        pop(s);
+        return true;
+      }
+      f->list[0] = (uint16_t)c;
+      f->n_list = 1;
+      f->step = 1;
+      if (TELLING(t)) {
+        char sum[96];
+        vl_card_summary(C(s, c), sum, sizeof sum);
+        SAY(t, -1, "Villain %d revealed %s (%s) from the fate deck.",
+            f->player + 1, nm(s, c), sum);
+      }
+      if (is_kind(s, c, VL_K_EVENT)) {
+        int actor = f->player;
+        pop(s);
+        event_revealed(s, t, actor, c);
+      }
+      return true;
+    }
     if (f->step == 0) {
       int n = PROF(s)->fate_mode == VL_FATE_OWN_TWO ? 2 : 1;
       int got[2], k = 0;
@@ -2003,6 +2746,7 @@ static bool phase_auto(vl_state *s, told *t) {
       return true;
     }
     s->used = 0;
+    s->once = 0;
     s->phase = VL_PH_MOVE;
     begin_action(s);
     fire_realm(s, me, VL_W_TURN_START, -1);
@@ -2268,6 +3012,51 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     }
     pop(s);
     return;
+  case VL_OP_TOKEN:
+    pop(s);
+    s->tok[a] = (int8_t)(s->tok[a] + e->n);
+    SAY(t, -1,
+        "Villain %d put a %+d Strength token on %s with %s ability "
+        "(Strength now %d).",
+        player + 1, e->n, nm(s, a), src, vl_strength(s, a));
+    return;
+  case VL_OP_STONE:
+    if (in_realm(s, a, r)) {
+      pop(s);
+      stone_enters(s, t, r, a, 0);
+      return;
+    }
+    /* An Ally from the hand comes into play for free to carry it. */
+    f->step = 1;
+    f->a = (uint16_t)a;
+    SAY(t, -1,
+        "Villain %d has no Ally in play to carry the Stone and plays one "
+        "from their hand for free.",
+        r + 1);
+    {
+      vl_frame *pl = push(s, VL_F_PLACE, r, r);
+      if (pl) {
+        pl->a = (uint16_t)a;
+        pl->free = 1;
+        pl->from = VL_Z_HAND;
+        pl->b = 1;
+      }
+    }
+    return;
+  case VL_OP_GIVE_STONE: {
+    vl_effect take = *e;
+    int src_card = f->src;
+    pop(s);
+    SAY(t, -1, "Villain %d gives Villain %d a Stone with %s ability.",
+        player + 1, a + 1, src);
+    take.op = VL_OP_STONE;
+    vl_frame *g = push(s, VL_F_EFFECT, a, a);
+    if (g) {
+      g->e = take;
+      g->src = (uint16_t)src_card;
+    }
+    return;
+  }
   case VL_OP_GAIN_POWER:
   case VL_OP_LOSE_POWER:
   case VL_OP_DRAW:
@@ -2328,6 +3117,14 @@ static void frame_answer(vl_state *s, told *t, uint32_t code) {
     return;
   case VL_F_FATE: {
     int actor = f->player, target = f->realm;
+    if (SHARED(s)) {
+      int c = f->list[0];
+      pop(s);
+      SAY(t, -1, "Villain %d plays %s against Villain %d.", actor + 1,
+          nm(s, c), a + 1);
+      play_fate_card(s, t, actor, a, c);
+      return;
+    }
     for (int k = 0; k < f->n_list; k++)
       if (f->list[k] != a) {
         to_discard(s, f->list[k]);
@@ -2403,7 +3200,7 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
   case VL_OPT_VILLAIN: {
     int seat = s->chooser;
     s->seat[seat].villain = (int8_t)a;
-    const vl_villain *v = &vl_loaded.v[a];
+    const vl_villain *v = &vl_data_of(s)->v[a];
     SAY(t, -1, "Villain %d chose %s. Objective: %s", seat + 1, v->name,
         v->obj.text);
     s->chooser++;
@@ -2453,6 +3250,7 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
     const vl_ability *ab = activation(s, me, a);
     if (!ab)
       return;
+    s->once |= once_bit(s, a);
     s->seat[me].power = (int16_t)(s->seat[me].power - ab->cost);
     if (TELLING(t)) {
       char paid[48] = "";
@@ -2460,7 +3258,7 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
         snprintf(paid, sizeof paid, ", paying %d Power (%d left)", ab->cost,
                  s->seat[me].power);
       SAY(t, -1, "Villain %d activated %s at %s%s.", me + 1, nm(s, a),
-          loc_nm(s, me, loc_of(s, a)), paid);
+          place_nm(s, a), paid);
     }
     fired(s, VL_T_OPP_ACTIVATE);
     push_ability(s, a, ab, me, me);
@@ -2471,6 +3269,30 @@ static void do_answer(vl_state *s, told *t, uint32_t code) {
     bool hero = VL_OPT_TYPE(code) == VL_OPT_MOVE_HERO;
     s->used |=
         (uint8_t)(1u << open_slot(s, hero ? VL_A_MOVE_HERO : VL_A_MOVE_ALLY));
+    if (SHARED(s) && !hero) {
+      char from[48];
+      snprintf(from, sizeof from, "%s", place_nm(s, a));
+      int fseat = s->w[a].seat;
+      if (b >= DEST_EVENT)
+        SAY(t, -1, "Villain %d relocated %s from %s to the Event %s.", me + 1,
+            nm(s, a), from, nm(s, b - DEST_EVENT));
+      else if (b >= DEST_OTHER)
+        SAY(t, -1,
+            "Villain %d relocated %s from %s to the top of Villain %d's "
+            "domain at %s: it covers the actions there.",
+            me + 1, nm(s, a), from, (b - DEST_OTHER) / VL_LOCS + 1,
+            loc_nm(s, (b - DEST_OTHER) / VL_LOCS, (b - DEST_OTHER) % VL_LOCS));
+      else if (fseat != me)
+        SAY(t, -1,
+            "Villain %d relocated %s from Villain %d's domain (%s) home to "
+            "%s.",
+            me + 1, nm(s, a), fseat + 1, from, loc_nm(s, me, b));
+      else
+        SAY(t, -1, "Villain %d relocated %s from %s to %s.", me + 1, nm(s, a),
+            from, loc_nm(s, me, b));
+      send_to(s, t, a, b);
+      return;
+    }
     int from = s->w[a].loc;
     relocate(s, a, b);
     SAY(t, -1, "Villain %d moved %s from %s to %s.", me + 1, nm(s, a),
@@ -2522,11 +3344,15 @@ static void begin_game(vl_state *s, told *t) {
       eng_pile_push(&s->vdeck[p], (uint16_t)(BLK(p) + k));
     }
     for (int k = 0; k < v->n_fate; k++) {
-      put(s, BLK(p) + VL_VDECK + k, VL_Z_FDECK, p, 0);
-      eng_pile_push(&s->fdeck[p], (uint16_t)(BLK(p) + VL_VDECK + k));
+      int i = BLK(p) + VL_VDECK + k;
+      if (SHARED(s) && is_kind(s, i, VL_K_EVENT) && s->events == VL_EV_NONE)
+        continue; /* Omnipotent: Events stay in the box */
+      put(s, i, VL_Z_FDECK, FP(s, p), 0);
+      eng_pile_push(&s->fdeck[FP(s, p)], (uint16_t)i);
     }
     eng_pile_shuffle(&s->vdeck[p], &s->rng);
-    eng_pile_shuffle(&s->fdeck[p], &s->rng);
+    if (!SHARED(s))
+      eng_pile_shuffle(&s->fdeck[p], &s->rng);
     s->seat[p].locked = 0;
     for (int l = 0; l < VL_LOCS; l++)
       if (v->loc[l].locked)
@@ -2535,11 +3361,35 @@ static void begin_game(vl_state *s, told *t) {
     s->seat[p].pos = (uint8_t)((p - s->first + s->players) % s->players);
     s->seat[p].power = pr->start_power[s->seat[p].pos];
   }
-  SAY(t, -1,
-      "Every villain shuffles their decks and draws 4 cards. Villain "
-      "%d goes first; Power to start: 0 for the first player, then "
-      "1, 2, 2, 3, 3 in turn order.",
-      s->first + 1);
+  if (SHARED(s)) {
+    /* One fate deck: every villain's part and the common part; the
+     * Stones wait in the centre. */
+    const vl_data *d = vl_data_of(s);
+    for (int k = 0; k < d->n_common; k++) {
+      int i = vl_common_base(s) + k;
+      if (vl_is_stone(s, i)) {
+        put(s, i, VL_Z_CENTRE, 0, 0);
+      } else if (!(is_kind(s, i, VL_K_EVENT) && s->events == VL_EV_NONE)) {
+        put(s, i, VL_Z_FDECK, 0, 0);
+        eng_pile_push(&s->fdeck[0], (uint16_t)i);
+      }
+    }
+    eng_pile_shuffle(&s->fdeck[0], &s->rng);
+    SAY(t, -1,
+        "Every villain shuffles their villain deck and draws 4 cards; their "
+        "fate parts and the common part make one fate deck of %d cards%s. "
+        "Villain %d goes first; Power to start: 0 for the first player, then "
+        "1, 2, 2 in turn order.",
+        s->fdeck[0].n,
+        s->events == VL_EV_NONE ? " (Omnipotent: without Events)" : "",
+        s->first + 1);
+  } else {
+    SAY(t, -1,
+        "Every villain shuffles their decks and draws 4 cards. Villain "
+        "%d goes first; Power to start: 0 for the first player, then "
+        "1, 2, 2, 3, 3 in turn order.",
+        s->first + 1);
+  }
   for (int p = 0; p < s->players; p++) {
     int k = (s->first + p) % s->players;
     draw_cards(s, t, k, VL_HAND);
@@ -2550,7 +3400,28 @@ static void begin_game(vl_state *s, told *t) {
   s->phase = VL_PH_START;
 }
 
+/* The Marvel modes: how Events are played, each with "-random" for
+ * villains dealt at random. */
+static const char *const marvel_modes[] = {
+    "inevitable",        "omnipotent",        "undying",
+    "inevitable-random", "omnipotent-random", "undying-random",
+    "random",            NULL};
+
 static eng_rc parse_mode(vl_state *s, const char *mode) {
+  if (SHARED(s)) {
+    s->events = VL_EV_ONE;
+    if (!mode[0])
+      return ENG_OK;
+    for (int k = 0; marvel_modes[k]; k++)
+      if (strcmp(mode, marvel_modes[k]) == 0) {
+        s->random_deal = strstr(mode, "random") != NULL;
+        s->events = strncmp(mode, "omnipotent", 10) == 0 ? VL_EV_NONE
+                    : strncmp(mode, "undying", 7) == 0   ? VL_EV_MANY
+                                                         : VL_EV_ONE;
+        return ENG_OK;
+      }
+    return ENG_BAD_MODE;
+  }
   if (!mode[0] || strcmp(mode, "choose") == 0)
     return ENG_OK;
   if (strcmp(mode, "random") == 0) {
@@ -2563,19 +3434,22 @@ static eng_rc parse_mode(vl_state *s, const char *mode) {
 static eng_rc setup_profile(void *st, const eng_config *cfg, uint64_t seed,
                             int profile) {
   vl_state *s = st;
-  if (!vl_data_get())
+  if (!vl_data_get(profile))
     return ENG_INTERNAL;
   memset(s, 0, sizeof *s);
   s->profile = (uint8_t)profile;
   const vl_profile *pr = PROF(s);
   if (cfg->players < pr->min_players || cfg->players > pr->max_players ||
-      cfg->players > vl_loaded.n)
+      cfg->players > vl_data_of(s)->n)
     return ENG_BAD_PLAYERS;
   s->players = (uint8_t)cfg->players;
   eng_rc rc = parse_mode(s, cfg->mode);
   if (rc)
     return rc;
-  snprintf(s->mode, sizeof s->mode, "%s", cfg->mode[0] ? cfg->mode : "choose");
+  snprintf(s->mode, sizeof s->mode, "%s",
+           cfg->mode[0]  ? cfg->mode
+           : SHARED(s)   ? "inevitable"
+                         : "choose");
   eng_rng_seed(&s->rng, seed, 0);
   for (int i = 0; i < VL_N; i++) {
     s->w[i].zone = VL_Z_NONE;
@@ -2590,7 +3464,7 @@ static eng_rc setup_profile(void *st, const eng_config *cfg, uint64_t seed,
   told t = {0}; /* nobody listens to the setup */
   if (s->random_deal) {
     eng_pile order = {0};
-    for (int v = 0; v < vl_loaded.n; v++)
+    for (int v = 0; v < vl_data_of(s)->n; v++)
       eng_pile_push(&order, (uint16_t)v);
     eng_pile_shuffle(&order, &s->rng);
     for (int p = 0; p < s->players; p++)
@@ -2610,6 +3484,10 @@ static eng_rc setup_profile(void *st, const eng_config *cfg, uint64_t seed,
 
 static eng_rc vl_setup(void *st, const eng_config *cfg, uint64_t seed) {
   return setup_profile(st, cfg, seed, VL_PROFILE_DISNEY);
+}
+
+static eng_rc mv_setup(void *st, const eng_config *cfg, uint64_t seed) {
+  return setup_profile(st, cfg, seed, VL_PROFILE_MARVEL);
 }
 
 static void vl_prompt(const void *st, eng_prompt *p) { options(st, p); }
@@ -2657,12 +3535,22 @@ static void vl_result(const void *st, eng_result *r) {
 }
 
 static json_t *vl_cards_list(void) {
-  const vl_data *d = vl_data_get();
+  const vl_data *d = vl_data_get(VL_PROFILE_DISNEY);
   return d ? vl_cards_json(d) : NULL;
 }
 
 static char *vl_cards_md(void) {
-  const vl_data *d = vl_data_get();
+  const vl_data *d = vl_data_get(VL_PROFILE_DISNEY);
+  return d ? vl_cards_markdown(d) : NULL;
+}
+
+static json_t *mv_cards_list(void) {
+  const vl_data *d = vl_data_get(VL_PROFILE_MARVEL);
+  return d ? vl_cards_json(d) : NULL;
+}
+
+static char *mv_cards_md(void) {
+  const vl_data *d = vl_data_get(VL_PROFILE_MARVEL);
   return d ? vl_cards_markdown(d) : NULL;
 }
 
@@ -2756,6 +3644,16 @@ static void op_text(const vl_state *s, const vl_frame *f, char *buf,
     snprintf(buf, cap, "%s",
              f->step == 1 ? "trade places with which Hero"
                           : "which Hero trades places with another");
+    return;
+  case VL_OP_TOKEN:
+    snprintf(buf, cap, "put a %+d Strength token on which %s", e->n,
+             e->kind == VL_K_HERO ? "Hero" : "Ally");
+    return;
+  case VL_OP_STONE:
+    snprintf(buf, cap, "which of your Allies carries the Stone");
+    return;
+  case VL_OP_GIVE_STONE:
+    snprintf(buf, cap, "which opponent takes a Stone");
     return;
   case VL_OP_COUNT:
     break;
@@ -2971,7 +3869,7 @@ static void vl_option(const void *st, const eng_prompt *p, int i,
   char sum[96];
   switch (VL_OPT_TYPE(code)) {
   case VL_OPT_VILLAIN: {
-    const vl_villain *v = &vl_loaded.v[a];
+    const vl_villain *v = &vl_data_of(s)->v[a];
     snprintf(id, ENG_ID_MAX + 1, "villain.%s", v->id);
     eng_label(label, "%s: %s", v->name, v->obj.text);
     return;
@@ -3006,14 +3904,21 @@ static void vl_option(const void *st, const eng_prompt *p, int i,
   case VL_OPT_ACTIVATE: {
     const vl_ability *ab = activation(s, me, a);
     snprintf(id, ENG_ID_MAX + 1, "act.c%d", a);
-    eng_label(label, "Activate %s at %s (%d Power)", nm(s, a),
-              loc_nm(s, me, loc_of(s, a)), ab ? ab->cost : 0);
+    eng_label(label, "Activate %s at %s (%d Power)", nm(s, a), place_nm(s, a),
+              ab ? ab->cost : 0);
     return;
   }
   case VL_OPT_MOVE_ALLY:
   case VL_OPT_MOVE_HERO:
     snprintf(id, ENG_ID_MAX + 1, "%s.c%d.%d",
              VL_OPT_TYPE(code) == VL_OPT_MOVE_HERO ? "hero" : "ally", a, b + 1);
+    if (SHARED(s)) {
+      char to[80];
+      dest_nm(s, me, b, to, sizeof to);
+      eng_label(label, "Relocate %s from %s to %s", nm(s, a), place_nm(s, a),
+                to);
+      return;
+    }
     eng_label(label, "Move %s from %s to %s", nm(s, a),
               loc_nm(s, me, s->w[a].loc), loc_nm(s, me, b));
     return;
@@ -3024,8 +3929,12 @@ static void vl_option(const void *st, const eng_prompt *p, int i,
     return;
   case VL_OPT_FATE:
     snprintf(id, ENG_ID_MAX + 1, "fate.%d", a + 1);
-    eng_label(label, "Fate against Villain %d (%s)", a + 1,
-              vl_villain_of(s, a)->name);
+    if (SHARED(s))
+      eng_label(label, "Fate: reveal the top card of the fate deck, then "
+                       "choose whom it hits");
+    else
+      eng_label(label, "Fate against Villain %d (%s)", a + 1,
+                vl_villain_of(s, a)->name);
     return;
   case VL_OPT_DISCARD:
     snprintf(id, ENG_ID_MAX + 1, "discard");
@@ -3045,7 +3954,13 @@ static void vl_option(const void *st, const eng_prompt *p, int i,
   case VL_OPT_LOC: {
     int r = f ? f->realm : me;
     snprintf(id, ENG_ID_MAX + 1, "loc.%d", a + 1);
-    if (f && f->kind == VL_F_PLACE)
+    char to[80];
+    if (f && f->kind == VL_F_PLACE && C(s, f->a)->kind == VL_K_SPECIALTY)
+      eng_label(label, "Play %s to your Specialty area", nm(s, f->a));
+    else if (f && f->kind == VL_F_PLACE && a >= VL_DEST_OTHER) {
+      dest_nm(s, r, a, to, sizeof to);
+      eng_label(label, "Play %s to %s", nm(s, f->a), to);
+    } else if (f && f->kind == VL_F_PLACE)
       eng_label(label, "Play %s at %s", nm(s, f->a), loc_nm(s, r, a));
     else if (f && f->kind == VL_F_EFFECT && f->e.op == VL_OP_FIND_HERO)
       eng_label(label, "Play %s at %s",
@@ -3141,13 +4056,48 @@ const eng_ruleset vl_ruleset = {
     .pass_option = vl_pass_option,
 };
 
+/* The Marvel profile: villain discard piles and the one fate discard. */
+static const char *const mv_open_piles[] = {
+    "discard_1", "discard_2", "discard_3", "discard_4", "fate_discard", NULL};
+
+const eng_ruleset vl_marvel_ruleset = {
+    .id = "marvel-villainous",
+    .name = "Marvel Villainous",
+    .version = 1,
+    .colour = 0x9b1c1c, /* a comic-book crimson */
+    .min_players = 2,
+    .max_players = 4,
+    .modes_help = "inevitable (the default: one Global Event in play at a "
+                  "time), omnipotent (no Events), undying (any number of "
+                  "Global Events); each with -random for villains dealt at "
+                  "random (random alone: inevitable-random)",
+    .modes = marvel_modes,
+    .open_piles = mv_open_piles,
+    .state_size = sizeof(vl_state),
+    .setup = mv_setup,
+    .prompt = vl_prompt,
+    .question = vl_question,
+    .option = vl_option,
+    .apply = vl_apply,
+    .view = vl_view,
+    .to_json = vl_to_json,
+    .from_json = vl_from_json,
+    .result = vl_result,
+    .check = vl_check,
+    .cards = mv_cards_list,
+    .cards_markdown = mv_cards_md,
+    .render = vl_render,
+    .ai = vl_ai_choose,
+    .pass_option = vl_pass_option,
+};
+
 /* ---- the rules' questions, for the heuristic player (vl_ai.c) -------------
  */
 
 bool vl_in_realm(const vl_state *s, int i, int seat) {
   return in_realm(s, i, seat);
 }
-bool vl_is_fate_card(int i) { return is_fate_card(i); }
+bool vl_is_fate_card(const vl_state *s, int i) { return is_fate_card(s, i); }
 bool vl_locked(const vl_state *s, int seat, int loc) {
   return locked(s, seat, loc);
 }

@@ -29,14 +29,18 @@
  * Card instances are numbered by seat: seat s owns the block
  * [s * VL_BLOCK, (s + 1) * VL_BLOCK), its villain deck first (VL_VDECK
  * cards), then its fate deck. VL_COMMON instances after the seats are
- * kept for a profile with one shared fate deck; the Disney profile leaves
- * them unused. An instance's card is read through its seat's villain. */
+ * hold the common cards of a profile with one shared fate deck (the
+ * Marvel profile: its common fate part and the six Stones), numbered
+ * right after the last seat's block; the Disney profile has none. An
+ * instance's card is read through its seat's villain, a common one
+ * through the data's common part. */
 #define VL_SEATS 6
 #define VL_LOCS 4
 #define VL_VDECK 30
 #define VL_FDECK_MAX 18
 #define VL_BLOCK (VL_VDECK + VL_FDECK_MAX)
-#define VL_COMMON 16
+#define VL_COMMON 24
+#define VL_STONES 6
 #define VL_N (VL_SEATS * VL_BLOCK + VL_COMMON)
 #define VL_NONE 0xffff
 #define VL_HAND 4          /* draw back up to this at the end of a turn */
@@ -60,7 +64,9 @@
   X(EFFECT, "effect")                                                          \
   X(CONDITION, "condition")                                                    \
   X(SPECIAL, "special")                                                        \
-  X(HERO, "hero")
+  X(HERO, "hero")                                                              \
+  X(EVENT, "event")         /* Marvel: a fate card that becomes a location */  \
+  X(SPECIALTY, "specialty") /* Marvel: played to the Specialty area */
 
 /* Action symbols of a location. */
 #define VL_ACTIONS(X)                                                          \
@@ -85,7 +91,8 @@
   X(DEFEAT, "defeat")             /* whenever its owner defeats a Hero */      \
   X(TURN_START, "turn_start")     /* at the start of its owner's turn */       \
   X(ARRIVE, "arrive")       /* its owner's mover comes to its location */      \
-  X(CONDITION, "condition") /* a Condition's trigger, in others' turns */
+  X(CONDITION, "condition") /* a Condition's trigger, in others' turns */   \
+  X(RESOLVED, "resolved") /* an Event's reward, for each villain there */
 
 /* What a Condition waits for, always an action of the player whose turn
  * it is (an opponent of the Condition's owner); n is the threshold. */
@@ -130,7 +137,10 @@
   X(REMOVE_CARD, "remove_card", 1, "no card it may discard")                   \
   X(FIND_HERO, "find_hero", 1, "the Hero nowhere it may be found")             \
   X(PLAY_FATE_TOP, "play_fate_top", 0, NULL)                                   \
-  X(HOOK, "hook", 1, "no two Heroes to trade places")
+  X(HOOK, "hook", 1, "no two Heroes to trade places")                         \
+  X(TOKEN, "token", 1, "no character to put a Strength token on")              \
+  X(STONE, "stone", 0, NULL)                                                   \
+  X(GIVE_STONE, "give_stone", 1, "no opponent to take a Stone")
 
 /* Static modifiers. */
 #define VL_MODS(X)                                                             \
@@ -162,7 +172,8 @@
 #define VL_COUNTS(X)                                                           \
   X(TRACK, "track")       /* the villain's own track */                        \
   X(DEFEATED, "defeated") /* Heroes it has defeated this game */               \
-  X(ALLIES, "allies")     /* Allies in its realm */
+  X(ALLIES, "allies")     /* Allies in its realm */                           \
+  X(STONES, "stones")     /* Stones on their Specialty side in its domain */
 
 /* The named hooks: a card's one-of-a-kind effect, written in C beside
  * the rules (vl.c, hooks). Keep this list short; every entry is
@@ -297,6 +308,8 @@ typedef struct vl_card {
   int8_t strength; /* Allies and Heroes */
   uint8_t count;
   uint8_t attach; /* VL_AT_*: an Item that must be attached */
+  uint8_t protector; /* a Hero defeated before the others at its place */
+  uint8_t invade;    /* an Ally that may be played to an opponent's top */
   uint8_t ai;     /* how much the heuristic player wants it, 1-5 */
   uint8_t n_ab;
   vl_ability ab[VL_MAX_ABILITIES];
@@ -351,22 +364,30 @@ typedef struct vl_villain {
   uint8_t n_fate;
   uint8_t n_cond;
   vl_cond_trigger cond[4];
+  uint8_t collector; /* Marvel: collects the Stones */
 } vl_villain;
 
 typedef struct vl_data {
   int n;
   vl_villain v[VL_MAX_VILLAINS]; /* sorted by id */
+  /* A shared fate deck's common part (Marvel): its cards are `common`'s
+   * defs; common instance k (0..n_common-1) is def cinst[k], the fate
+   * cards first, then the Stones. */
+  vl_villain common;
+  uint8_t n_common, n_common_fate;
+  uint8_t cinst[VL_COMMON];
 } vl_data;
 
-/* Returns the validated villains, loading them on first use (thread-
- * safe); NULL if the shipped data is invalid (errors went to stderr). */
-const vl_data *vl_data_get(void);
+/* Returns the validated villains of profile (VL_PROFILE_*), loading them
+ * on first use (thread-safe); NULL if the shipped data is invalid
+ * (errors went to stderr). */
+const vl_data *vl_data_get(int profile);
 /* Parses and validates n data texts (names[i] is text i's file name,
- * for messages) into *out. Returns the number of errors; each is reported
- * through report(ctx, message). */
-int vl_data_parse(const char *const *texts, const char *const *names, int n,
-                  vl_data *out, void (*report)(void *ctx, const char *msg),
-                  void *ctx);
+ * for messages) into *out, for profile. Returns the number of errors;
+ * each is reported through report(ctx, message). */
+int vl_data_parse(int profile, const char *const *texts,
+                  const char *const *names, int n, vl_data *out,
+                  void (*report)(void *ctx, const char *msg), void *ctx);
 /* The card list as JSON: for each villain first an object for the
  * villain itself (deck "guide", kind "villain": objective, guide, realm),
  * then one object per distinct card with villain, deck, count, kind,
@@ -389,6 +410,11 @@ typedef enum {
   VL_Z_FDISC,    /* its seat's fate discard pile (face up) */
   VL_Z_REVEALED, /* turned face up by a Fate action, not yet placed */
   VL_Z_PLAYING,  /* an Effect or Condition resolving, face up */
+  VL_Z_EVENT,    /* Marvel: an Event in play (loc 1: targeted at seat, 0:
+                    global), or an Ally (with its Items) at the Event that
+                    is its host */
+  VL_Z_SPECIALTY, /* Marvel: seat's Specialty area, in its domain */
+  VL_Z_CENTRE,    /* Marvel: a Stone not yet in play */
   VL_Z_COUNT
 } vl_zone;
 
@@ -451,16 +477,21 @@ typedef struct vl_frame {
 typedef enum { VL_FATE_OWN_TWO, VL_FATE_SHARED_ONE } vl_fate_mode;
 typedef struct vl_profile {
   const char *id;
+  const char *data_dir; /* the blobs "DIR/NAME.json" of its villains */
   uint8_t fate_mode;  /* vl_fate_mode */
   uint8_t move_any;   /* relocate anywhere (else only adjacent) */
   uint8_t conditions; /* Conditions are played in others' turns */
   uint8_t fate_token; /* the Fate token from this many players (0: never) */
   uint8_t min_players, max_players;
+  uint8_t events;     /* Events, Specialties, Strength tokens, Stones */
+  uint8_t zero_ally;  /* a 0-Strength Hero needs an Ally to vanquish it */
   int8_t start_power[VL_SEATS]; /* by place in turn order */
 } vl_profile;
 
 /* The profiles by index (VL_PROFILE_*). */
-enum { VL_PROFILE_DISNEY = 0, VL_PROFILE_COUNT };
+enum { VL_PROFILE_DISNEY = 0, VL_PROFILE_MARVEL, VL_PROFILE_COUNT };
+/* The Marvel modes: how many Global Events may be in play. */
+enum { VL_EV_NONE = 0, VL_EV_ONE = 1, VL_EV_MANY = 2 };
 extern const vl_profile vl_profiles[VL_PROFILE_COUNT];
 
 typedef struct vl_state {
@@ -478,6 +509,7 @@ typedef struct vl_state {
   uint8_t hit; /* seats whose defeat_hero_at objective just came true */
   uint8_t sp, overflow;
   uint8_t acting; /* an action of the current player is resolving */
+  uint8_t events; /* Marvel: VL_EV_* (the mode) */
   int32_t turn;
   uint16_t round;
   uint16_t seq; /* placement counter for vl_where.order */
@@ -492,35 +524,66 @@ typedef struct vl_state {
   vl_seat seat[VL_SEATS];
   eng_pile vdeck[VL_SEATS], vdisc[VL_SEATS], fdeck[VL_SEATS], fdisc[VL_SEATS];
   vl_where w[VL_N];
+  int8_t tok[VL_N]; /* Marvel: Strength tokens on a card in play */
+  /* Marvel: cards activated this turn that may be only once a turn
+   * (Specialties and Stones), a bit per instance of the current seat's
+   * villain deck (0-29) and per Stone (32-37). */
+  uint64_t once;
   vl_frame stack[VL_STACK];
   char mode[64];
 } vl_state;
 
 enum { VL_END_NONE, VL_END_OBJECTIVE, VL_END_ROUNDS };
 
-extern const eng_ruleset vl_ruleset;
+extern const eng_ruleset vl_ruleset, vl_marvel_ruleset;
 
-/* The loaded data, once vl_data_get() has succeeded. */
-extern vl_data vl_loaded;
+/* The loaded data by profile, once vl_data_get() has succeeded. */
+extern vl_data vl_loaded[VL_PROFILE_COUNT];
 
+/* The data of s's profile. */
+static inline const vl_data *vl_data_of(const vl_state *s) {
+  return &vl_loaded[s->profile];
+}
 /* The villain of seat s, or NULL before its choice. */
 static inline const vl_villain *vl_villain_of(const vl_state *s, int seat) {
-  return s->seat[seat].villain < 0 ? NULL : &vl_loaded.v[s->seat[seat].villain];
+  return s->seat[seat].villain < 0
+             ? NULL
+             : &vl_data_of(s)->v[s->seat[seat].villain];
 }
-/* The seat whose block holds instance i. */
+/* The first common instance, and how many instances s uses. */
+static inline int vl_common_base(const vl_state *s) {
+  return s->players * VL_BLOCK;
+}
+static inline int vl_n_inst(const vl_state *s) {
+  return s->players * VL_BLOCK + vl_data_of(s)->n_common;
+}
+/* Whether instance i is a common card (a shared fate card or a Stone). */
+static inline bool vl_is_common(const vl_state *s, int i) {
+  return i >= vl_common_base(s);
+}
+/* The seat whose block holds instance i (its owner; a common card: -1). */
+static inline int vl_owner(const vl_state *s, int i) {
+  return vl_is_common(s, i) ? -1 : i / VL_BLOCK;
+}
 static inline int vl_inst_seat(int i) { return i / VL_BLOCK; }
-/* The card of instance i (its seat's villain must be chosen). */
-static inline const vl_card *vl_card_of(const vl_state *s, int i) {
-  const vl_villain *v = vl_villain_of(s, i / VL_BLOCK);
-  int k = i % VL_BLOCK;
-  return k < VL_VDECK ? &v->defs[v->vinst[k]]
-                      : &v->defs[v->finst[k - VL_VDECK]];
-}
-/* The def index of instance i within its villain. */
+/* The def index of instance i within its villain (or the common part). */
 static inline int vl_def_of(const vl_state *s, int i) {
+  if (vl_is_common(s, i))
+    return vl_data_of(s)->cinst[i - vl_common_base(s)];
   const vl_villain *v = vl_villain_of(s, i / VL_BLOCK);
   int k = i % VL_BLOCK;
   return k < VL_VDECK ? v->vinst[k] : v->finst[k - VL_VDECK];
+}
+/* The card of instance i (its seat's villain must be chosen). */
+static inline const vl_card *vl_card_of(const vl_state *s, int i) {
+  if (vl_is_common(s, i))
+    return &vl_data_of(s)->common.defs[vl_def_of(s, i)];
+  return &vl_villain_of(s, i / VL_BLOCK)->defs[vl_def_of(s, i)];
+}
+/* Whether common instance i is a Stone. */
+static inline bool vl_is_stone(const vl_state *s, int i) {
+  return vl_is_common(s, i) &&
+         i - vl_common_base(s) >= vl_data_of(s)->n_common_fate;
 }
 
 /* vl.c: rules helpers shared with the other files. */
@@ -541,7 +604,7 @@ const char *vl_phase_name(int phase);
  * gives; whether Hero h can be vanquished, card i played (free: without
  * its cost) or activated now; seat's hand size. */
 bool vl_in_realm(const vl_state *s, int i, int seat);
-bool vl_is_fate_card(int i);
+bool vl_is_fate_card(const vl_state *s, int i);
 bool vl_locked(const vl_state *s, int seat, int loc);
 bool vl_open_for(const vl_state *s, int seat, int loc, bool hero);
 int vl_gain_amount(const vl_state *s, int seat, int loc, int n);
@@ -606,6 +669,10 @@ enum {
   VL_OPT_PASS,        /* play no Condition */
   VL_OPT_COND,        /* play Condition a */
 };
+/* Where a card goes in a Marvel option operand (VL_OPT_LOC's a,
+ * VL_OPT_MOVE_ALLY's b): a location 0-3 of the mover's own domain, or */
+#define VL_DEST_OTHER 0x100 /* + seat * 4 + loc: another domain's top */
+#define VL_DEST_EVENT 0x800 /* + instance: an Event */
 #define VL_CODE(t, a, b)                                                       \
   (((uint32_t)(t) << 24) | (((uint32_t)(a)&0xfff) << 12) |                     \
    ((uint32_t)(b)&0xfff))

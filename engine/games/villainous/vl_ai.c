@@ -30,6 +30,13 @@
 
 #define C(s, i) vl_card_of((s), (i))
 #define BLK(seat) ((seat)*VL_BLOCK)
+#define SHARED_AI(s) (vl_profiles[(s)->profile].fate_mode == VL_FATE_SHARED_ONE)
+/* Where the Heroes of seat's realm may come from: its own fate block
+ * (Disney), any card (Marvel's shared fate deck); and the whole realm. */
+#define HERO_LO(s, seat) (SHARED_AI(s) ? 0 : BLK(seat) + VL_VDECK)
+#define HERO_HI(s, seat) (SHARED_AI(s) ? vl_n_inst(s) : BLK(seat) + VL_BLOCK)
+#define REALM_LO(s, seat) (SHARED_AI(s) ? 0 : BLK(seat))
+#define REALM_HI(s, seat) (SHARED_AI(s) ? vl_n_inst(s) : BLK(seat) + VL_BLOCK)
 #define WIN 100000
 #define NEVER (-100000)
 
@@ -71,7 +78,7 @@ static int top_value(const vl_state *s, int seat, int loc) {
 
 static int heroes_here(const vl_state *s, int seat, int loc) {
   int n = 0;
-  for (int i = BLK(seat); i < BLK(seat) + VL_BLOCK; i++)
+  for (int i = REALM_LO(s, seat); i < REALM_HI(s, seat); i++)
     n += vl_in_realm(s, i, seat) && hero_at(s, i) && s->w[i].loc == loc;
   return n;
 }
@@ -81,7 +88,7 @@ static int nemesis(const vl_state *s, int seat) {
   const vl_villain *v = vl_villain_of(s, seat);
   if (v->obj.kind != VL_O_DEFEAT_HERO_AT)
     return -1;
-  for (int i = BLK(seat) + VL_VDECK; i < BLK(seat) + VL_BLOCK; i++)
+  for (int i = HERO_LO(s, seat); i < HERO_HI(s, seat); i++)
     if (vl_in_realm(s, i, seat) && hero_at(s, i) &&
         vl_def_of(s, i) == v->obj.hero)
       return i;
@@ -90,7 +97,7 @@ static int nemesis(const vl_state *s, int seat) {
 
 static bool objective_item(const vl_state *s, int seat, int i) {
   const vl_objective *o = &vl_villain_of(s, seat)->obj;
-  if (o->kind != VL_O_ITEMS_TOGETHER || vl_is_fate_card(i))
+  if (o->kind != VL_O_ITEMS_TOGETHER || vl_is_fate_card(s, i))
     return false;
   for (int k = 0; k < o->n_items; k++)
     if (vl_def_of(s, i) == o->items[k])
@@ -150,7 +157,7 @@ static int fate_value(const ai *a, int t);
 static int best_hero_move(const ai *a, int scope) {
   const vl_state *s = a->s;
   int best = 0;
-  for (int h = BLK(a->me) + VL_VDECK; h < BLK(a->me) + VL_BLOCK; h++) {
+  for (int h = HERO_LO(s, a->me); h < HERO_HI(s, a->me); h++) {
     if (!vl_in_realm(s, h, a->me) || !hero_at(s, h) ||
         vl_locked(s, a->me, s->w[h].loc))
       continue;
@@ -173,8 +180,8 @@ static int best_hero_move(const ai *a, int scope) {
 static int best_swap(const ai *a) {
   const vl_state *s = a->s;
   int best = 0;
-  for (int h = BLK(a->me) + VL_VDECK; h < BLK(a->me) + VL_BLOCK; h++)
-    for (int g = h + 1; g < BLK(a->me) + VL_BLOCK; g++) {
+  for (int h = HERO_LO(s, a->me); h < HERO_HI(s, a->me); h++)
+    for (int g = h + 1; g < HERO_HI(s, a->me); g++) {
       if (!vl_in_realm(s, h, a->me) || !hero_at(s, h) ||
           !vl_in_realm(s, g, a->me) || !hero_at(s, g) ||
           s->w[h].loc == s->w[g].loc || vl_locked(s, a->me, s->w[h].loc) ||
@@ -292,6 +299,18 @@ static int effect_value(const ai *a, const vl_effect *e) {
   case VL_OP_HOOK:
     v = best_swap(a);
     break;
+  case VL_OP_TOKEN:
+    v = e->kind == VL_K_HERO ? -6 * e->n : 6 * e->n;
+    if (a->o->kind == VL_O_REACH && a->o->count == VL_C_DEFEATED &&
+        e->kind == VL_K_HERO)
+      v *= 3;
+    break;
+  case VL_OP_STONE:
+    v = a->v->collector ? 150 : 8;
+    break;
+  case VL_OP_GIVE_STONE:
+    v = a->v->collector ? 40 : -20;
+    break;
   case VL_OP_COUNT:
     break;
   }
@@ -324,7 +343,7 @@ static int card_value(const ai *a, int i) {
   case VL_K_ALLY: {
     v += 3 * c->strength;
     bool heroes = false;
-    for (int h = BLK(a->me); h < BLK(a->me) + VL_BLOCK; h++)
+    for (int h = REALM_LO(s, a->me); h < REALM_HI(s, a->me); h++)
       heroes |= vl_in_realm(s, h, a->me) && hero_at(s, h);
     if (heroes)
       v += 2 * c->strength;
@@ -348,9 +367,13 @@ static int card_value(const ai *a, int i) {
       v += missing_everywhere(s, a->me, &first) > 0 ? 90 : 5;
     }
     break;
+  case VL_K_SPECIALTY:
+    v += 12;
+    break;
   case VL_K_EFFECT:
   case VL_K_CONDITION:
   case VL_K_HERO:
+  case VL_K_EVENT:
   case VL_K_COUNT:
     break;
   }
@@ -433,7 +456,7 @@ static int ally_move_value(const ai *a, int i, int to) {
     v += 12 * (dist(from, a->o->loc) - dist(to, a->o->loc));
   if (C(s, i)->kind == VL_K_ALLY) {
     /* Toward Heroes it would help to vanquish. */
-    for (int h = BLK(a->me) + VL_VDECK; h < BLK(a->me) + VL_BLOCK; h++) {
+    for (int h = HERO_LO(s, a->me); h < HERO_HI(s, a->me); h++) {
       if (!vl_in_realm(s, h, a->me) || !hero_at(s, h))
         continue;
       int need = vl_strength(s, h);
@@ -452,6 +475,70 @@ static int fate_value(const ai *a, int t) {
   if (t == a->leader)
     v += 4;
   return v;
+}
+
+/* ---- Marvel: Events, other domains, Stones ------------------------------ */
+
+/* The Strength of the Allies at Event e. */
+static int event_have(const vl_state *s, int e) {
+  int sum = 0;
+  for (int i = 0; i < vl_common_base(s); i++)
+    if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e &&
+        C(s, i)->kind == VL_K_ALLY)
+      sum += vl_strength(s, i);
+  return sum;
+}
+
+static bool stone_at(const vl_state *s, int seat, int loc) {
+  for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
+    if (vl_is_stone(s, j) && s->w[j].zone == VL_Z_REALM &&
+        s->w[j].seat == seat && s->w[j].loc == loc)
+      return true;
+  return false;
+}
+
+static bool carries_stone(const vl_state *s, int i) {
+  for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
+    if (vl_is_stone(s, j) && s->w[j].host == i &&
+        s->w[j].zone != VL_Z_CENTRE && s->w[j].zone != VL_Z_SPECIALTY)
+      return true;
+  return false;
+}
+
+/* What sending my Ally (or Item) i to dest (a VL_DEST_* code, or a
+ * location of my own domain) is worth to me. */
+static int dest_value(const ai *a, int i, int dest, bool played) {
+  const vl_state *s = a->s;
+  int str = vl_strength(s, i);
+  if (dest >= VL_DEST_EVENT) {
+    int e = dest - VL_DEST_EVENT, need = vl_strength(s, e);
+    int have = event_have(s, e);
+    /* Resolving it ends its penalty on me and brings its reward. */
+    int v = have + str >= need ? 40 : (have + str) * 25 / need - 15;
+    if (s->w[e].loc == 1) /* my own Targeted Event */
+      v += 15;
+    return v - (played ? 0 : C(s, i)->ai * 3);
+  }
+  if (dest >= VL_DEST_OTHER) {
+    int o = (dest - VL_DEST_OTHER) / VL_LOCS, l = (dest - VL_DEST_OTHER) % VL_LOCS;
+    int v = 0;
+    if (a->v->collector && stone_at(s, o, l))
+      v += 220;
+    /* Blocking the leader's best actions is worth a little. */
+    const vl_location *x = &vl_villain_of(s, o)->loc[l];
+    for (int k = 0; k < x->n_top; k++)
+      v += 2;
+    if (o == a->leader)
+      v += 6;
+    return v - 8;
+  }
+  if (s->w[i].zone == VL_Z_TOP && s->w[i].seat != a->me)
+    return carries_stone(s, i) ? 400 : stone_at(s, s->w[i].seat, s->w[i].loc)
+                                           ? -50
+                                           : 4;
+  if (played)
+    return 0;
+  return ally_move_value(a, i, dest);
 }
 
 /* ---- the hand
@@ -552,7 +639,7 @@ static int location_value(const ai *a, int loc) {
       break; /* after the gains, below */
     case VL_A_VANQUISH: {
       int best = 0;
-      for (int h = BLK(me) + VL_VDECK; h < BLK(me) + VL_BLOCK; h++)
+      for (int h = HERO_LO(s, me); h < HERO_HI(s, me); h++)
         if (vl_in_realm(s, h, me) && hero_at(s, h) &&
             vl_vanquishable(s, me, h)) {
           int x = vanquish_value(a, h);
@@ -646,7 +733,7 @@ static int fate_harm(const vl_state *s, int t, int i) {
     v = 8 + 4 * c->strength + best;
   } else if (c->kind == VL_K_ITEM) {
     bool any = false;
-    for (int h = BLK(t) + VL_VDECK; h < BLK(t) + VL_BLOCK; h++)
+    for (int h = HERO_LO(s, t); h < HERO_HI(s, t); h++)
       any |= vl_in_realm(s, h, t) && hero_at(s, h);
     if (!any)
       return -50;
@@ -705,12 +792,21 @@ static int score_action(const ai *a, uint32_t code) {
     return best;
   }
   case VL_OPT_MOVE_ALLY:
+    if (SHARED_AI(s))
+      return dest_value(a, x, y, false);
     return ally_move_value(a, x, y);
   case VL_OPT_MOVE_HERO:
     return hero_move_value(a, x, y);
   case VL_OPT_VANQUISH:
     return vanquish_value(a, x);
   case VL_OPT_FATE:
+    if (SHARED_AI(s)) { /* the target comes after the reveal */
+      int best = 0;
+      for (int t = 0; t < s->players; t++)
+        if (t != me && fate_value(a, t) > best)
+          best = fate_value(a, t);
+      return best;
+    }
     return fate_value(a, x);
   case VL_OPT_DISCARD: {
     /* Worth it when a card in hand is dead weight: new cards come at the
@@ -799,6 +895,14 @@ static int score_effect(const ai *a, const vl_frame *f, uint32_t code) {
     if (f->a == nemesis(s, a->me))
       return -30 * dist(s->w[x].loc, a->o->loc);
     return 0;
+  case VL_OP_TOKEN: /* weaken the strongest Hero, strengthen my best */
+    return vl_strength(s, x) * ((f->e.n < 0) == (C(s, x)->kind == VL_K_HERO)
+                                    ? 1
+                                    : -1);
+  case VL_OP_STONE:
+    return keep_value(a, x) / 4;
+  case VL_OP_GIVE_STONE: /* where my Allies can fetch it back */
+    return x == a->leader ? 5 : 10;
   case VL_OP_GAIN_POWER:
   case VL_OP_LOSE_POWER:
   case VL_OP_DRAW:
@@ -847,6 +951,8 @@ static int score_frame(const ai *a, const vl_frame *f, uint32_t code) {
     }
     /* My card to a location. */
     int v = 0;
+    if (x >= VL_DEST_OTHER)
+      return dest_value(a, f->a, x, true);
     if (a->o->kind == VL_O_CARD_EVERYWHERE && c->kind == a->o->kind_of) {
       bool here = false;
       for (int i = BLK(a->me); i < BLK(a->me) + VL_VDECK; i++)
@@ -856,7 +962,7 @@ static int score_frame(const ai *a, const vl_frame *f, uint32_t code) {
       v -= 6 * heroes_here(s, a->me, x);
     }
     if (c->kind == VL_K_ALLY) {
-      for (int h = BLK(a->me) + VL_VDECK; h < BLK(a->me) + VL_BLOCK; h++)
+      for (int h = HERO_LO(s, a->me); h < HERO_HI(s, a->me); h++)
         if (vl_in_realm(s, h, a->me) && hero_at(s, h) && s->w[h].loc == x) {
           int need = vl_strength(s, h) - strength_at(s, a->me, x);
           v += need > 0 && need <= c->strength ? 20 : 6;
@@ -902,6 +1008,8 @@ static int score_frame(const ai *a, const vl_frame *f, uint32_t code) {
            keep_value(a, x) / 4;
   }
   case VL_F_FATE:
+    if (SHARED_AI(s)) /* whom the revealed card goes against */
+      return fate_harm(s, x, f->list[0]) + fate_value(a, x) * 2;
     return fate_harm(s, f->realm, x);
   case VL_F_DISCARD:
     if (type == VL_OPT_DONE)

@@ -47,6 +47,7 @@ typedef struct loader {
   void *ctx;
   int errors;
   const char *file; /* the file being read, for messages */
+  bool marvel;      /* the Marvel profile's rules and calibration */
 } loader;
 
 static void err(loader *l, const char *fmt, ...)
@@ -313,8 +314,24 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
       locked |= v->loc[i].locked;
     if (!locked)
       err(l, "%s: unlock, but no location of this villain is locked", where);
+    if (l->marvel)
+      err(l, "%s: the Marvel rules have no lock tokens", where);
     break;
   }
+  case VL_OP_TOKEN:
+    takes_n = get_int(l, where, o, "n", -2, 2, 1, true, &n);
+    if (n == 0)
+      err(l, "%s: token needs n other than 0", where);
+    takes_kind = takes_where = true;
+    e->kind = (uint8_t)kind_filter(l, where, o, "kind", true);
+    if (e->kind != VL_K_HERO && e->kind != VL_K_ALLY)
+      err(l, "%s: token takes kind hero or ally", where);
+    break;
+  case VL_OP_STONE:
+  case VL_OP_GIVE_STONE:
+    if (!l->marvel)
+      err(l, "%s: %s belongs to the Marvel rules", where, opname);
+    break;
   case VL_OP_VANQUISH:
   case VL_OP_RETURN_ALLY:
   case VL_OP_PLAY_FATE_TOP:
@@ -403,17 +420,22 @@ static bool when_allowed(int kind, int deck, int when) {
   switch ((vl_kind)kind) {
   case VL_K_ALLY:
   case VL_K_SPECIAL:
-    return when != VL_W_CONDITION;
+    return when != VL_W_CONDITION && when != VL_W_RESOLVED;
   case VL_K_ITEM:
     if (deck == VL_DECK_FATE)
       return when == VL_W_STATIC || when == VL_W_PLAYED;
-    return when != VL_W_CONDITION;
+    return when != VL_W_CONDITION && when != VL_W_RESOLVED;
   case VL_K_EFFECT:
     return when == VL_W_PLAYED;
   case VL_K_CONDITION:
     return when == VL_W_CONDITION;
   case VL_K_HERO:
     return when == VL_W_STATIC || when == VL_W_PLAYED;
+  case VL_K_EVENT:
+    return when == VL_W_STATIC || when == VL_W_RESOLVED;
+  case VL_K_SPECIALTY:
+    return when != VL_W_CONDITION && when != VL_W_RESOLVED &&
+           when != VL_W_DISCARDED;
   case VL_K_COUNT:
     break;
   }
@@ -497,12 +519,23 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
 }
 
 static const char *const card_keys[] = {
-    "id",   "name",   "kind",      "count",     "cost", "strength",
-    "text", "attach", "kind_name", "abilities", "ai",   NULL};
+    "id",        "name",      "kind", "count",     "cost",   "strength",
+    "text",      "attach",    "kind_name", "abilities", "ai", "protector",
+    "invade",    NULL};
+
+/* Reads the boolean member key of o (false when absent). */
+static bool get_flag(loader *l, const char *where, const json_t *o,
+                     const char *key) {
+  json_t *v = json_object_get(o, key);
+  if (v && !json_is_boolean(v))
+    err(l, "%s: '%s' must be true or false", where, key);
+  return json_is_true(v);
+}
 
 /* First pass over a card: what its abilities' references need (id, name,
  * kind, deck). The abilities come in the second pass. */
-static void parse_card_head(loader *l, const json_t *o, int deck, vl_card *c) {
+static void parse_card_head(loader *l, const json_t *o, int deck,
+                            vl_card *c) {
   memset(c, 0, sizeof *c);
   c->deck = (uint8_t)deck;
   if (!json_is_object(o)) {
@@ -523,11 +556,22 @@ static void parse_card_head(loader *l, const json_t *o, int deck, vl_card *c) {
     err(l, "%s: unknown kind '%s'", where, kind ? kind : "(none)");
   c->kind = k < 0 ? VL_K_EFFECT : (uint8_t)k;
   bool villain = deck == VL_DECK_VILLAIN;
-  if (k >= 0 && villain && k == VL_K_HERO)
-    err(l, "%s: Heroes belong in the fate deck", where);
+  if (k >= 0 && villain && (k == VL_K_HERO || k == VL_K_EVENT))
+    err(l, "%s: %ss belong in the fate deck", where, kind_names[k]);
   if (k >= 0 && !villain && k != VL_K_HERO && k != VL_K_ITEM &&
-      k != VL_K_EFFECT)
-    err(l, "%s: a fate deck holds Heroes, Items and Effects only", where);
+      k != VL_K_EFFECT && !(l->marvel && k == VL_K_EVENT))
+    err(l, "%s: a fate deck holds Heroes, Items and Effects only%s", where,
+        l->marvel ? " (and an Event)" : "");
+  if (k >= 0 && l->marvel && k == VL_K_CONDITION)
+    err(l, "%s: the Marvel rules have no Conditions", where);
+  if (k >= 0 && !l->marvel && (k == VL_K_EVENT || k == VL_K_SPECIALTY))
+    err(l, "%s: %s cards belong to the Marvel rules", where, kind_names[k]);
+  c->protector = get_flag(l, where, o, "protector");
+  c->invade = get_flag(l, where, o, "invade");
+  if (c->protector && (k != VL_K_HERO || !l->marvel))
+    err(l, "%s: only a Marvel Hero can be a protector", where);
+  if (c->invade && (k != VL_K_ALLY || !l->marvel))
+    err(l, "%s: only a Marvel Ally can invade", where);
   int count = 1, cost = 0, strength = 0;
   get_int(l, where, o, "count", 1, 3, 1, true, &count);
   c->count = (uint8_t)count;
@@ -535,15 +579,23 @@ static void parse_card_head(loader *l, const json_t *o, int deck, vl_card *c) {
   get_int(l, where, o, "ai", 1, 5, 3, false, &ai);
   c->ai = (uint8_t)ai;
   if (villain && c->kind != VL_K_CONDITION)
-    get_int(l, where, o, "cost", 0, 4, 0, true, &cost);
+    get_int(l, where, o, "cost", 0,
+            !l->marvel              ? 4
+            : c->kind == VL_K_ALLY  ? 6
+            : c->kind == VL_K_EFFECT ? 3
+                                     : 4,
+            0, true, &cost);
   else if (json_object_get(o, "cost") &&
            json_integer_value(json_object_get(o, "cost")) != 0)
     err(l, "%s: %s cost nothing", where, villain ? "Conditions" : "fate cards");
   c->cost = (uint8_t)cost;
   if (c->kind == VL_K_ALLY)
-    get_int(l, where, o, "strength", 1, 4, 1, true, &strength);
+    get_int(l, where, o, "strength", 1, l->marvel ? 6 : 4, 1, true, &strength);
   else if (c->kind == VL_K_HERO)
-    get_int(l, where, o, "strength", 2, 6, 2, true, &strength);
+    get_int(l, where, o, "strength", l->marvel ? 1 : 2, l->marvel ? 8 : 6, 2,
+            true, &strength);
+  else if (c->kind == VL_K_EVENT)
+    get_int(l, where, o, "strength", 5, 10, 5, true, &strength);
   else if (json_object_get(o, "strength"))
     err(l, "%s: only Allies and Heroes have a Strength", where);
   c->strength = (int8_t)strength;
@@ -561,8 +613,9 @@ static void parse_card_head(loader *l, const json_t *o, int deck, vl_card *c) {
   } else {
     if (json_object_get(o, "kind_name"))
       err(l, "%s: only a special card has a kind_name", where);
-    static const char *const pretty[] = {"Ally",      "Item",    "Effect",
-                                         "Condition", "Special", "Hero"};
+    static const char *const pretty[] = {"Ally",    "Item", "Effect",
+                                         "Condition", "Special", "Hero",
+                                         "Event",     "Specialty"};
     snprintf(c->kind_name, sizeof c->kind_name, "%s", pretty[c->kind]);
   }
 }
@@ -617,6 +670,25 @@ static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
   if (!optional && says && c->kind != VL_K_CONDITION)
     err(l, "%s: the text says 'may' or 'up to', but no effect is optional",
         where);
+  if (c->kind == VL_K_EVENT) {
+    int resolved = 0;
+    for (int i = 0; i < c->n_ab; i++) {
+      resolved += c->ab[i].when == VL_W_RESOLVED;
+      for (int m = 0; m < c->ab[i].n_mod; m++) {
+        const vl_mod *x = &c->ab[i].mod[m];
+        bool ok = x->mod == VL_M_COST || x->mod == VL_M_GAIN ||
+                  (x->mod == VL_M_STRENGTH &&
+                   (x->who == VL_WHO_ALLIES || x->who == VL_WHO_HEROES));
+        if (!ok)
+          err(l,
+              "%s: an Event's penalty is a cost, gain or strength (allies or "
+              "heroes) modifier",
+              where);
+      }
+    }
+    if (resolved != 1)
+      err(l, "%s: an Event has exactly one 'resolved' ability", where);
+  }
 }
 
 static const char *const location_keys[] = {"name", "top", "bottom", "locked",
@@ -667,6 +739,8 @@ static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
     json_t *locked = json_object_get(o, "locked");
     if (locked && !json_is_boolean(locked))
       err(l, "%s: 'locked' must be true or false", where);
+    if (locked && l->marvel)
+      err(l, "%s: the Marvel rules have no lock tokens", where);
     loc->locked = json_is_true(locked);
     if (loc->locked && i != VL_LOCS - 1)
       err(l, "%s: only the last location may start locked", where);
@@ -696,11 +770,15 @@ static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
       bottom_gain |= v->loc[i].a[k].kind <= VL_A_GAIN_3;
   if (!bottom_gain)
     err(l, "no open location has a Gain action in its bottom part");
-  static const int needed[] = {VL_A_VANQUISH, VL_A_MOVE_HERO, VL_A_MOVE_ALLY,
-                               VL_A_DISCARD};
-  for (size_t k = 0; k < sizeof needed / sizeof needed[0]; k++)
+  static const int needed[] = {VL_A_VANQUISH, VL_A_MOVE_ALLY, VL_A_DISCARD,
+                               VL_A_MOVE_HERO};
+  /* The Marvel rulebook has no Move a Hero action. */
+  size_t n_needed = sizeof needed / sizeof needed[0] - (l->marvel ? 1 : 0);
+  for (size_t k = 0; k < n_needed; k++)
     if (!have[needed[k]])
       err(l, "the realm has no %s action", action_names[needed[k]]);
+  if (l->marvel && have[VL_A_MOVE_HERO])
+    err(l, "the Marvel rules have no move_hero action");
 }
 
 static const char *const objective_keys[] = {
@@ -792,6 +870,9 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
     ob->n = (int16_t)x;
     if (c == VL_C_TRACK && (!v->track_name[0] || x > v->track_max))
       err(l, "objective: counts a track this villain lacks or past its max");
+    if (c == VL_C_STONES && (!v->collector || x > VL_STONES))
+      err(l, "objective: only the collector counts Stones (at most %d)",
+          VL_STONES);
     break;
   }
   case VL_O_COUNT:
@@ -800,8 +881,8 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
 }
 
 static const char *const villain_keys[] = {
-    "id",        "name",      "colour", "guide", "track",
-    "objective", "locations", "deck",   "fate",  NULL};
+    "id",        "name",      "colour", "guide", "track",    "objective",
+    "locations", "deck",      "fate",   "collector", NULL};
 
 /* Parses one villain file into *v; errors through l. */
 static void parse_villain(loader *l, const char *text, vl_villain *v) {
@@ -839,6 +920,9 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
     static const char *const track_keys[] = {"name", "max", NULL};
     known_keys(l, "track", track, track_keys);
   }
+  v->collector = get_flag(l, "the villain", root, "collector");
+  if (v->collector && !l->marvel)
+    err(l, "the villain: only the Marvel rules have a collector");
   parse_locations(l, json_object_get(root, "locations"), v);
   /* Cards: every head first (ids for references), then the bodies. */
   json_t *decks[2] = {json_object_get(root, "deck"),
@@ -880,6 +964,7 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
 
   /* The decks as the rulebook's calibration wants them. */
   int n_v = 0, n_f = 0, allies = 0, conds = 0, cond_defs = 0, heroes = 0;
+  int events = 0, specialties = 0;
   bool activates = false, unlocks = false, locked = v->loc[VL_LOCS - 1].locked;
   char special[20] = "";
   for (int i = 0; i < v->n_defs; i++) {
@@ -894,6 +979,8 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
     }
     allies += c->kind == VL_K_ALLY ? c->count : 0;
     heroes += c->kind == VL_K_HERO ? c->count : 0;
+    events += c->kind == VL_K_EVENT ? c->count : 0;
+    specialties += c->kind == VL_K_SPECIALTY ? c->count : 0;
     if (c->kind == VL_K_CONDITION) {
       conds += c->count;
       cond_defs++;
@@ -924,16 +1011,28 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
   }
   if (n_v != VL_VDECK)
     err(l, "the villain deck has %d cards, not %d", n_v, VL_VDECK);
-  if (n_f != 15)
-    err(l, "the fate deck has %d cards, not 15", n_f);
+  int fate_size = l->marvel ? 11 : 15;
+  if (n_f != fate_size)
+    err(l, "the fate %s has %d cards, not %d", l->marvel ? "part" : "deck",
+        n_f, fate_size);
   v->n_fate = (uint8_t)(n_f > VL_FDECK_MAX ? VL_FDECK_MAX : n_f);
   if (allies < 8 || allies > 12)
     err(l, "the villain deck has %d Allies, not 8 to 12", allies);
-  if (conds != 4 || cond_defs != 2)
-    err(l, "the villain deck needs two different Conditions, two copies "
-           "each");
-  if (heroes < 8 || heroes > 10)
-    err(l, "the fate deck has %d Heroes, not 8 to 10", heroes);
+  if (l->marvel) {
+    if (heroes < 4 || heroes > 8)
+      err(l, "the fate part has %d Heroes, not 4 to 8", heroes);
+    if (events != 1)
+      err(l, "the fate part has %d Events, not exactly 1", events);
+    if (specialties > 4)
+      err(l, "the villain deck has %d Specialties, not at most 4",
+          specialties);
+  } else {
+    if (conds != 4 || cond_defs != 2)
+      err(l, "the villain deck needs two different Conditions, two copies "
+             "each");
+    if (heroes < 8 || heroes > 10)
+      err(l, "the fate deck has %d Heroes, not 8 to 10", heroes);
+  }
   if (locked && !unlocks)
     err(l, "a location starts locked, but no card unlocks it");
   if (activates) {
@@ -946,21 +1045,144 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
   }
 }
 
-int vl_data_parse(const char *const *texts, const char *const *names, int n,
-                  vl_data *out, void (*report)(void *ctx, const char *msg),
-                  void *ctx) {
-  loader l = {.report = report, .ctx = ctx};
+static const char *const common_keys[] = {"fate", "stones", NULL};
+static const char *const stone_keys[] = {"id", "name", "text", "abilities",
+                                         "ai", NULL};
+
+/* Parses the common part of a shared fate deck (Marvel's common.json):
+ * 11 Heroes and 4 Global Events, and the six Stones. */
+static void parse_common(loader *l, const char *text, vl_data *d) {
+  vl_villain *v = &d->common;
+  memset(v, 0, sizeof *v);
+  snprintf(v->id, sizeof v->id, "common");
+  snprintf(v->name, sizeof v->name, "the common fate part");
+  json_error_t je;
+  json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+  if (!json_is_object(root)) {
+    err(l, "not a JSON object (line %d: %s)", je.line, je.text);
+    json_decref(root);
+    return;
+  }
+  known_keys(l, "the common part", root, common_keys);
+  json_t *fate = json_object_get(root, "fate"),
+         *stones = json_object_get(root, "stones");
+  if (!json_is_array(fate) || !json_is_array(stones)) {
+    err(l, "'fate' and 'stones' must be lists of cards");
+    json_decref(root);
+    return;
+  }
+  size_t k;
+  json_t *c;
+  json_array_foreach(fate, k, c) {
+    if (v->n_defs < VL_MAX_DEFS)
+      parse_card_head(l, c, VL_DECK_FATE, &v->defs[v->n_defs++]);
+  }
+  int first_stone = v->n_defs;
+  json_array_foreach(stones, k, c) {
+    if (v->n_defs >= VL_MAX_DEFS)
+      break;
+    vl_card *x = &v->defs[v->n_defs++];
+    memset(x, 0, sizeof *x);
+    char where[64] = "a Stone";
+    if (!json_is_object(c)) {
+      err(l, "a Stone must be an object");
+      continue;
+    }
+    known_keys(l, where, c, stone_keys);
+    get_str(l, where, c, "id", x->id, sizeof x->id, true);
+    snprintf(where, sizeof where, "Stone '%s'", x->id);
+    get_str(l, where, c, "name", x->name, sizeof x->name, true);
+    get_str(l, where, c, "text", x->text, sizeof x->text, true);
+    int ai = 3;
+    get_int(l, where, c, "ai", 1, 5, 3, false, &ai);
+    x->ai = (uint8_t)ai;
+    x->kind = VL_K_ITEM;
+    x->deck = VL_DECK_VILLAIN; /* an Item of whoever holds it */
+    x->count = 1;
+    snprintf(x->kind_name, sizeof x->kind_name, "Stone");
+  }
+  for (int i = 0; i < v->n_defs; i++)
+    for (int j = 0; j < i; j++)
+      if (strcmp(v->defs[i].id, v->defs[j].id) == 0)
+        err(l, "card id '%s' twice", v->defs[i].id);
+  int n_fate = 0, heroes = 0, events = 0;
+  json_array_foreach(fate, k, c) {
+    vl_card *x = &v->defs[k];
+    parse_card_body(l, c, v, x);
+    heroes += x->kind == VL_K_HERO ? x->count : 0;
+    events += x->kind == VL_K_EVENT ? x->count : 0;
+    for (int j = 0; j < x->count; j++)
+      if (n_fate < VL_COMMON)
+        d->cinst[n_fate++] = (uint8_t)k;
+  }
+  if (heroes != 11 || events != 4 || n_fate != 15)
+    err(l,
+        "the common part has %d cards (%d Heroes, %d Events), not 15 (11 "
+        "Heroes and 4 Events)",
+        n_fate, heroes, events);
+  d->n_common_fate = (uint8_t)n_fate;
+  int n_stones = 0;
+  json_array_foreach(stones, k, c) {
+    int i = first_stone + (int)k;
+    if (i >= v->n_defs)
+      break;
+    vl_card *x = &v->defs[i];
+    parse_card_body(l, c, v, x);
+    int activates = 0;
+    for (int a = 0; a < x->n_ab; a++)
+      activates += x->ab[a].when == VL_W_ACTIVATE;
+    if (x->n_ab != 1 || activates != 1)
+      err(l, "Stone '%s': a Stone has exactly one 'activate' ability", x->id);
+    if (n_fate + n_stones < VL_COMMON)
+      d->cinst[n_fate + n_stones++] = (uint8_t)i;
+  }
+  if (n_stones != VL_STONES)
+    err(l, "%d Stones, not %d", n_stones, VL_STONES);
+  d->n_common = (uint8_t)(n_fate + n_stones);
+  json_decref(root);
+}
+
+/* Whether a data file is a shared fate deck's common part. */
+static bool is_common_file(const char *name) {
+  size_t n = strlen(name);
+  return n >= 11 && strcmp(name + n - 11, "common.json") == 0;
+}
+
+int vl_data_parse(int profile, const char *const *texts,
+                  const char *const *names, int n, vl_data *out,
+                  void (*report)(void *ctx, const char *msg), void *ctx) {
+  loader l = {.report = report,
+              .ctx = ctx,
+              .marvel = profile == VL_PROFILE_MARVEL};
   memset(out, 0, sizeof *out);
-  if (n < 2 || n > VL_MAX_VILLAINS) {
-    err(&l, "%d villains; the game needs 2 to %d", n, VL_MAX_VILLAINS);
+  int villains = 0, commons = 0;
+  for (int i = 0; i < n; i++)
+    commons += is_common_file(names[i]);
+  if (commons != (l.marvel ? 1 : 0)) {
+    err(&l, "%d common.json files; the %s rules need %d", commons,
+        l.marvel ? "Marvel" : "Disney", l.marvel ? 1 : 0);
+    return l.errors;
+  }
+  if (n - commons < 2 || n - commons > VL_MAX_VILLAINS) {
+    err(&l, "%d villains; the game needs 2 to %d", n - commons,
+        VL_MAX_VILLAINS);
     return l.errors;
   }
   for (int i = 0; i < n; i++) {
     l.file = names[i];
-    parse_villain(&l, texts[i], &out->v[i]);
+    if (is_common_file(names[i]))
+      parse_common(&l, texts[i], out);
+    else
+      parse_villain(&l, texts[i], &out->v[villains++]);
   }
   l.file = NULL;
+  n = villains;
   out->n = n;
+  int collectors = 0;
+  for (int a = 0; a < n; a++)
+    collectors += out->v[a].collector;
+  if (collectors > 1)
+    err(&l, "%d villains collect the Stones; at most one may", collectors);
   /* Sorted by id: a villain's index is stable whatever the file order. */
   for (int i = 1; i < n; i++)
     for (int k = i; k > 0 && strcmp(out->v[k - 1].id, out->v[k].id) > 0; k--) {
@@ -986,13 +1208,21 @@ int vl_data_parse(const char *const *texts, const char *const *names, int n,
                 out->v[b].id);
         }
   }
+  for (int a = 0; a < n; a++)
+    for (int i = 0; i < out->v[a].n_defs; i++)
+      for (int k = 0; k < out->common.n_defs; k++) {
+        const vl_card *x = &out->v[a].defs[i], *y = &out->common.defs[k];
+        if (strcmp(x->id, y->id) == 0 || strcmp(x->name, y->name) == 0)
+          err(&l, "card '%s' (%s) in %s and in common.json", x->id, x->name,
+              out->v[a].id);
+      }
   return l.errors;
 }
 
 /* ---- the built-in data -------------------------------------------------- */
 
-vl_data vl_loaded;
-static int load_errors = -1;
+vl_data vl_loaded[VL_PROFILE_COUNT];
+static int load_errors[VL_PROFILE_COUNT] = {-1, -1};
 static once_flag load_once = ONCE_FLAG_INIT;
 
 static void to_stderr(void *ctx, const char *msg) {
@@ -1000,28 +1230,41 @@ static void to_stderr(void *ctx, const char *msg) {
   fprintf(stderr, "lair: villainous data: %s\n", msg);
 }
 
+/* Loads every profile's villains (blobs "DIR/NAME.json" of the
+ * profile's data_dir). */
 static void load(void) {
-  const char *texts[VL_MAX_VILLAINS + 1], *names[VL_MAX_VILLAINS + 1];
-  int n = 0;
-  for (size_t i = 0; i < eng_n_blobs; i++)
-    if (strncmp(eng_blobs[i].name, "villainous/", 11) == 0) {
-      if (n > VL_MAX_VILLAINS) {
-        n++;
-        continue;
-      }
-      texts[n] = eng_blobs[i].text;
-      names[n] = eng_blobs[i].name;
-      n++;
-    }
   static vl_data parsed;
-  load_errors = vl_data_parse(texts, names, n, &parsed, to_stderr, NULL);
-  if (load_errors == 0)
-    vl_loaded = parsed;
+  for (int pr = 0; pr < VL_PROFILE_COUNT; pr++) {
+    const char *texts[VL_MAX_VILLAINS + 2], *names[VL_MAX_VILLAINS + 2];
+    const char *dir = vl_profiles[pr].data_dir;
+    size_t len = strlen(dir);
+    int n = 0;
+    for (size_t i = 0; i < eng_n_blobs; i++)
+      if (strncmp(eng_blobs[i].name, dir, len) == 0 &&
+          eng_blobs[i].name[len] == '/') {
+        if (n >= VL_MAX_VILLAINS + 2) {
+          n++;
+          continue;
+        }
+        texts[n] = eng_blobs[i].text;
+        names[n] = eng_blobs[i].name;
+        n++;
+      }
+    if (n > VL_MAX_VILLAINS + 2)
+      n = VL_MAX_VILLAINS + 2; /* the parser reports too many */
+    load_errors[pr] =
+        vl_data_parse(pr, texts, names, n, &parsed, to_stderr, NULL);
+    if (load_errors[pr] == 0)
+      vl_loaded[pr] = parsed;
+  }
 }
 
-const vl_data *vl_data_get(void) {
+const vl_data *vl_data_get(int profile) {
   call_once(&load_once, load);
-  return load_errors == 0 ? &vl_loaded : NULL;
+  return profile >= 0 && profile < VL_PROFILE_COUNT &&
+                 load_errors[profile] == 0
+             ? &vl_loaded[profile]
+             : NULL;
 }
 
 /* ---- the card list --------------------------------------------------------
@@ -1041,7 +1284,10 @@ void vl_card_summary(const vl_card *c, char *buf, size_t cap) {
   size_t o = (size_t)snprintf(buf, cap, "%s", c->kind_name);
   if (c->deck == VL_DECK_FATE) {
     if (c->kind == VL_K_HERO)
-      snprintf(buf + o, cap - o, ", Strength %d", c->strength);
+      snprintf(buf + o, cap - o, ", Strength %d%s", c->strength,
+               c->protector ? ", Protector" : "");
+    else if (c->kind == VL_K_EVENT && o < cap)
+      snprintf(buf + o, cap - o, ", resolved at Strength %d", c->strength);
     else if (c->kind == VL_K_ITEM && o < cap)
       snprintf(buf + o, cap - o, " (attached to a Hero)");
     return;
@@ -1050,7 +1296,8 @@ void vl_card_summary(const vl_card *c, char *buf, size_t cap) {
     return;
   o += (size_t)snprintf(buf + o, o < cap ? cap - o : 0, ", cost %d", c->cost);
   if (c->kind == VL_K_ALLY && o < cap)
-    o += (size_t)snprintf(buf + o, cap - o, ", Strength %d", c->strength);
+    o += (size_t)snprintf(buf + o, cap - o, ", Strength %d%s", c->strength,
+                          c->invade ? ", Invade" : "");
   if (c->attach == VL_AT_ALLY && o < cap)
     snprintf(buf + o, cap - o, ", attached to an Ally");
 }
@@ -1113,6 +1360,26 @@ json_t *vl_cards_json(const vl_data *d) {
       }
     }
   }
+  /* A shared fate deck's common part and the Stones. */
+  const vl_villain *v = &d->common;
+  for (int i = 0; out && d->n_common && i < v->n_defs; i++) {
+    const vl_card *c = &v->defs[i];
+    bool stone = i >= d->cinst[d->n_common_fate];
+    char summary[96];
+    vl_card_summary(c, summary, sizeof summary);
+    json_t *o = json_pack(
+        "{ss ss ss ss ss ss ss si ss ss}", "villain", "common", "villain_name",
+        "the common part", "deck", stone ? "stone" : "fate", "id", c->id,
+        "name", c->name, "kind", stone ? "stone" : kind_names[c->kind],
+        "kind_name", c->kind_name, "count", c->count, "text", c->text,
+        "summary", summary);
+    if (o && (c->kind == VL_K_HERO || c->kind == VL_K_EVENT))
+      json_object_set_new(o, "strength", json_integer(c->strength));
+    if (!o || json_array_append_new(out, o)) {
+      json_decref(out);
+      return NULL;
+    }
+  }
   return out;
 }
 
@@ -1143,7 +1410,8 @@ static void deck_table(eng_md *m, const vl_villain *v, int deck) {
       else
         eng_md_printf(m, " | %d", c->cost);
     }
-    if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO)
+    if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO ||
+        c->kind == VL_K_EVENT)
       eng_md_printf(m, " | %d", c->strength);
     else
       eng_md_printf(m, " | -");
@@ -1178,6 +1446,20 @@ char *vl_cards_markdown(const vl_data *d) {
       eng_md_printf(&m, "\nTrack: %s, 0 to %d.\n", v->track_name, v->track_max);
     deck_table(&m, v, VL_DECK_VILLAIN);
     deck_table(&m, v, VL_DECK_FATE);
+  }
+  if (d->n_common) {
+    const vl_villain *c = &d->common;
+    eng_md_printf(&m, "\n### The common fate part (`common`)\n\n"
+                      "Shuffled into the one fate deck with every villain's "
+                      "part; an Event here is a Global Event (its Strength "
+                      "is its requirement).\n");
+    deck_table(&m, c, VL_DECK_FATE);
+    eng_md_printf(&m, "\n### The Stones\n\n| Stone | Text |\n|---|---|\n");
+    for (int k = d->n_common_fate; k < d->n_common; k++) {
+      eng_md_printf(&m, "| %s | ", c->defs[d->cinst[k]].name);
+      eng_md_cell(&m, c->defs[d->cinst[k]].text);
+      eng_md_printf(&m, " |\n");
+    }
   }
   return eng_md_take(&m);
 }

@@ -20,8 +20,19 @@
 static const char *const phase_names[] = {"choose",  "start", "move",
                                           "actions", "end",   "over"};
 static const char *const zone_names[] = {
-    "none", "villain_deck", "villain_discard", "hand",     "realm",
-    "top",  "fate_deck",    "fate_discard",    "revealed", "playing"};
+    "none",    "villain_deck", "villain_discard", "hand",
+    "realm",   "top",          "fate_deck",       "fate_discard",
+    "revealed", "playing",     "event",           "specialty",
+    "centre"};
+
+#define SHARED(s) (vl_profiles[(s)->profile].fate_mode == VL_FATE_SHARED_ONE)
+/* The instances that may be in seat's realm (see vl.c's FOR_REALM). */
+static int span_lo(const vl_state *s, int seat) {
+  return SHARED(s) ? 0 : seat * VL_BLOCK;
+}
+static int span_hi(const vl_state *s, int seat) {
+  return SHARED(s) ? vl_n_inst(s) : (seat + 1) * VL_BLOCK;
+}
 
 const char *vl_phase_name(int phase) {
   return phase >= 0 && phase <= VL_PH_OVER ? phase_names[phase] : "?";
@@ -76,21 +87,45 @@ static json_t *action_list(vb *b, const vl_location *l, int from, int to) {
 
 /* One realm's locations with their cards. One pass sorts the seat's
  * cards by location and host; a realm is read once per view. */
+/* A card in play for a view: its kind, Strength (with its tokens) and
+ * its owner when it is an opponent's. */
+static void card_facts(const vl_state *s, int i, int seat, json_t *o) {
+  const vl_card *c = vl_card_of(s, i);
+  json_object_set_new(o, "kind", json_string(c->kind_name));
+  if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO)
+    json_object_set_new(o, "strength", json_integer(vl_strength(s, i)));
+  if (s->tok[i])
+    json_object_set_new(o, "tokens", json_integer(s->tok[i]));
+  if (c->protector)
+    json_object_set_new(o, "protector", json_true());
+  if (vl_owner(s, i) >= 0 && vl_owner(s, i) != seat)
+    json_object_set_new(o, "owner", json_integer(vl_owner(s, i)));
+}
+
+/* The cards attached to i, in instance order. */
+static json_t *attached(vb *b, const vl_state *s, int i, int lo, int hi) {
+  json_t *items = J(b, json_array());
+  for (int j = lo; j < hi; j++)
+    if (s->w[j].host == i && s->w[j].zone != VL_Z_NONE &&
+        s->w[j].zone == s->w[i].zone) {
+      json_t *o = ref(b, s, j);
+      if (b->json && vl_is_stone(s, j))
+        json_object_set_new(o, "kind", json_string("Stone"));
+      json_array_append_new(items, o);
+    }
+  return items;
+}
+
 static json_t *realm(vb *b, const vl_state *s, int seat) {
   const vl_villain *v = vl_villain_of(s, seat);
-  int at[VL_LOCS][VL_BLOCK], n_at[VL_LOCS] = {0};
-  int on[VL_BLOCK][VL_BLOCK], n_on[VL_BLOCK] = {0};
-  int base = seat * VL_BLOCK;
-  for (int i = base; i < base + VL_BLOCK; i++) {
+  int at[VL_LOCS][VL_N], n_at[VL_LOCS] = {0};
+  int lo = span_lo(s, seat), hi = span_hi(s, seat);
+  for (int i = lo; i < hi; i++) {
     const vl_where *w = &s->w[i];
     if ((w->zone != VL_Z_REALM && w->zone != VL_Z_TOP) || w->seat != seat)
       continue;
-    if (w->host != VL_NONE && w->host >= base && w->host < base + VL_BLOCK) {
-      int h = w->host - base;
-      on[h][n_on[h]++] = i;
-    } else if (w->host == VL_NONE) {
+    if (w->host == VL_NONE)
       at[w->loc][n_at[w->loc]++] = i;
-    }
   }
   json_t *locs = J(b, json_array());
   for (int l = 0; l < VL_LOCS; l++) {
@@ -102,17 +137,17 @@ static json_t *realm(vb *b, const vl_state *s, int seat) {
       int i = order[k];
       const vl_card *c = vl_card_of(s, i);
       json_t *o = ref(b, s, i);
-      json_t *items = J(b, json_array());
-      for (int j = 0; j < n_on[i - base]; j++)
-        json_array_append_new(items, ref(b, s, on[i - base][j]));
-      covered |= c->kind == VL_K_HERO;
+      json_t *items = attached(b, s, i, lo, hi);
+      bool top = s->w[i].zone == VL_Z_TOP;
+      covered |= top;
       if (!b->json) /* collecting: only which cards it shows */
         continue;
-      json_object_set_new(o, "kind", json_string(c->kind_name));
-      if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO)
-        json_object_set_new(o, "strength", json_integer(vl_strength(s, i)));
+      card_facts(s, i, seat, o);
+      if (vl_is_stone(s, i))
+        json_object_set_new(o, "kind", json_string("Stone"));
       json_object_set_new(o, "items", items);
-      json_array_append_new(c->kind == VL_K_HERO ? heroes : cards, o);
+      (void)c;
+      json_array_append_new(top ? heroes : cards, o);
     }
     if (!b->json)
       continue;
@@ -129,9 +164,69 @@ static json_t *realm(vb *b, const vl_state *s, int seat) {
   return locs;
 }
 
+/* seat's Specialty area (Marvel): Specialties and the collector's
+ * Stones. */
+static json_t *specialties(vb *b, const vl_state *s, int seat) {
+  json_t *a = J(b, json_array());
+  for (int i = 0; i < vl_n_inst(s); i++)
+    if (s->w[i].zone == VL_Z_SPECIALTY && s->w[i].seat == seat) {
+      json_t *o = ref(b, s, i);
+      if (b->json) {
+        json_object_set_new(o, "kind", json_string(vl_is_stone(s, i)
+                                                       ? "Stone"
+                                                       : "Specialty"));
+        json_object_set_new(o, "text",
+                            json_string(vl_card_of(s, i)->text));
+      }
+      json_array_append_new(a, o);
+    }
+  return a;
+}
+
+/* The Events in play (Marvel), with their Allies; the Stones left in the
+ * centre; the shared fate piles. */
+static void build_marvel(const vl_state *s, vb *b, json_t *v) {
+  json_t *events = J(b, json_array()), *centre = J(b, json_array());
+  for (int e = 0; e < vl_n_inst(s); e++) {
+    if (vl_is_stone(s, e) && s->w[e].zone == VL_Z_CENTRE)
+      json_array_append_new(centre, ref(b, s, e));
+    if (s->w[e].zone != VL_Z_EVENT || vl_card_of(s, e)->kind != VL_K_EVENT)
+      continue;
+    json_t *o = ref(b, s, e), *allies = J(b, json_array());
+    int have = 0;
+    for (int i = 0; i < vl_common_base(s); i++)
+      if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e) {
+        json_t *x = ref(b, s, i);
+        have += vl_strength(s, i);
+        if (b->json) {
+          json_object_set_new(x, "owner", json_integer(vl_owner(s, i)));
+          json_object_set_new(x, "strength", json_integer(vl_strength(s, i)));
+          json_object_set_new(x, "items", attached(b, s, i, 0, vl_n_inst(s)));
+        }
+        json_array_append_new(allies, x);
+      }
+    if (b->json) {
+      json_object_set_new(o, "text", json_string(vl_card_of(s, e)->text));
+      json_object_set_new(o, "needed", json_integer(vl_strength(s, e)));
+      json_object_set_new(o, "strength", json_integer(have));
+      json_object_set_new(o, "target", s->w[e].loc == 1
+                                           ? json_integer(s->w[e].seat)
+                                           : json_null());
+      json_object_set_new(o, "allies", allies);
+    }
+    json_array_append_new(events, o);
+  }
+  json_object_set_new(v, "events", events);
+  json_object_set_new(v, "stones_centre", centre);
+  json_object_set_new(v, "fate_deck", J(b, json_integer(s->fdeck[0].n)));
+  json_object_set_new(v, "fate_discard", pile_refs(b, s, &s->fdisc[0]));
+}
+
 /* What every viewer sees alike: the realms, Power, piles, cards face up. */
 static void build_common(const vl_state *s, vb *b, json_t *v) {
-  json_object_set_new(v, "game", J(b, json_string("villainous")));
+  json_object_set_new(v, "game", J(b, json_string(SHARED(s)
+                                                      ? "marvel-villainous"
+                                                      : "villainous")));
   json_object_set_new(v, "mode", J(b, json_string(s->mode)));
   json_object_set_new(v, "turn", J(b, json_integer(s->turn)));
   json_object_set_new(v, "round", J(b, json_integer(s->round)));
@@ -145,12 +240,12 @@ static void build_common(const vl_state *s, vb *b, json_t *v) {
                           : J(b, json_null()));
   if (s->phase == VL_PH_CHOOSE) {
     json_t *free = J(b, json_array());
-    for (int k = 0; k < vl_loaded.n; k++) {
+    for (int k = 0; k < vl_data_of(s)->n; k++) {
       if (!vl_villain_taken(s, k))
         json_array_append_new(
-            free, J(b, json_pack("{ssssss}", "id", vl_loaded.v[k].id, "name",
-                                 vl_loaded.v[k].name, "objective",
-                                 vl_loaded.v[k].obj.text)));
+            free, J(b, json_pack("{ssssss}", "id", vl_data_of(s)->v[k].id, "name",
+                                 vl_data_of(s)->v[k].name, "objective",
+                                 vl_data_of(s)->v[k].obj.text)));
     }
     json_object_set_new(v, "chooser", J(b, json_integer(s->chooser)));
     json_object_set_new(v, "villains_left", free);
@@ -164,9 +259,13 @@ static void build_common(const vl_state *s, vb *b, json_t *v) {
                        s->seat[p].power, "hand", vl_hand_size(s, p), "deck",
                        s->vdeck[p].n, "fate_deck", s->fdeck[p].n, "defeated",
                        s->seat[p].defeated));
+    if (SHARED(s))
+      json_object_del(po, "fate_deck");
     if (vil && !b->json) {
-      if (s->phase != VL_PH_CHOOSE)
+      if (s->phase != VL_PH_CHOOSE) {
         realm(b, s, p);
+        specialties(b, s, p);
+      }
     } else if (vil) {
       char progress[120];
       vl_progress_text(s, p, progress, sizeof progress);
@@ -183,20 +282,26 @@ static void build_common(const vl_state *s, vb *b, json_t *v) {
                            s->seat[p].track, "max", vil->track_max)));
       if (s->phase != VL_PH_CHOOSE)
         json_object_set_new(po, "locations", realm(b, s, p));
+      if (s->phase != VL_PH_CHOOSE && SHARED(s))
+        json_object_set_new(po, "specialties", specialties(b, s, p));
     }
     json_array_append_new(players, po);
     char key[24];
     snprintf(key, sizeof key, "discard_%d", p + 1);
     json_object_set_new(v, key, pile_refs(b, s, &s->vdisc[p]));
-    snprintf(key, sizeof key, "fate_discard_%d", p + 1);
-    json_object_set_new(v, key, pile_refs(b, s, &s->fdisc[p]));
+    if (!SHARED(s)) {
+      snprintf(key, sizeof key, "fate_discard_%d", p + 1);
+      json_object_set_new(v, key, pile_refs(b, s, &s->fdisc[p]));
+    }
   }
   json_object_set_new(v, "players", players);
+  if (SHARED(s) && s->phase != VL_PH_CHOOSE)
+    build_marvel(s, b, v);
 
   /* Cards face up between the realms: revealed by Fate, or an Effect or
    * Condition resolving. */
   json_t *revealed = J(b, json_array()), *playing = J(b, json_array());
-  for (int i = 0; i < s->players * VL_BLOCK; i++) {
+  for (int i = 0; i < vl_n_inst(s); i++) {
     if (s->w[i].zone == VL_Z_REVEALED)
       json_array_append_new(revealed, ref(b, s, i));
     else if (s->w[i].zone == VL_Z_PLAYING)
@@ -230,7 +335,7 @@ static void build_personal(const vl_state *s, int viewer, vb *b, json_t *v) {
         json_array_append_new(hand, o);
       }
     /* The fate cards this viewer looked at in secret, top first. */
-    const eng_pile *fd = &s->fdeck[viewer];
+    const eng_pile *fd = &s->fdeck[SHARED(s) ? 0 : viewer];
     for (int k = fd->n - 1; k >= 0; k--)
       if ((s->w[fd->c[k]].known >> viewer) & 1u)
         json_array_append_new(looked, ref(b, s, fd->c[k]));
@@ -329,7 +434,7 @@ json_t *vl_to_json(const void *st) {
   json_object_set_new(piles, "villain_discard", vdisc);
   json_object_set_new(piles, "fate_deck", fdeck);
   json_object_set_new(piles, "fate_discard", fdisc);
-  for (int i = 0; i < s->players * VL_BLOCK; i++)
+  for (int i = 0; i < vl_n_inst(s); i++)
     json_array_append_new(where, json_integer(where_pack(&s->w[i])));
   for (int k = 0; k < s->sp; k++) {
     const vl_frame *f = &s->stack[k];
@@ -364,6 +469,14 @@ json_t *vl_to_json(const void *st) {
     json_decref(piles);
     return NULL;
   }
+  if (SHARED(s)) { /* the Marvel profile's own fields */
+    json_t *tok = json_array();
+    for (int i = 0; i < vl_n_inst(s); i++)
+      json_array_append_new(tok, json_integer(s->tok[i]));
+    json_object_set_new(j, "tokens", tok);
+    json_object_set_new(j, "events", json_integer(s->events));
+    json_object_set_new(j, "once", json_integer((json_int_t)s->once));
+  }
   json_object_set_new(j, "seats", seats);
   json_object_set_new(j, "piles", piles);
   json_object_set_new(j, "where", where);
@@ -379,12 +492,13 @@ json_t *vl_to_json(const void *st) {
     dst = tmp_;                                                                \
   } while (0)
 
-static eng_rc piles_from_json(eng_pile *piles, const json_t *a, int players) {
+static eng_rc piles_from_json(eng_pile *piles, const json_t *a, int players,
+                             int n_inst) {
   if (!json_is_array(a) || (int)json_array_size(a) != players)
     return ENG_BAD_STATE;
   for (int p = 0; p < players; p++)
     if (eng_pile_from_json(&piles[p], json_array_get(a, (size_t)p),
-                           (uint16_t)(players * VL_BLOCK)))
+                           (uint16_t)n_inst))
       return ENG_BAD_STATE;
   return ENG_OK;
 }
@@ -451,7 +565,7 @@ static eng_rc frame_from_json(vl_state *s, const json_t *fr, vl_frame *f) {
   json_t *c;
   json_array_foreach(list, k, c) {
     long i;
-    if (!eng_jint(c, 0, s->players * VL_BLOCK - 1, &i))
+    if (!eng_jint(c, 0, vl_n_inst(s) - 1, &i))
       return ENG_BAD_STATE;
     f->list[f->n_list++] = (uint16_t)i;
   }
@@ -460,8 +574,6 @@ static eng_rc frame_from_json(vl_state *s, const json_t *fr, vl_frame *f) {
 
 eng_rc vl_from_json(void *st, const json_t *j) {
   vl_state *s = st;
-  if (!vl_data_get())
-    return ENG_INTERNAL;
   memset(s, 0, sizeof *s);
   const char *rs = json_string_value(json_object_get(j, "ruleset"));
   const char *prof = json_string_value(json_object_get(j, "profile"));
@@ -479,6 +591,8 @@ eng_rc vl_from_json(void *st, const json_t *j) {
       profile = k;
   if (profile < 0)
     return ENG_BAD_STATE;
+  if (!vl_data_get(profile))
+    return ENG_INTERNAL;
   s->profile = (uint8_t)profile;
   memcpy(s->mode, mode, strlen(mode) + 1);
   if (eng_rng_from_json(&s->rng, json_object_get(j, "rng")))
@@ -521,13 +635,13 @@ eng_rc vl_from_json(void *st, const json_t *j) {
     if (!json_is_object(q))
       return ENG_BAD_STATE;
     if (json_is_string(vid)) {
-      for (int k = 0; k < vl_loaded.n; k++)
-        if (strcmp(vl_loaded.v[k].id, json_string_value(vid)) == 0)
+      for (int k = 0; k < vl_data_of(s)->n; k++)
+        if (strcmp(vl_data_of(s)->v[k].id, json_string_value(vid)) == 0)
           x->villain = (int8_t)k;
       long fp;
       FIELD(q, "fingerprint", 0, 0xffffffffL, fp);
       if (x->villain < 0 ||
-          (uint32_t)fp != fingerprint(&vl_loaded.v[x->villain]))
+          (uint32_t)fp != fingerprint(&vl_data_of(s)->v[x->villain]))
         return ENG_BAD_STATE; /* a villain or card list Lair no longer has */
     } else if (!json_is_null(vid)) {
       return ENG_BAD_STATE;
@@ -539,18 +653,37 @@ eng_rc vl_from_json(void *st, const json_t *j) {
     FIELD(q, "pos", 0, n - 1, x->pos);
     FIELD(q, "power", 0, 32767, x->power);
   }
+  int ni = vl_n_inst(s);
   json_t *piles = json_object_get(j, "piles");
-  if (piles_from_json(s->vdeck, json_object_get(piles, "villain_deck"), n) ||
-      piles_from_json(s->vdisc, json_object_get(piles, "villain_discard"), n) ||
-      piles_from_json(s->fdeck, json_object_get(piles, "fate_deck"), n) ||
-      piles_from_json(s->fdisc, json_object_get(piles, "fate_discard"), n))
+  if (piles_from_json(s->vdeck, json_object_get(piles, "villain_deck"), n,
+                      ni) ||
+      piles_from_json(s->vdisc, json_object_get(piles, "villain_discard"), n,
+                      ni) ||
+      piles_from_json(s->fdeck, json_object_get(piles, "fate_deck"), n, ni) ||
+      piles_from_json(s->fdisc, json_object_get(piles, "fate_discard"), n, ni))
     return ENG_BAD_STATE;
+  if (SHARED(s)) {
+    json_t *tok = json_object_get(j, "tokens");
+    if (!json_is_array(tok) || (int)json_array_size(tok) != ni)
+      return ENG_BAD_STATE;
+    for (int i = 0; i < ni; i++) {
+      long x;
+      if (!eng_jint(json_array_get(tok, (size_t)i), -20, 20, &x))
+        return ENG_BAD_STATE;
+      s->tok[i] = (int8_t)x;
+    }
+    FIELD(j, "events", 0, VL_EV_MANY, s->events);
+    json_int_t once = json_integer_value(json_object_get(j, "once"));
+    if (!json_is_integer(json_object_get(j, "once")) || once < 0)
+      return ENG_BAD_STATE;
+    s->once = (uint64_t)once;
+  }
   for (int i = 0; i < VL_N; i++)
     s->w[i].host = VL_NONE;
   json_t *where = json_object_get(j, "where");
-  if (!json_is_array(where) || (int)json_array_size(where) != n * VL_BLOCK)
+  if (!json_is_array(where) || (int)json_array_size(where) != ni)
     return ENG_BAD_STATE;
-  for (int i = 0; i < n * VL_BLOCK; i++) {
+  for (int i = 0; i < ni; i++) {
     json_t *w = json_array_get(where, (size_t)i);
     if (!json_is_integer(w) || json_integer_value(w) < 0 ||
         json_integer_value(w) >= ((json_int_t)65536 << 25))
@@ -559,8 +692,7 @@ eng_rc vl_from_json(void *st, const json_t *j) {
     long zone = (long)(x % 16), seat = (long)(x / 16 % 8),
          loc = (long)(x / 128 % 4), known = (long)(x / 512 % 64),
          host = (long)(x / 32768 % 1024) - 1, order = (long)(x >> 25);
-    if (zone >= VL_Z_COUNT || seat >= n || known >= (1 << n) ||
-        host >= n * VL_BLOCK)
+    if (zone >= VL_Z_COUNT || seat >= n || known >= (1 << n) || host >= ni)
       return ENG_BAD_STATE;
     vl_where y = {(uint8_t)zone,
                   (uint8_t)seat,
@@ -600,14 +732,14 @@ static int fail(char *msg, size_t cap, const char *what, int i) {
 static int check_pile(const vl_state *s, const eng_pile *p, int zone, int seat,
                       char *msg, size_t cap) {
   int in_zone = 0;
-  for (int i = 0; i < s->players * VL_BLOCK; i++)
+  for (int i = 0; i < vl_n_inst(s); i++)
     in_zone += s->w[i].zone == zone && s->w[i].seat == seat;
   if (in_zone != p->n)
     return fail(msg, cap, "a pile and its cards' zones disagree", zone);
   uint8_t twice[VL_N] = {0};
   for (int k = 0; k < p->n; k++) {
     int i = p->c[k];
-    if (i >= s->players * VL_BLOCK || s->w[i].zone != zone ||
+    if (i >= vl_n_inst(s) || s->w[i].zone != zone ||
         s->w[i].seat != seat)
       return fail(msg, cap, "a pile holds a card from elsewhere", i);
     if (twice[i]++)
@@ -635,7 +767,7 @@ typedef struct view_check {
 
 static int check_ref(void *ctx, json_int_t i) {
   const view_check *c = ctx;
-  if (i < 0 || i >= c->s->players * VL_BLOCK)
+  if (i < 0 || i >= vl_n_inst(c->s))
     return fail(c->msg, c->cap, "a view names a card that does not exist",
                 (int)i);
   return shown_wrongly(c->s, (int)i, c->viewer, c->msg, c->cap);
@@ -731,11 +863,87 @@ static int check_card(const vl_state *s, int i, char *msg, size_t cap) {
   return 0;
 }
 
+/* The Marvel profile's card check: shared fate piles (index 0), Events,
+ * Specialty areas, Stones, opponents' Allies on a domain's top. */
+static int check_marvel_card(const vl_state *s, int i, char *msg,
+                             size_t cap) {
+  const vl_where *w = &s->w[i];
+  bool common = vl_is_common(s, i), stone = vl_is_stone(s, i);
+  int owner = vl_owner(s, i), k = i % VL_BLOCK;
+  const vl_villain *v = common ? NULL : vl_villain_of(s, owner);
+  bool used = common || (v && k < VL_VDECK + v->n_fate);
+  bool dealt = used && s->phase != VL_PH_CHOOSE;
+  const vl_card *c = dealt ? vl_card_of(s, i) : NULL;
+  if (!dealt)
+    return w->zone == VL_Z_NONE
+               ? 0
+               : fail(msg, cap, "an unused card slot is in play", i);
+  if (w->zone == VL_Z_NONE)
+    return c->kind == VL_K_EVENT && s->events == VL_EV_NONE
+               ? 0
+               : fail(msg, cap, "a card of the game is nowhere", i);
+  bool fate = !stone && (common || k >= VL_VDECK);
+  static const bool villain_ok[VL_Z_COUNT] = {
+      [VL_Z_VDECK] = true,   [VL_Z_VDISC] = true,     [VL_Z_HAND] = true,
+      [VL_Z_REALM] = true,   [VL_Z_PLAYING] = true,   [VL_Z_TOP] = true,
+      [VL_Z_EVENT] = true,   [VL_Z_SPECIALTY] = true, [VL_Z_REVEALED] = true};
+  static const bool fate_ok[VL_Z_COUNT] = {
+      [VL_Z_TOP] = true,      [VL_Z_FDECK] = true,   [VL_Z_FDISC] = true,
+      [VL_Z_REVEALED] = true, [VL_Z_PLAYING] = true, [VL_Z_EVENT] = true};
+  static const bool stone_ok[VL_Z_COUNT] = {[VL_Z_CENTRE] = true,
+                                            [VL_Z_REALM] = true,
+                                            [VL_Z_TOP] = true,
+                                            [VL_Z_SPECIALTY] = true};
+  if (!(stone ? stone_ok : fate ? fate_ok : villain_ok)[w->zone])
+    return fail(msg, cap, "a card is in a zone it cannot be in", i);
+  bool own = w->zone == VL_Z_VDECK || w->zone == VL_Z_VDISC ||
+             w->zone == VL_Z_HAND;
+  if (own && w->seat != owner)
+    return fail(msg, cap, "a card is in another villain's hand or pile", i);
+  if ((w->zone == VL_Z_FDECK || w->zone == VL_Z_FDISC) && w->seat != 0)
+    return fail(msg, cap, "a fate card outside the one fate deck", i);
+  if (c->kind == VL_K_EVENT && (w->zone == VL_Z_TOP || w->host != VL_NONE))
+    return fail(msg, cap, "an Event on a domain or attached", i);
+  if (w->zone == VL_Z_EVENT && c->kind != VL_K_EVENT && fate)
+    return fail(msg, cap, "a fate card at an Event", i);
+  if (w->zone == VL_Z_SPECIALTY &&
+      (stone ? !vl_villain_of(s, w->seat)->collector
+             : c->kind != VL_K_SPECIALTY || w->seat != owner))
+    return fail(msg, cap, "a card in a Specialty area that cannot be", i);
+  if (c->kind == VL_K_SPECIALTY && w->zone != VL_Z_SPECIALTY && !own &&
+      w->zone != VL_Z_REVEALED)
+    return fail(msg, cap, "a Specialty out of its area", i);
+  if (w->zone == VL_Z_PLAYING && !held_by_frame(s, VL_F_FINISH, i))
+    return fail(msg, cap, "a card resolves without its Effect frame", i);
+  if (w->zone == VL_Z_REVEALED && !held_by_frame(s, VL_F_FATE, i) &&
+      !held_by_frame(s, VL_F_PLACE, i))
+    return fail(msg, cap, "a revealed card has no action holding it", i);
+  if (w->known && (w->zone != VL_Z_FDECK || (w->known & (w->known - 1))))
+    return fail(msg, cap, "a card secretly seen where it is not hidden", i);
+  if (w->zone == VL_Z_TOP && !stone && c->kind != VL_K_HERO &&
+      !(c->kind == VL_K_ALLY && owner != w->seat) &&
+      !(c->kind == VL_K_ITEM && w->host != VL_NONE))
+    return fail(msg, cap, "a card on a domain's top that cannot be", i);
+  if (w->zone == VL_Z_REALM && (c->kind == VL_K_HERO ||
+                                (!stone && owner != w->seat)))
+    return fail(msg, cap, "a card at a location that cannot be", i);
+  if (w->host != VL_NONE) {
+    const vl_where *h = &s->w[w->host];
+    bool at_event = w->zone == VL_Z_EVENT;
+    if (h->zone != w->zone || (!at_event && (h->seat != w->seat ||
+                                              h->loc != w->loc)))
+      return fail(msg, cap, "a card attached where its host is not", i);
+  } else if (w->zone == VL_Z_EVENT && c->kind != VL_K_EVENT) {
+    return fail(msg, cap, "a card at an Event without the Event", i);
+  }
+  return 0;
+}
+
 /* Whether i names a card instance of the table (VL_NONE allowed when
  * none is). */
 static bool inst_ok(const vl_state *s, int i, bool none) {
   return (none && i == VL_NONE) ||
-         (i >= 0 && i < s->players * VL_BLOCK && s->w[i].zone != VL_Z_NONE);
+         (i >= 0 && i < vl_n_inst(s) && s->w[i].zone != VL_Z_NONE);
 }
 
 /* A frame refers only to what exists, where its kind needs it to be. */
@@ -802,7 +1010,7 @@ int vl_check(const void *st, char *msg, size_t cap) {
     return fail(msg, cap, "a table of impossible size", s->players);
   for (int p = 0; p < s->players; p++) {
     int v = s->seat[p].villain;
-    if (v < -1 || v >= vl_loaded.n)
+    if (v < -1 || v >= vl_data_of(s)->n)
       return fail(msg, cap, "a seat plays a villain that does not exist", p);
     if (s->phase != VL_PH_CHOOSE && v < 0)
       return fail(msg, cap, "a seat plays without a villain", p);
@@ -811,16 +1019,17 @@ int vl_check(const void *st, char *msg, size_t cap) {
         return fail(msg, cap, "two seats play the same villain", p);
     if (s->seat[p].power < 0)
       return fail(msg, cap, "a villain has negative Power", p);
-    if (v >= 0 && s->seat[p].track > vl_loaded.v[v].track_max)
+    if (v >= 0 && s->seat[p].track > vl_data_of(s)->v[v].track_max)
       return fail(msg, cap, "a track past its end", p);
   }
   for (int i = 0; i < VL_N; i++) {
-    if (i >= s->players * VL_BLOCK) {
+    if (i >= vl_n_inst(s)) {
       if (s->w[i].zone != VL_Z_NONE)
         return fail(msg, cap, "a card of an empty seat is in play", i);
       continue;
     }
-    if (check_card(s, i, msg, cap))
+    if (SHARED(s) ? check_marvel_card(s, i, msg, cap)
+                  : check_card(s, i, msg, cap))
       return 1;
   }
   for (int p = 0; p < s->players; p++)

@@ -50,12 +50,55 @@ static const json_t *player_of(const json_t *v, long seat) {
 
 /* The game's first lines: whose turn and phase, the winners, the Fate
  * token, the cards face up between the realms. */
+/* The game's name for the head line. */
+static const char *title(const json_t *v) {
+  return strcmp(eng_jstr(v, "game"), "marvel-villainous") == 0
+             ? "Marvel Villainous"
+             : "Villainous";
+}
+
+/* The Marvel table's middle: the Events in play with their Allies, the
+ * Stones left in the centre, the one fate deck. */
+static void middle(const json_t *v, eng_text *o) {
+  json_t *events = json_object_get(v, "events");
+  if (!events)
+    return;
+  size_t k;
+  json_t *e;
+  json_array_foreach(events, k, e) {
+    json_t *target = json_object_get(e, "target");
+    if (json_is_integer(target))
+      eng_put(o, "Targeted Event against Villain %ld: ",
+              (long)json_integer_value(target) + 1);
+    else
+      eng_put(o, "Global Event: ");
+    eng_put(o, "**%s**, %ld of %ld Strength", eng_jstr(e, "name"),
+            eng_jnum(e, "strength"), eng_jnum(e, "needed"));
+    json_t *allies = json_object_get(e, "allies");
+    if (json_array_size(allies)) {
+      eng_put(o, " (");
+      size_t j;
+      json_t *a;
+      json_array_foreach(allies, j, a)
+          eng_put(o, "%s%s of Villain %ld, %ld", j ? ", " : "",
+                  eng_jstr(a, "name"), eng_jnum(a, "owner") + 1,
+                  eng_jnum(a, "strength"));
+      eng_put(o, ")");
+    }
+    eng_put(o, ": %s\n", eng_jstr(e, "text"));
+  }
+  eng_put(o, "Fate deck: %ld cards; ", eng_jnum(v, "fate_deck"));
+  pile(o, "fate discard", json_object_get(v, "fate_discard"));
+  json_t *centre = json_object_get(v, "stones_centre");
+  eng_put(o, "; Stones in the centre: %zu\n", json_array_size(centre));
+}
+
 static void head(const json_t *v, eng_text *o) {
   const char *phase = eng_jstr(v, "phase");
   long cur = eng_jnum(v, "current");
   if (strcmp(phase, "choose") == 0) {
-    eng_put(o, "**Villainous** - choosing villains: Villain %ld chooses.\n",
-            eng_jnum(v, "chooser") + 1);
+    eng_put(o, "**%s** - choosing villains: Villain %ld chooses.\n",
+            title(v), eng_jnum(v, "chooser") + 1);
     eng_put(o, "Villains still free:");
     size_t k;
     json_t *x;
@@ -72,9 +115,9 @@ static void head(const json_t *v, eng_text *o) {
     where = eng_jstr(loc, "name");
   }
   eng_put(o,
-          "**Villainous** (%s) - turn %ld, round %ld of at most %ld: Villain "
+          "**%s** (%s) - turn %ld, round %ld of at most %ld: Villain "
           "%ld's turn",
-          eng_jstr(v, "mode"), eng_jnum(v, "turn"), eng_jnum(v, "round"),
+          title(v), eng_jstr(v, "mode"), eng_jnum(v, "turn"), eng_jnum(v, "round"),
           eng_jnum(v, "round_limit"), cur + 1);
   if (strcmp(phase, "actions") == 0)
     eng_put(o, ", at %s", where);
@@ -107,6 +150,7 @@ static void head(const json_t *v, eng_text *o) {
     names(o, json_object_get(v, "playing"));
     eng_put(o, "\n");
   }
+  middle(v, o);
 }
 
 /* A villain's summary, without a line end: "The Hive Queen, 7 Power, 4
@@ -141,7 +185,10 @@ static void location(const json_t *loc, long index, eng_text *o) {
     json_t *c;
     json_array_foreach(list, k, c) {
       eng_put(o, "%s%s", k ? ", " : "", eng_jstr(c, "name"));
-      if (json_object_get(c, "strength"))
+      if (json_object_get(c, "owner"))
+        eng_put(o, " (Villain %ld's Ally, %ld)", eng_jnum(c, "owner") + 1,
+                eng_jnum(c, "strength"));
+      else if (json_object_get(c, "strength"))
         eng_put(o, " (%ld)", eng_jnum(c, "strength"));
       else
         eng_put(o, " (%s)", eng_jstr(c, "kind"));
@@ -167,8 +214,17 @@ static void area(const json_t *p, eng_text *o) {
   json_array_foreach(json_object_get(p, "locations"), k, loc)
       location(loc, (long)k, o);
   json_t *track = json_object_get(p, "track");
-  eng_put(o, "Decks: villain %ld, fate %ld", eng_jnum(p, "deck"),
-          eng_jnum(p, "fate_deck"));
+  json_t *spec = json_object_get(p, "specialties");
+  if (json_array_size(spec)) {
+    eng_put(o, "Specialty area: ");
+    names(o, spec);
+    eng_put(o, "\n");
+  }
+  if (json_object_get(p, "fate_deck"))
+    eng_put(o, "Decks: villain %ld, fate %ld", eng_jnum(p, "deck"),
+            eng_jnum(p, "fate_deck"));
+  else
+    eng_put(o, "Villain deck: %ld", eng_jnum(p, "deck"));
   if (track)
     eng_put(o, "; %s %ld of %ld", eng_jstr(track, "name"),
             eng_jnum(track, "value"), eng_jnum(track, "max"));
@@ -182,9 +238,11 @@ static void piles_line(const json_t *v, long seat, eng_text *o) {
   char key[48];
   snprintf(key, sizeof key, "discard_%ld", seat + 1);
   pile(o, "Discard", json_object_get(v, key));
-  eng_put(o, "; ");
   snprintf(key, sizeof key, "fate_discard_%ld", seat + 1);
-  pile(o, "fate discard", json_object_get(v, key));
+  if (json_object_get(v, key)) {
+    eng_put(o, "; ");
+    pile(o, "fate discard", json_object_get(v, key));
+  }
   eng_put(o, "\n");
 }
 
