@@ -184,6 +184,22 @@ simulate_registered)
     expect_rc 2; expect_no_out; expect_one_err_line
   done
   ;;
+simulate_marvel)
+  # Marvel Villainous (docs/rules/marvel-villainous.md) in every mode at
+  # every table size: random and heuristic playouts keep every invariant
+  # (cards conserved, views hiding what they must, the Events and Stones
+  # where they may be) and every game ends.
+  for mode in omnipotent-random inevitable-random undying-random; do
+    for players in 2 3 4; do
+      ai=$(printf 'heuristic,random,heuristic,random' | cut -d, -f1-"$players")
+      run simulate marvel-villainous --games 12 --players "$players" \
+        --seed 5 --mode "$mode" --ai "$ai"
+      expect_rc 0; expect_out '"violations": 0'
+      expect_out '"mode": "'"$mode"'"'
+      grep -q '"violation"' "$tmp/out" && fail "a game ended by a violation"
+    done
+  done
+  ;;
 simulate_ai)
   # --ai gives each seat a level; the JSON names them; the default is all
   # random, and saying so explicitly plays the very same games.
