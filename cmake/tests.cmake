@@ -28,6 +28,9 @@ foreach(src IN LISTS LAIR_TEST_SOURCES)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${LAIR_TEST_ENV}"
                                           TIMEOUT 120)
 endforeach()
+# The state fuzzer damages states of every registered ruleset (three
+# now): under ASan on a loaded CI machine it needs more than the default.
+set_tests_properties(test_fuzz_state PROPERTIES TIMEOUT 300)
 
 # The Supervillain rule and event tests build their states from position
 # files read at run time (tests/data/supervillain/*.json) with the
