@@ -51,7 +51,7 @@ const vl_profile vl_profiles[VL_PROFILE_COUNT] = {
 };
 
 #define PROF(s) (&vl_profiles[(s)->profile])
-#define SHARED(s) (PROF(s)->fate_mode == VL_FATE_SHARED_ONE)
+#define SHARED(s) vl_shared(s)
 /* The index of the fate piles seat's fate cards use: its own, or the one
  * shared deck's (index 0). */
 #define FP(s, seat) (SHARED(s) ? 0 : (seat))
@@ -289,17 +289,9 @@ static int loc_of(const vl_state *s, int i) {
   return s->w[i].zone == VL_Z_SPECIALTY ? -1 : s->w[i].loc;
 }
 
-/* Every card in seat's realm. A Disney realm holds only its own block's
- * cards; a Marvel domain may hold any (shared fate cards, Stones, an
- * opponent's invading Ally). */
-static int span_lo(const vl_state *s, int seat) {
-  return SHARED(s) ? 0 : BLK(seat);
-}
-static int span_hi(const vl_state *s, int seat) {
-  return SHARED(s) ? vl_n_inst(s) : BLK(seat) + VL_BLOCK;
-}
+/* Every card in seat's realm (vl_span_lo). */
 #define FOR_REALM(s, seat, i)                                                  \
-  for (int i = span_lo((s), (seat)); i < span_hi((s), (seat)); i++)           \
+  for (int i = vl_span_lo((s), (seat)); i < vl_span_hi((s), (seat)); i++)     \
     if (in_realm((s), i, (seat)))
 
 /* Calls back for every static modifier of the realm of seat. */
@@ -1034,7 +1026,7 @@ static bool is_collector(const vl_state *s, int seat) {
 }
 
 /* The Allies (with their Items) at Event e, and their Strength. */
-static int event_strength_at(const vl_state *s, int e) {
+int vl_event_strength(const vl_state *s, int e) {
   int sum = 0;
   for (int i = 0; i < vl_common_base(s); i++)
     if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e &&
@@ -1051,7 +1043,7 @@ static bool may_join(const vl_state *s, int seat, int e) {
 }
 
 /* Whether card i carries a Stone. */
-static bool carries_stone(const vl_state *s, int i) {
+bool vl_carries_stone(const vl_state *s, int i) {
   for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
     if (vl_is_stone(s, j) && s->w[j].host == i &&
         s->w[j].zone != VL_Z_CENTRE)
@@ -1113,7 +1105,7 @@ static void resolve_event(vl_state *s, told *t, int e) {
   unsigned seats = 0;
   SAY(t, -1,
       "The Event %s is resolved: its Allies bring %d Strength, %d needed.",
-      nm(s, e), event_strength_at(s, e), vl_strength(s, e));
+      nm(s, e), vl_event_strength(s, e), vl_strength(s, e));
   for (int i = 0; i < vl_common_base(s); i++)
     if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e &&
         is_kind(s, i, VL_K_ALLY)) {
@@ -1147,9 +1139,9 @@ static void to_event(vl_state *s, told *t, int i, int e) {
       s->w[j].host = (uint16_t)i;
     }
   SAY(t, -1, "%s (Strength %d) is at the Event %s: %d of %d Strength.",
-      nm(s, i), vl_strength(s, i), nm(s, e), event_strength_at(s, e),
+      nm(s, i), vl_strength(s, i), nm(s, e), vl_event_strength(s, e),
       vl_strength(s, e));
-  if (event_strength_at(s, e) >= vl_strength(s, e))
+  if (vl_event_strength(s, e) >= vl_strength(s, e))
     resolve_event(s, t, e);
 }
 
@@ -1358,11 +1350,11 @@ static int relocate_dests(const vl_state *s, int seat, int i, int *out) {
       out[n++] = l;
   if (!ally)
     return n;
-  if (!carries_stone(s, i))
+  if (!vl_carries_stone(s, i))
     for (int e = 0; e < vl_n_inst(s); e++)
       if (may_join(s, seat, e))
         out[n++] = DEST_EVENT + e;
-  if (is_collector(s, seat) && !carries_stone(s, i))
+  if (is_collector(s, seat) && !vl_carries_stone(s, i))
     for (int p = 0; p < s->players; p++)
       for (int l = 0; p != seat && l < VL_LOCS; l++)
         out[n++] = DEST_OTHER + p * VL_LOCS + l;

@@ -540,6 +540,19 @@ extern const eng_ruleset vl_ruleset, vl_marvel_ruleset;
 /* The loaded data by profile, once vl_data_get() has succeeded. */
 extern vl_data vl_loaded[VL_PROFILE_COUNT];
 
+/* Whether s's profile shares one fate deck (Marvel: Events, Stones,
+ * cards of any block in a domain). */
+static inline bool vl_shared(const vl_state *s) {
+  return vl_profiles[s->profile].fate_mode == VL_FATE_SHARED_ONE;
+}
+/* The instances that may lie in seat's realm: a Disney realm holds only
+ * its own block's cards; a Marvel domain may hold any (shared fate cards,
+ * Stones, an opponent's invading Ally). */
+static inline int vl_span_lo(const vl_state *s, int seat) {
+  return vl_shared(s) ? 0 : seat * VL_BLOCK;
+}
+static inline int vl_span_hi(const vl_state *s, int seat);
+
 /* The data of s's profile. */
 static inline const vl_data *vl_data_of(const vl_state *s) {
   return &vl_loaded[s->profile];
@@ -580,6 +593,10 @@ static inline const vl_card *vl_card_of(const vl_state *s, int i) {
     return &vl_data_of(s)->common.defs[vl_def_of(s, i)];
   return &vl_villain_of(s, i / VL_BLOCK)->defs[vl_def_of(s, i)];
 }
+static inline int vl_span_hi(const vl_state *s, int seat) {
+  return vl_shared(s) ? vl_n_inst(s) : (seat + 1) * VL_BLOCK;
+}
+
 /* Whether common instance i is a Stone. */
 static inline bool vl_is_stone(const vl_state *s, int i) {
   return vl_is_common(s, i) &&
@@ -617,6 +634,10 @@ bool vl_villain_taken(const vl_state *s, int v);
 /* How a game ended, as results and views name it: "objective" or
  * "round_limit" ("" while it runs). */
 const char *vl_end_name(const vl_state *s);
+/* Marvel: the Strength of the Allies at Event e; whether card i carries
+ * a Stone. */
+int vl_event_strength(const vl_state *s, int e);
+bool vl_carries_stone(const vl_state *s, int i);
 /* Sorts cards (instances) into the order they came to their places. */
 void vl_sort_by_order(const vl_state *s, int *cards, int n);
 

@@ -30,13 +30,11 @@
 
 #define C(s, i) vl_card_of((s), (i))
 #define BLK(seat) ((seat)*VL_BLOCK)
-#define SHARED_AI(s) (vl_profiles[(s)->profile].fate_mode == VL_FATE_SHARED_ONE)
+#define SHARED_AI(s) vl_shared(s)
 /* Where the Heroes of seat's realm may come from: its own fate block
- * (Disney), any card (Marvel's shared fate deck); and the whole realm. */
+ * (Disney), any card (Marvel's shared fate deck). */
 #define HERO_LO(s, seat) (SHARED_AI(s) ? 0 : BLK(seat) + VL_VDECK)
-#define HERO_HI(s, seat) (SHARED_AI(s) ? vl_n_inst(s) : BLK(seat) + VL_BLOCK)
-#define REALM_LO(s, seat) (SHARED_AI(s) ? 0 : BLK(seat))
-#define REALM_HI(s, seat) (SHARED_AI(s) ? vl_n_inst(s) : BLK(seat) + VL_BLOCK)
+#define HERO_HI(s, seat) vl_span_hi((s), (seat))
 #define WIN 100000
 #define NEVER (-100000)
 
@@ -78,7 +76,7 @@ static int top_value(const vl_state *s, int seat, int loc) {
 
 static int heroes_here(const vl_state *s, int seat, int loc) {
   int n = 0;
-  for (int i = REALM_LO(s, seat); i < REALM_HI(s, seat); i++)
+  for (int i = vl_span_lo(s, seat); i < vl_span_hi(s, seat); i++)
     n += vl_in_realm(s, i, seat) && hero_at(s, i) && s->w[i].loc == loc;
   return n;
 }
@@ -343,7 +341,7 @@ static int card_value(const ai *a, int i) {
   case VL_K_ALLY: {
     v += 3 * c->strength;
     bool heroes = false;
-    for (int h = REALM_LO(s, a->me); h < REALM_HI(s, a->me); h++)
+    for (int h = vl_span_lo(s, a->me); h < vl_span_hi(s, a->me); h++)
       heroes |= vl_in_realm(s, h, a->me) && hero_at(s, h);
     if (heroes)
       v += 2 * c->strength;
@@ -479,28 +477,10 @@ static int fate_value(const ai *a, int t) {
 
 /* ---- Marvel: Events, other domains, Stones ------------------------------ */
 
-/* The Strength of the Allies at Event e. */
-static int event_have(const vl_state *s, int e) {
-  int sum = 0;
-  for (int i = 0; i < vl_common_base(s); i++)
-    if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e &&
-        C(s, i)->kind == VL_K_ALLY)
-      sum += vl_strength(s, i);
-  return sum;
-}
-
 static bool stone_at(const vl_state *s, int seat, int loc) {
   for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
     if (vl_is_stone(s, j) && s->w[j].zone == VL_Z_REALM &&
         s->w[j].seat == seat && s->w[j].loc == loc)
-      return true;
-  return false;
-}
-
-static bool carries_stone(const vl_state *s, int i) {
-  for (int j = vl_common_base(s); j < vl_n_inst(s); j++)
-    if (vl_is_stone(s, j) && s->w[j].host == i &&
-        s->w[j].zone != VL_Z_CENTRE && s->w[j].zone != VL_Z_SPECIALTY)
       return true;
   return false;
 }
@@ -512,7 +492,7 @@ static int dest_value(const ai *a, int i, int dest, bool played) {
   int str = vl_strength(s, i);
   if (dest >= VL_DEST_EVENT) {
     int e = dest - VL_DEST_EVENT, need = vl_strength(s, e);
-    int have = event_have(s, e);
+    int have = vl_event_strength(s, e);
     /* Resolving it ends its penalty on me and brings its reward. */
     int v = have + str >= need ? 40 : (have + str) * 25 / need - 15;
     if (s->w[e].loc == 1) /* my own Targeted Event */
@@ -533,7 +513,7 @@ static int dest_value(const ai *a, int i, int dest, bool played) {
     return v - 8;
   }
   if (s->w[i].zone == VL_Z_TOP && s->w[i].seat != a->me)
-    return carries_stone(s, i) ? 400 : stone_at(s, s->w[i].seat, s->w[i].loc)
+    return vl_carries_stone(s, i) ? 400 : stone_at(s, s->w[i].seat, s->w[i].loc)
                                            ? -50
                                            : 4;
   if (played)

@@ -25,14 +25,7 @@ static const char *const zone_names[] = {
     "revealed", "playing",     "event",           "specialty",
     "centre"};
 
-#define SHARED(s) (vl_profiles[(s)->profile].fate_mode == VL_FATE_SHARED_ONE)
-/* The instances that may be in seat's realm (see vl.c's FOR_REALM). */
-static int span_lo(const vl_state *s, int seat) {
-  return SHARED(s) ? 0 : seat * VL_BLOCK;
-}
-static int span_hi(const vl_state *s, int seat) {
-  return SHARED(s) ? vl_n_inst(s) : (seat + 1) * VL_BLOCK;
-}
+#define SHARED(s) vl_shared(s)
 
 const char *vl_phase_name(int phase) {
   return phase >= 0 && phase <= VL_PH_OVER ? phase_names[phase] : "?";
@@ -119,7 +112,7 @@ static json_t *attached(vb *b, const vl_state *s, int i, int lo, int hi) {
 static json_t *realm(vb *b, const vl_state *s, int seat) {
   const vl_villain *v = vl_villain_of(s, seat);
   int at[VL_LOCS][VL_N], n_at[VL_LOCS] = {0};
-  int lo = span_lo(s, seat), hi = span_hi(s, seat);
+  int lo = vl_span_lo(s, seat), hi = vl_span_hi(s, seat);
   for (int i = lo; i < hi; i++) {
     const vl_where *w = &s->w[i];
     if ((w->zone != VL_Z_REALM && w->zone != VL_Z_TOP) || w->seat != seat)
@@ -193,11 +186,9 @@ static void build_marvel(const vl_state *s, vb *b, json_t *v) {
     if (s->w[e].zone != VL_Z_EVENT || vl_card_of(s, e)->kind != VL_K_EVENT)
       continue;
     json_t *o = ref(b, s, e), *allies = J(b, json_array());
-    int have = 0;
     for (int i = 0; i < vl_common_base(s); i++)
       if (s->w[i].zone == VL_Z_EVENT && s->w[i].host == e) {
         json_t *x = ref(b, s, i);
-        have += vl_strength(s, i);
         if (b->json) {
           json_object_set_new(x, "owner", json_integer(vl_owner(s, i)));
           json_object_set_new(x, "strength", json_integer(vl_strength(s, i)));
@@ -208,7 +199,8 @@ static void build_marvel(const vl_state *s, vb *b, json_t *v) {
     if (b->json) {
       json_object_set_new(o, "text", json_string(vl_card_of(s, e)->text));
       json_object_set_new(o, "needed", json_integer(vl_strength(s, e)));
-      json_object_set_new(o, "strength", json_integer(have));
+      json_object_set_new(o, "strength",
+                          json_integer(vl_event_strength(s, e)));
       json_object_set_new(o, "target", s->w[e].loc == 1
                                            ? json_integer(s->w[e].seat)
                                            : json_null());
