@@ -25,9 +25,13 @@ for t in "${targets[@]}"; do
     cp -r "tests/fuzz/corpus/$t/." "$work/"
   fi
   # The villain files Lair ships seed the villains target (kept once, in
-  # engine/games/villainous/data).
+  # each Villainous ruleset's data directory; Marvel's prefixed so that
+  # no name collides).
   if [ "$t" = villains ]; then
     cp engine/games/villainous/data/*.json "$work/"
+    for f in engine/games/marvel-villainous/data/*.json; do
+      cp "$f" "$work/marvel-$(basename "$f")"
+    done
   fi
   log=build/fuzz/artifacts/$t.log
   if ! build/fuzz/tests/fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=10 \
