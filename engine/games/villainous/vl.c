@@ -47,6 +47,7 @@ const vl_profile vl_profiles[VL_PROFILE_COUNT] = {
                            .max_players = 4,
                            .events = 1,
                            .zero_ally = 1,
+                           .portrait = 1,
                            .start_power = {0, 1, 2, 2}},
 };
 
@@ -446,6 +447,12 @@ static bool open_for(const vl_state *s, int seat, int loc, bool hero) {
 }
 
 static bool adjacent(int a, int b) { return a - b == 1 || b - a == 1; }
+
+/* Where seat's mover stands; location 0 while it is on the portrait
+ * (where a Stone with no carrier is put). */
+static int mover_loc(const vl_state *s, int seat) {
+  return s->seat[seat].mover < VL_LOCS ? s->seat[seat].mover : 0;
+}
 
 /* Whether a card at from may go to to under a move's scope. */
 static bool reach(const vl_state *s, int seat, int from, int to, int scope) {
@@ -2487,7 +2494,7 @@ static bool stone_auto(vl_state *s, told *t, vl_frame *f) {
     if (in_realm(s, a, r) && s->w[a].zone == VL_Z_REALM)
       stone_enters(s, t, r, a, 0);
     else
-      stone_enters(s, t, r, VL_NONE, s->seat[r].mover);
+      stone_enters(s, t, r, VL_NONE, mover_loc(s, r));
     return true;
   }
   if (!stone_left(s)) {
@@ -2522,7 +2529,7 @@ static bool stone_auto(vl_state *s, told *t, vl_frame *f) {
         "Villain %d has no Ally in play, in hand or in their villain deck "
         "to carry the Stone.",
         r + 1);
-    stone_enters(s, t, r, VL_NONE, s->seat[r].mover);
+    stone_enters(s, t, r, VL_NONE, mover_loc(s, r));
     return true;
   }
   eng_pile_remove(deck, (uint16_t)found);
@@ -3349,7 +3356,7 @@ static void begin_game(vl_state *s, told *t) {
     for (int l = 0; l < VL_LOCS; l++)
       if (v->loc[l].locked)
         s->seat[p].locked |= (uint8_t)(1u << l);
-    s->seat[p].mover = 0;
+    s->seat[p].mover = PROF(s)->portrait ? VL_PORTRAIT : 0;
     s->seat[p].pos = (uint8_t)((p - s->first + s->players) % s->players);
     s->seat[p].power = pr->start_power[s->seat[p].pos];
   }
@@ -3772,8 +3779,15 @@ static void vl_question(const void *st, const eng_prompt *p, char *buf,
              p->player + 1);
     return;
   case VL_PH_MOVE:
-    snprintf(buf, cap, "Turn %d: where does your mover go? It must leave %s.",
-             (int)s->turn, loc_nm(s, me, s->seat[me].mover));
+    if (s->seat[me].mover == VL_PORTRAIT)
+      snprintf(buf, cap,
+               "Turn %d: where does your mover go? From your portrait it "
+               "may go to any location.",
+               (int)s->turn);
+    else
+      snprintf(buf, cap,
+               "Turn %d: where does your mover go? It must leave %s.",
+               (int)s->turn, loc_nm(s, me, s->seat[me].mover));
     return;
   case VL_PH_ACTIONS:
     snprintf(buf, cap, "At %s with %d Power: your next action?",

@@ -429,7 +429,7 @@ typedef struct vl_where {
 
 typedef struct vl_seat {
   int8_t villain; /* index into vl_data, -1 before the choice */
-  uint8_t mover;  /* location 0..3 */
+  uint8_t mover;  /* location 0..3, or VL_PORTRAIT before the first move */
   uint8_t locked; /* bit mask of locations with a lock token */
   uint8_t track;
   uint8_t defeated; /* Heroes defeated */
@@ -485,9 +485,13 @@ typedef struct vl_profile {
   uint8_t min_players, max_players;
   uint8_t events;     /* Events, Specialties, Strength tokens, Stones */
   uint8_t zero_ally;  /* a 0-Strength Hero needs an Ally to vanquish it */
+  uint8_t portrait;   /* movers start on the portrait (else location 0) */
   int8_t start_power[VL_SEATS]; /* by place in turn order */
 } vl_profile;
 
+/* A mover on its villain's portrait, before its first move (Marvel):
+ * not a location; the first move may go to any location. */
+enum { VL_PORTRAIT = VL_LOCS };
 /* The profiles by index (VL_PROFILE_*). */
 enum { VL_PROFILE_DISNEY = 0, VL_PROFILE_MARVEL, VL_PROFILE_COUNT };
 /* The Marvel modes: how many Global Events may be in play. */

@@ -638,7 +638,9 @@ eng_rc vl_from_json(void *st, const json_t *j) {
     } else if (!json_is_null(vid)) {
       return ENG_BAD_STATE;
     }
-    FIELD(q, "mover", 0, VL_LOCS - 1, x->mover);
+    FIELD(q, "mover", 0,
+          vl_profiles[s->profile].portrait ? VL_PORTRAIT : VL_LOCS - 1,
+          x->mover);
     FIELD(q, "locked", 0, (1 << VL_LOCS) - 1, x->locked);
     FIELD(q, "track", 0, 30, x->track);
     FIELD(q, "defeated", 0, 255, x->defeated);
