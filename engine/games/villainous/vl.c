@@ -1342,6 +1342,9 @@ static int relocate_dests(const vl_state *s, int seat, int i, int *out) {
       (!ally && c->kind != VL_K_ITEM))
     return 0;
   if (s->w[i].zone == VL_Z_TOP && s->w[i].seat != seat && ally) {
+    /* An invader is held by its host domain's "no Ally can leave". */
+    if (mod_at(s, s->w[i].seat, s->w[i].loc, VL_M_NO_MOVE))
+      return 0;
     for (int l = 0; l < VL_LOCS; l++)
       if (open_for(s, seat, l, false))
         out[n++] = l;
@@ -1415,9 +1418,29 @@ static int ally_dests(const vl_state *s, int seat, int i, int scope, int *out) {
   return n;
 }
 
-/* Where card i may be moved: as a Hero or as one of seat's own cards. */
+/* Whether i is seat's Ally standing in another villain's domain (an
+ * invader, Marvel). */
+static bool away_ally(const vl_state *s, int seat, int i) {
+  return s->w[i].zone == VL_Z_TOP && s->w[i].seat != seat &&
+         vl_owner(s, i) == seat && is_kind(s, i, VL_K_ALLY) &&
+         s->w[i].host == VL_NONE;
+}
+
+/* Where card i may be moved: as a Hero or as one of seat's own cards. An
+ * Ally of seat's in another domain may come home to any open location
+ * when the move goes anywhere ("Relocate ... to any location in your
+ * domain"). */
 static int mover_dests(const vl_state *s, int seat, int i, bool hero, int scope,
                        int *out) {
+  if (!hero && away_ally(s, seat, i)) {
+    int n = 0;
+    if (mod_at(s, s->w[i].seat, s->w[i].loc, VL_M_NO_MOVE))
+      return 0;
+    for (int l = 0; scope == VL_SC_ANY && l < VL_LOCS; l++)
+      if (open_for(s, seat, l, false))
+        out[n++] = l;
+    return n;
+  }
   return hero ? hero_dests(s, seat, i, scope, out)
               : ally_dests(s, seat, i, scope, out);
 }
@@ -1502,6 +1525,10 @@ static void effect_options(const vl_state *s, const vl_frame *f,
         if (ok && mover_dests(s, r, i, hero, e->scope, dests) > 0)
           add(p, OPT(VL_OPT_PICK, i, 0));
       }
+      /* Marvel: r's Allies in other domains may be called home. */
+      for (int i = BLK(r); !hero && SHARED(s) && i < BLK(r) + VL_VDECK; i++)
+        if (away_ally(s, r, i) && mover_dests(s, r, i, false, e->scope, dests))
+          add(p, OPT(VL_OPT_PICK, i, 0));
     } else {
       int n = mover_dests(s, r, f->a, hero, e->scope, dests);
       for (int k = 0; k < n; k++)
@@ -1776,6 +1803,12 @@ static bool activatable(const vl_state *s, int seat, int i) {
   if (!in_realm(s, i, seat)) {
     bool away = SHARED(s) && vl_owner(s, i) == seat &&
                 (s->w[i].zone == VL_Z_TOP || s->w[i].zone == VL_Z_EVENT);
+    /* In another domain, that domain's "no card here can be activated"
+     * binds it too. */
+    if (away && s->w[i].zone == VL_Z_TOP &&
+        (locked(s, s->w[i].seat, s->w[i].loc) ||
+         mod_at(s, s->w[i].seat, s->w[i].loc, VL_M_NO_ACTIVATE)))
+      return false;
     return away && activation(s, seat, i) != NULL;
   }
   if (SHARED(s) && vl_owner(s, i) != seat && !vl_is_stone(s, i))
@@ -2513,8 +2546,12 @@ static bool stone_auto(vl_state *s, told *t, vl_frame *f) {
   if (p.n > 0)
     return false;
   /* No Ally in play or in hand: the villain deck is revealed from the top
-   * until an Ally turns up; the other revealed cards are shuffled back. */
-  eng_pile *deck = &s->vdeck[r];
+   * until an Ally turns up; the other revealed cards are shuffled back.
+   * A deck revealed to its end is followed by its discard pile, shuffled
+   * into a new deck ("If you ever need to reveal a card from a Villain
+   * ... deck when it's empty, shuffle its discard pile to form a new
+   * deck"). */
+  eng_pile *deck = &s->vdeck[r], *disc = &s->vdisc[r];
   int found = -1, shown = 0;
   for (int k = deck->n - 1; k >= 0 && found < 0; k--) {
     int c = deck->c[k];
@@ -2523,11 +2560,30 @@ static bool stone_auto(vl_state *s, told *t, vl_frame *f) {
     if (is_kind(s, c, VL_K_ALLY) && any_open_loc(s, r, false))
       found = c;
   }
+  if (found < 0 && disc->n > 0) {
+    SAY(t, -1,
+        "Villain %d revealed their whole villain deck (%d cards) without an "
+        "Ally and shuffled their villain discard pile (%d cards) into a new "
+        "deck to go on.",
+        r + 1, shown, disc->n);
+    eng_pile_shuffle(disc, &s->rng);
+    for (int k = disc->n - 1; k >= 0 && found < 0; k--) {
+      int c = disc->c[k];
+      shown++;
+      show(t, c);
+      if (is_kind(s, c, VL_K_ALLY) && any_open_loc(s, r, false))
+        found = c;
+    }
+    uint16_t c;
+    while (eng_pile_pop(disc, &c))
+      eng_pile_push(deck, c);
+    rezone(s, deck, VL_Z_VDECK, r);
+  }
   if (found < 0) {
     pop(s);
     SAY(t, -1,
-        "Villain %d has no Ally in play, in hand or in their villain deck "
-        "to carry the Stone.",
+        "Villain %d has no Ally in play, in hand, in their villain deck or "
+        "in its discard pile to carry the Stone.",
         r + 1);
     stone_enters(s, t, r, VL_NONE, mover_loc(s, r));
     return true;
@@ -2898,6 +2954,14 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
       int card = f->a, from = s->w[card].loc;
       bool hero = e->op == VL_OP_MOVE_HERO;
       pop(s);
+      if (!hero && away_ally(s, r, card)) {
+        int host = s->w[card].seat;
+        SAY(t, -1, "Villain %d called %s home from %s in Villain %d's domain "
+            "to %s.", player + 1, nm(s, card), loc_nm(s, host, from),
+            host + 1, loc_nm(s, r, a));
+        send_to(s, t, card, a);
+        return;
+      }
       relocate(s, card, a);
       SAY(t, -1, "Villain %d moved %s from %s to %s.", player + 1, nm(s, card),
           loc_nm(s, r, from), loc_nm(s, r, a));
