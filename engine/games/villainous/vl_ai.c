@@ -149,6 +149,7 @@ static int keep_value(const ai *a, int i) {
 
 static int hero_move_value(const ai *a, int h, int to);
 static int ally_move_value(const ai *a, int i, int to);
+static int dest_value(const ai *a, int i, int dest, bool played);
 static int fate_value(const ai *a, int t);
 
 /* The best move of a Hero of my realm within scope (VL_SC_*). */
@@ -197,6 +198,16 @@ static int best_ally_move(const ai *a, int scope) {
   const vl_state *s = a->s;
   int best = 0;
   for (int i = BLK(a->me); i < BLK(a->me) + VL_VDECK; i++) {
+    if (scope == VL_SC_ANY && s->w[i].zone == VL_Z_TOP &&
+        s->w[i].seat != a->me && C(s, i)->kind == VL_K_ALLY) {
+      /* Called home from another domain (Marvel). */
+      for (int d = 0; d < VL_LOCS; d++)
+        if (vl_open_for(s, a->me, d, false)) {
+          int x = dest_value(a, i, d, false);
+          best = x > best ? x : best;
+        }
+      continue;
+    }
     if (!vl_in_realm(s, i, a->me) || C(s, i)->kind != VL_K_ALLY ||
         vl_locked(s, a->me, s->w[i].loc))
       continue;
@@ -834,22 +845,27 @@ static int score_effect(const ai *a, const vl_frame *f, uint32_t code) {
       return best;
     }
     return mine ? hero_move_value(a, f->a, x) : cover_harm(s, f->realm, x);
-  case VL_OP_MOVE_ALLY:
+  case VL_OP_MOVE_ALLY: {
+    /* An Ally of mine in another domain comes home (Call Home). */
+    bool away = mine && s->w[f->step == 0 ? x : f->a].seat != a->me;
     if (f->step == 0) {
       int best = NEVER;
       for (int d = 0; d < VL_LOCS; d++)
-        if (d != s->w[x].loc) {
-          int v = mine ? ally_move_value(a, x, d) : their_value(s, f->realm, x);
+        if (away || d != s->w[x].loc) {
+          int v = away   ? dest_value(a, x, d, false)
+                  : mine ? ally_move_value(a, x, d)
+                         : their_value(s, f->realm, x);
           best = v > best ? v : best;
         }
       return best;
     }
+    if (away)
+      return dest_value(a, f->a, x, false);
     if (mine)
       return ally_move_value(a, f->a, x);
-    {
-      const vl_objective *o = &vl_villain_of(s, f->realm)->obj;
-      return o->loc >= 0 ? dist(x, o->loc) : 0;
-    }
+    const vl_objective *o = &vl_villain_of(s, f->realm)->obj;
+    return o->loc >= 0 ? dist(x, o->loc) : 0;
+  }
   case VL_OP_DEFEAT_HERO:
     return mine ? vanquish_value(a, x) + 200 : -vl_strength(s, x);
   case VL_OP_FATE:
