@@ -28,9 +28,19 @@ foreach(src IN LISTS LAIR_TEST_SOURCES)
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${LAIR_TEST_ENV}"
                                           TIMEOUT 120)
 endforeach()
-# The state fuzzer damages states of every registered ruleset (three
-# now): under ASan on a loaded CI machine it needs more than the default.
-set_tests_properties(test_fuzz_state PROPERTIES TIMEOUT 300)
+# The state fuzzer damages states of every registered ruleset; one ctest
+# case per ruleset (its argument), so that they run side by side. The
+# plain test_fuzz_state case is the toy game's and checks that every
+# registered ruleset has a case of its own.
+set(LAIR_FUZZ_RULESETS supervillain villainous marvel-villainous)
+string(JOIN " " LAIR_FUZZ_RULESET_WORDS ${LAIR_FUZZ_RULESETS})
+set_tests_properties(test_fuzz_state PROPERTIES ENVIRONMENT
+  "${LAIR_TEST_ENV};LAIR_FUZZ_RULESETS=${LAIR_FUZZ_RULESET_WORDS}")
+foreach(rs IN LISTS LAIR_FUZZ_RULESETS)
+  add_test(NAME test_fuzz_state_${rs} COMMAND test_fuzz_state ${rs})
+  set_tests_properties(test_fuzz_state_${rs} PROPERTIES
+                       ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 240)
+endforeach()
 
 # The Supervillain rule and event tests build their states from position
 # files read at run time (tests/data/supervillain/*.json) with the
@@ -46,12 +56,18 @@ foreach(t IN ITEMS test_sv_rules test_sv_events)
 endforeach()
 
 # The Villainous rule tests build their states from position files
-# (tests/data/villainous/*.json) with tests/vl_position.c, which also
-# checks what every answer tells.
+# (tests/data/villainous/*.json, and for the Marvel rulebook
+# tests/data/marvel-villainous/*.json) with tests/vl_position.c, which
+# also checks what every answer tells.
 if(TARGET test_vl_rules)
   target_sources(test_vl_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c)
   target_compile_definitions(test_vl_rules PRIVATE
     "VL_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/villainous\"")
+endif()
+if(TARGET test_mv_rules)
+  target_sources(test_mv_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c)
+  target_compile_definitions(test_mv_rules PRIVATE
+    "MV_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/marvel-villainous\"")
 endif()
 # test_vl_ai builds its small positions with the same loader.
 if(TARGET test_vl_ai)

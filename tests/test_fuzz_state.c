@@ -14,10 +14,12 @@
  * random legal answers, each applied without error and followed by the
  * invariant check, until the game ends or a cap. Under the sanitizer
  * build (tools/test.sh) an out-of-range index that a check missed shows
- * here as a report. Everything is seeded, so a failure repeats.
+ * here as a report. Everything is seeded, so a failure repeats. One run
+ * per ruleset: `test_fuzz_state RULESET` (cmake/tests.cmake).
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -239,18 +241,51 @@ static void fuzz(const eng_ruleset *rs) {
   free(copy);
 }
 
+/* The ruleset this run damages (argv[1]); NULL: the run that checks that
+ * every registered ruleset has a run of its own. */
+static const char *only;
+
 static void test_damaged_states(void **unused) {
   (void)unused;
   size_t n;
   const eng_ruleset *const *all = eng_rulesets(&n);
   assert_true(n > 0);
   for (size_t i = 0; i < n; i++)
-    fuzz(all[i]);
+    if (strcmp(all[i]->id, only) == 0)
+      return fuzz(all[i]);
+  fail_msg("no ruleset '%s' is registered", only);
 }
 
-int main(void) {
-  const struct CMUnitTest tests[] = {
+/* cmake/tests.cmake runs this file once per ruleset (LAIR_FUZZ_RULESETS,
+ * space-separated): a ruleset added without a run fails. */
+static void test_every_ruleset_has_a_run(void **unused) {
+  (void)unused;
+  const char *list = getenv("LAIR_FUZZ_RULESETS");
+  assert_non_null(list);
+  size_t n;
+  const eng_ruleset *const *all = eng_rulesets(&n);
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(all[i]->id);
+    bool found = false;
+    for (const char *p = list; *p && !found; p += strcspn(p, " "),
+                    p += strspn(p, " "))
+      found = strncmp(p, all[i]->id, len) == 0 &&
+              (p[len] == '\0' || p[len] == ' ');
+    if (!found)
+      fail_msg("ruleset '%s' has no test_fuzz_state run in "
+               "cmake/tests.cmake (LAIR_FUZZ_RULESETS)",
+               all[i]->id);
+  }
+}
+
+int main(int argc, char **argv) {
+  only = argc > 1 ? argv[1] : NULL;
+  const struct CMUnitTest fuzzing[] = {
       cmocka_unit_test(test_damaged_states),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  const struct CMUnitTest listing[] = {
+      cmocka_unit_test(test_every_ruleset_has_a_run),
+  };
+  return only ? cmocka_run_group_tests(fuzzing, NULL, NULL)
+              : cmocka_run_group_tests(listing, NULL, NULL);
 }

@@ -44,16 +44,9 @@ typedef struct table {
 } table;
 
 static void check_state(const vl_state *s) {
-  char msg[256];
-  if (vl_check(s, msg, sizeof msg))
-    fail_msg("vl_check: %s", msg);
-  for (int v = -1; v < s->players; v++) {
-    json_t *j = vl_view(s, v);
-    assert_non_null(j);
-    if (vl_check_view_json(s, j, v, msg, sizeof msg))
-      fail_msg("view of seat %d: %s", v, msg);
-    json_decref(j);
-  }
+  char msg[400];
+  if (vl_position_check_state(s, msg, sizeof msg))
+    fail_msg("%s", msg);
 }
 
 static void refresh(table *t) {
@@ -120,17 +113,10 @@ static void answer(table *t, int seat, const char *fmt, ...) {
   vsnprintf(id, sizeof id, fmt, ap);
   va_end(ap);
   int i = pu_expect(&vl_ruleset, &t->s, &t->p, seat, id);
-  static vl_state before;
-  static uint8_t shown[VL_N];
-  before = t->s;
-  memset(shown, 0, sizeof shown);
-  t->flags = 0;
-  eng_events_clear(&t->ev);
-  assert_int_equal(
-      vl_apply_traced(&t->s, t->p.code[i], &t->flags, &t->ev, shown), ENG_OK);
-  char msg[600];
-  if (vl_told_check(&before, &t->s, &t->ev, shown, msg, sizeof msg))
-    fail_msg("answer %s told wrongly: %s", id, msg);
+  char msg[700];
+  if (vl_position_apply(&t->s, t->p.code[i], &t->flags, &t->ev, msg,
+                        sizeof msg))
+    fail_msg("answer %s: %s", id, msg);
   refresh(t);
 }
 

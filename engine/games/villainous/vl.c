@@ -52,6 +52,9 @@ const vl_profile vl_profiles[VL_PROFILE_COUNT] = {
 };
 
 #define PROF(s) (&vl_profiles[(s)->profile])
+/* What the rulebook calls a villain's play area: the Disney page's realm
+ * (Reich), the Marvel rulebook's domain. */
+#define REALM(s) (SHARED(s) ? "domain" : "realm")
 #define SHARED(s) vl_shared(s)
 /* The index of the fate piles seat's fate cards use: its own, or the one
  * shared deck's (index 0). */
@@ -93,8 +96,13 @@ static const char *place_nm(const vl_state *s, int i) {
   const vl_where *w = &s->w[i];
   if (w->zone == VL_Z_SPECIALTY)
     return "the Specialty area";
-  if (w->zone == VL_Z_EVENT)
-    return w->host != VL_NONE ? vl_card_of(s, w->host)->name : "an Event";
+  if (w->zone == VL_Z_EVENT) {
+    /* An Item at an Event hangs on its Ally there, the Ally on the Event. */
+    int e = w->host;
+    if (e != (int)VL_NONE && s->w[e].zone == VL_Z_EVENT)
+      e = s->w[e].host;
+    return e != (int)VL_NONE ? vl_card_of(s, e)->name : "an Event";
+  }
   if (w->zone == VL_Z_REALM || w->zone == VL_Z_TOP)
     return loc_nm(s, w->seat, w->loc);
   return "";
@@ -1123,14 +1131,17 @@ static void resolve_event(vl_state *s, told *t, int e) {
       to_discard(s, i);
     }
   to_discard(s, e);
+  for (int k = 0; k < s->players; k++) {
+    int seat = (s->current + k) % s->players;
+    if (seats & (1u << seat))
+      SAY(t, -1, "Villain %d had Allies at %s and gets its reward.", seat + 1,
+          nm(s, e));
+  }
   /* Pushed last first: the first villain clockwise resolves first. */
   for (int k = s->players - 1; k >= 0; k--) {
     int seat = (s->current + k) % s->players;
-    if (seats & (1u << seat)) {
-      SAY(t, -1, "Villain %d had Allies at %s and gets its reward.", seat + 1,
-          nm(s, e));
+    if (seats & (1u << seat))
       push_when(s, e, VL_W_RESOLVED, seat, seat);
-    }
   }
 }
 
@@ -2200,11 +2211,12 @@ static void place_card(vl_state *s, told *t, const vl_frame *f, int loc,
       if (c->kind == VL_K_HERO)
         SAY(t, -1,
             "Villain %d played the Hero %s (Strength %d) %s in "
-            "Villain %d's realm%s.",
-            player + 1, nm(s, i), vl_strength(s, i), where, r + 1, covers);
+            "Villain %d's %s%s.",
+            player + 1, nm(s, i), vl_strength(s, i), where, r + 1, REALM(s),
+            covers);
       else
-        SAY(t, -1, "Villain %d played the Item %s %s in Villain %d's realm.",
-            player + 1, nm(s, i), where, r + 1);
+        SAY(t, -1, "Villain %d played the Item %s %s in Villain %d's %s.",
+            player + 1, nm(s, i), where, r + 1, REALM(s));
     } else {
       if (f->free)
         snprintf(paid, sizeof paid, " for free");
@@ -2265,9 +2277,8 @@ static void play_fate_card(vl_state *s, told *t, int actor, int target, int i) {
   if (c->kind == VL_K_EFFECT) {
     put(s, i, VL_Z_PLAYING, target, 0);
     SAY(t, -1,
-        "Villain %d played the fate Effect %s in Villain %d's realm: "
-        "%s",
-        actor + 1, nm(s, i), target + 1, text_of(s, i));
+        "Villain %d played the fate Effect %s in Villain %d's %s: %s",
+        actor + 1, nm(s, i), target + 1, REALM(s), text_of(s, i));
     vl_frame *f = push(s, VL_F_FINISH, actor, target);
     if (f)
       f->a = (uint16_t)i;
@@ -2360,11 +2371,20 @@ static void src_text(const vl_state *s, int src, char *buf, size_t cap) {
   snprintf(buf, cap, "%s'%s", n, len && n[len - 1] == 's' ? "" : "s");
 }
 
+/* "Villain 2's" (Disney: each villain's own fate piles) or "The" (Marvel:
+ * the one shared pile), to open a sentence about seat's fate piles. */
+static void fate_owner(const vl_state *s, int seat, char *buf, size_t cap) {
+  if (SHARED(s))
+    snprintf(buf, cap, "The");
+  else
+    snprintf(buf, cap, "Villain %d's", seat + 1);
+}
+
 /* Looks at the top cards of realm r's fate deck for LOOK_FATE frame f:
  * they stay in the deck, listed in the frame, known to r alone. */
 static void look_fate(vl_state *s, told *t, vl_frame *f) {
-  int r = f->realm;
-  eng_pile *deck = &s->fdeck[r], *disc = &s->fdisc[r];
+  int r = f->realm, fp = FP(s, r);
+  eng_pile *deck = &s->fdeck[fp], *disc = &s->fdisc[fp];
   if (deck->n < f->e.n && disc->n > 0) {
     /* The deck runs out before the look is done: its discard pile,
      * shuffled, becomes the rest of the deck, under the cards left. */
@@ -2372,20 +2392,20 @@ static void look_fate(vl_state *s, told *t, vl_frame *f) {
     eng_pile rest = *disc;
     disc->n = 0;
     eng_pile_shuffle(&rest, &s->rng);
-    rezone(s, &rest, VL_Z_FDECK, r);
+    rezone(s, &rest, VL_Z_FDECK, fp);
     for (int k = 0; k < deck->n; k++)
       eng_pile_push(&rest, deck->c[k]);
     *deck = rest;
+    char whose[24];
+    fate_owner(s, r, whose, sizeof whose);
     if (left == 0)
-      SAY(t, -1,
-          "Villain %d's fate discard pile was shuffled into a new "
-          "fate deck.",
-          r + 1);
+      SAY(t, -1, "%s fate discard pile was shuffled into a new fate deck.",
+          whose);
     else
       SAY(t, -1,
-          "Villain %d's fate discard pile was shuffled into their "
-          "fate deck, under the %d card%s left on it.",
-          r + 1, left, left == 1 ? "" : "s");
+          "%s fate discard pile was shuffled into the fate deck, under "
+          "the %d card%s left on it.",
+          whose, left, left == 1 ? "" : "s");
   }
   int n = f->e.n < deck->n ? f->e.n : deck->n;
   int seen[VL_LIST];
@@ -2516,6 +2536,44 @@ static void tell_nothing(const vl_state *s, told *t, const vl_frame *f) {
   SAY(t, -1, "%s ability finds %s.", src, what ? what : "nothing to act on");
 }
 
+/* Turns up the cards of pile from its top, each shown to the table, until
+ * an Ally of r's that can come into play; returns it, or -1. The names of
+ * the others are appended to list ("A, B"), *shown counts every card
+ * turned up. */
+static int reveal_for_ally(const vl_state *s, told *t, const eng_pile *pile,
+                           int r, char *list, size_t cap, int *shown) {
+  for (int k = pile->n - 1; k >= 0; k--) {
+    int c = pile->c[k];
+    ++*shown;
+    show(t, c);
+    if (is_kind(s, c, VL_K_ALLY) && any_open_loc(s, r, false))
+      return c;
+    size_t o = strlen(list);
+    snprintf(list + o, cap - o, "%s%s", o ? ", " : "", nm(s, c));
+  }
+  return -1;
+}
+
+/* Tells the table the cards of list ("A, B, ...") that seat turned up,
+ * in sentences that fit a told line. */
+static void tell_turned_up(told *t, int seat, const char *list) {
+  enum { CHUNK = 180 };
+  while (TELLING(t) && *list) {
+    size_t len = strlen(list);
+    if (len > CHUNK) { /* cut after the last whole name that fits */
+      len = CHUNK;
+      while (len > 0 && strncmp(list + len, ", ", 2) != 0)
+        len--;
+      if (len == 0)
+        len = strcspn(list, ",");
+    }
+    SAY(t, -1, "Villain %d turned up %.*s.", seat + 1, (int)len, list);
+    list += len;
+    if (strncmp(list, ", ", 2) == 0)
+      list += 2;
+  }
+}
+
 /* The automatic part of a STONE effect (Marvel): a Stone from the
  * centre for realm r, carried by an Ally of r's (chosen, or brought into
  * play for free from the hand or, revealed, from the villain deck). */
@@ -2552,33 +2610,28 @@ static bool stone_auto(vl_state *s, told *t, vl_frame *f) {
    * ... deck when it's empty, shuffle its discard pile to form a new
    * deck"). */
   eng_pile *deck = &s->vdeck[r], *disc = &s->vdisc[r];
-  int found = -1, shown = 0;
-  for (int k = deck->n - 1; k >= 0 && found < 0; k--) {
-    int c = deck->c[k];
-    shown++;
-    show(t, c);
-    if (is_kind(s, c, VL_K_ALLY) && any_open_loc(s, r, false))
-      found = c;
-  }
+  char seen[1024] = "";
+  int shown = 0, found = reveal_for_ally(s, t, deck, r, seen, sizeof seen,
+                                         &shown);
+  tell_turned_up(t, r, seen);
+  seen[0] = '\0';
   if (found < 0 && disc->n > 0) {
     SAY(t, -1,
         "Villain %d revealed their whole villain deck (%d cards) without an "
         "Ally and shuffled their villain discard pile (%d cards) into a new "
         "deck to go on.",
         r + 1, shown, disc->n);
+    int before = shown;
     eng_pile_shuffle(disc, &s->rng);
-    for (int k = disc->n - 1; k >= 0 && found < 0; k--) {
-      int c = disc->c[k];
-      shown++;
-      show(t, c);
-      if (is_kind(s, c, VL_K_ALLY) && any_open_loc(s, r, false))
-        found = c;
-    }
+    found = reveal_for_ally(s, t, disc, r, seen, sizeof seen, &shown);
+    shown -= before;
+    tell_turned_up(t, r, seen);
     uint16_t c;
     while (eng_pile_pop(disc, &c))
       eng_pile_push(deck, c);
     rezone(s, deck, VL_Z_VDECK, r);
   }
+  shuffle_searched(s, t, deck);
   if (found < 0) {
     pop(s);
     SAY(t, -1,
@@ -2590,12 +2643,17 @@ static bool stone_auto(vl_state *s, told *t, vl_frame *f) {
   }
   eng_pile_remove(deck, (uint16_t)found);
   put(s, found, VL_Z_REVEALED, r, 0);
-  shuffle_searched(s, t, deck);
-  SAY(t, -1,
-      "Villain %d revealed %d card%s from the top of their villain deck to "
-      "find the Ally %s, which comes into play for free to carry the Stone; "
-      "the other revealed cards were shuffled back.",
-      r + 1, shown, shown == 1 ? "" : "s", nm(s, found));
+  if (shown > 1)
+    SAY(t, -1,
+        "Villain %d revealed %d cards from the top of their villain deck to "
+        "find the Ally %s, which comes into play for free to carry the "
+        "Stone; the other revealed cards were shuffled back.",
+        r + 1, shown, nm(s, found));
+  else
+    SAY(t, -1,
+        "Villain %d revealed the top card of their villain deck, the Ally "
+        "%s, which comes into play for free to carry the Stone.",
+        r + 1, nm(s, found));
   f->step = 1;
   f->a = (uint16_t)found;
   vl_frame *pl = push(s, VL_F_PLACE, r, r);
@@ -2986,16 +3044,15 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
   case VL_OP_LOOK_FATE:
     if (type == VL_OPT_DONE) {
       SAY(t, -1,
-          "Villain %d put the other looked-at cards back on their "
-          "fate deck.",
-          r + 1);
+          "Villain %d put the other looked-at cards back on %s fate deck.",
+          r + 1, SHARED(s) ? "the" : "their");
       pop(s);
       return;
     }
-    eng_pile_remove(&s->fdeck[r], (uint16_t)a);
+    eng_pile_remove(&s->fdeck[FP(s, r)], (uint16_t)a);
     to_discard(s, a);
-    SAY(t, -1, "Villain %d discarded %s from the top of their fate deck.",
-        r + 1, nm(s, a));
+    SAY(t, -1, "Villain %d discarded %s from the top of %s fate deck.", r + 1,
+        nm(s, a), SHARED(s) ? "the" : "their");
     for (int k = 0; k < f->n_list; k++)
       if (f->list[k] == a) {
         f->list[k] = f->list[--f->n_list];
@@ -3015,9 +3072,8 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
   case VL_OP_REMOVE_CARD:
     pop(s);
     SAY(t, -1,
-        "%s from Villain %d's realm went to the discard pile (%s "
-        "ability).",
-        nm(s, a), r + 1, src);
+        "%s from Villain %d's %s went to the discard pile (%s ability).",
+        nm(s, a), r + 1, REALM(s), src);
     leave_realm(s, a);
     return;
   case VL_OP_FIND_HERO: {
@@ -3037,7 +3093,7 @@ static void effect_answer(vl_state *s, told *t, vl_frame *f, uint32_t code) {
     bool deck = s->w[h].zone == VL_Z_FDECK;
     unpile(s, h);
     if (deck)
-      shuffle_searched(s, t, &s->fdeck[r]);
+      shuffle_searched(s, t, &s->fdeck[FP(s, r)]);
     place(s, h, r, a, VL_NONE);
     SAY(t, -1,
         "Villain %d found %s in Villain %d's fate %s and played them "
@@ -3773,11 +3829,11 @@ static void frame_question(const vl_state *s, const vl_frame *f, char *buf,
   case VL_F_PLACE: {
     const vl_card *c = C(s, f->a);
     if (c->kind == VL_K_HERO)
-      snprintf(buf, cap, "Where does the Hero %s go in Villain %d's realm?",
-               c->name, f->realm + 1);
+      snprintf(buf, cap, "Where does the Hero %s go in Villain %d's %s?",
+               c->name, f->realm + 1, REALM(s));
     else if (c->attach == VL_AT_HERO)
-      snprintf(buf, cap, "Which Hero in Villain %d's realm carries %s?",
-               f->realm + 1, c->name);
+      snprintf(buf, cap, "Which Hero in Villain %d's %s carries %s?",
+               f->realm + 1, REALM(s), c->name);
     else if (c->attach == VL_AT_ALLY)
       snprintf(buf, cap, "Which of your Allies carries %s?", c->name);
     else
@@ -3838,9 +3894,9 @@ static void vl_question(const void *st, const eng_prompt *p, char *buf,
   switch ((vl_phase)s->phase) {
   case VL_PH_CHOOSE:
     snprintf(buf, cap,
-             "Villain %d, choose your villain (every realm, "
+             "Villain %d, choose your villain (every %s, "
              "objective and guide is public: /game card NAME).",
-             p->player + 1);
+             p->player + 1, REALM(s));
     return;
   case VL_PH_MOVE:
     if (s->seat[me].mover == VL_PORTRAIT)
