@@ -1303,12 +1303,14 @@ static void test_look_at_the_shared_fate_deck(void **unused) {
   int survey = card(t, 1, "vt_survey_the_stars", VL_Z_HAND);
   int knight = card(t, COMMON, "cm_granite_knight", VL_Z_FDECK);
   int pia = card(t, COMMON, "cm_pia_lindqvist", VL_Z_FDECK);
+  t->s.w[pia].known = 1u << 0; /* the first villain looked at it before */
+  refresh(t);
   answer(t, 1, "play.c%d", survey);
   assert_true(offered(t, "pick.c%d", knight));
   assert_true(offered(t, "pick.c%d", pia));
   assert_true(offered(t, "done"));
   assert_int_equal(t->s.w[knight].known, 1u << 1);
-  assert_int_equal(t->s.w[pia].known, 1u << 1);
+  assert_int_equal(t->s.w[pia].known, (1u << 0) | (1u << 1)); /* both */
   assert_false(told(t, -1, "Granite Knight"));
   answer(t, 1, "pick.c%d", knight);
   assert_at(t, knight, VL_Z_FDISC, 0, -1);

@@ -1,6 +1,14 @@
 #!/usr/bin/python3
 """discord_villainous: a whole Villainous game through the fake Discord.
 
+Run with a third argument, marvel-villainous, it is discord_marvel: the
+same game under the Marvel rulebook (the engine's second profile; its
+own seeds, villains, colour and card numbering, where the shared fate
+deck's common cards and the Stones follow the seats' blocks). Marvel has
+no Condition windows: there no prompt may offer `pass` and no DM may ask
+about one; instead Events, Stones and invading Allies must come up (the
+channel's lines counted). Everything else below holds for both.
+
 Three members and one AI seat play game #1 (seats in turn order: alice,
 the lobby's AI seat "AI 2", bob, carol): /game new kind:villainous,
 /game addai, join, start. The game's seed is fixed once it has started
@@ -50,19 +58,21 @@ seed when a check needs them (and must reach the same states). Checked:
   they looked at) of a state the game was in by then (every version of
   every DM, by the time the fake stored it); every other private text
   names only cards that were open, in the recipient's hand or looked at
-  by them during its turn. Objectives, guides and card texts, public by
-  the rules, are read past (they name cards: "Have Moonwort Root, ...
-  at Cauldron Glade");
-- a turn's message is an embed in Villainous's colour 0x5b2a86; while
-  the turn is current and the villains are chosen its table has a field
-  per player in seat order, named after the player; the end's names no
-  card hidden at the end;
+  by them during its turn, or that a search offers them from their own
+  villain deck (`pick.cI` "Take NAME", card I in that deck).
+  Objectives, guides and card texts, public by the rules, are read past
+  (they name cards: "Have Moonwort Root, ... at Cauldron Glade");
+- a turn's message is an embed in the game's colour (Villainous's
+  0x5b2a86, Marvel's 0x9b1c1c); while the turn is current and the
+  villains are chosen its table has a field per player in seat order,
+  named after the player; the end's names no card hidden at the end;
 - every request checked against openapi.json by the fake (no
   violation, no unexpected 429); SIGTERM ends the bot with status 0 and
   no sanitizer report; the token is in no log line.
 
-Four seats and SEED give a game of about 200 moves, 150 of them the
-members': about 45 s in the ASan build.
+Four seats and the ruleset's seeds give a game of about 200 moves, 150
+of them the members': about 45 s (Villainous) and 60 s (Marvel) in the
+ASan build.
 """
 
 import calendar
@@ -85,17 +95,49 @@ import lairlocal as ll  # noqa: E402
 GAME = 1
 PLAYERS = ["alice", "AI 2", "bob", "carol"]  # seats in turn order
 MEMBERS = ["alice", "bob", "carol"]
-COLOUR = 0x5b2a86  # Villainous's (engine/games/villainous/vl.c)
-# The game's seed, written into its row after the start (while the bot
-# is down): with it and RNG_SEED the game takes about 200 moves, 150 of
-# them the members' (seeds tried with lair local gave 100 to 400).
-SEED = 5341265852227340161
-RNG_SEED = 20261126
-# The villains each member prefers, best first (the AI seat takes one
-# before bob and carol choose).
-PREFER = {"alice": ["gilded_baron", "hive_queen"],
-          "bob": ["hive_queen", "lich_archivist", "iron_warlord"],
-          "carol": ["lich_archivist", "iron_warlord", "bog_witch"]}
+
+
+class Ruleset:
+    """What differs between the two rulebooks of the Villainous engine
+    here: the ctest's name, the game's kind, its name in titles, its
+    colour, its data, the game's seed (written into its row after the
+    start, while the bot is down) and the test's own, the villains each
+    member prefers (best first; the AI seat takes one before bob and
+    carol choose), whether Condition windows are opened (the Marvel
+    rulebook has none) and whether Events and Stones are played (its
+    data has a common part)."""
+
+    def __init__(self, test, kind, title, colour, seed, rng_seed, prefer,
+                 windows, events):
+        self.test, self.kind, self.title = test, kind, title
+        self.colour, self.seed, self.rng_seed = colour, seed, rng_seed
+        self.prefer, self.windows, self.events = prefer, windows, events
+        self.data = os.path.join(dl.ROOT, "engine", "games", kind, "data")
+
+
+RULESETS = {
+    # With these seeds the game takes about 200 moves, 150 of them the
+    # members' (seeds tried with lair local gave 100 to 400).
+    "villainous": Ruleset(
+        "discord_villainous", "villainous", "Villainous", 0x5b2a86,
+        5341265852227340161, 20261126,
+        {"alice": ["gilded_baron", "hive_queen"],
+         "bob": ["hive_queen", "lich_archivist", "iron_warlord"],
+         "carol": ["lich_archivist", "iron_warlord", "bog_witch"]},
+        windows=True, events=False),
+    # Marvel in its default mode, inevitable (Events, Stones, invading
+    # Allies); alice takes the Vault Tyrant, who brings the Stones. These
+    # seeds give about 220 moves, 160 of them the members', won by the
+    # AI seat (a game that reaches the 60-round limit takes far longer).
+    "marvel-villainous": Ruleset(
+        "discord_marvel", "marvel-villainous", "Marvel Villainous",
+        0x9b1c1c, 7160357270931158419, 20261127,
+        {"alice": ["vault_tyrant", "null_marshal"],
+         "bob": ["scrap_sovereign", "horologue", "hollow_cantor"],
+         "carol": ["hollow_cantor", "horologue", "null_marshal"]},
+        windows=False, events=True),
+}
+RS = RULESETS["villainous"]  # the one this run plays (__main__ sets it)
 # Answers that move a game on (random play without them takes far
 # longer): option id prefix -> weight.
 WEIGHTS = {"play": 5, "act": 4, "vanq": 6, "gain": 6, "move": 2, "fate": 3,
@@ -115,35 +157,51 @@ HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\):")
 HAND_LINE = re.compile(r"^- \*\*(.+?)\*\* \(", re.M)
 LOOKED = re.compile(r"^On top of your fate deck \(you looked\): (.+)$",
                     re.M)
+OFFER = re.compile(r"^- `pick\.c(\d+)` Take (.+?) \(", re.M)
 FOUND = re.compile(r"searched their villain deck and took (.+?) into their "
                    r"hand")
 OVER = re.compile(r"\*\*Game #%d is over\.\*\* (.+?) wins? \(" % GAME)
 # engine/games/villainous/vl.h, VL_TRIGGERS, in order.
 TRIGGERS = ["opp_ally", "opp_item", "opp_effect", "opp_defeat", "opp_power",
             "opp_activate", "opp_fate", "opp_discard", "opp_move_hero"]
-TITLE = re.compile(r"^Villainous - game #%d, turn (\d+)$" % GAME, re.M)
 WINDOW_Q = "Play a Condition now, or pass?"
 
 
+def title_re():
+    """A turn's title (its embed's, or a DM's first line) of RS's game."""
+    return re.compile(r"^%s - game #%d, turn (\d+)$" % (re.escape(RS.title),
+                                                       GAME), re.M)
+
+
 class Cards:
-    """Which card each instance of a state is, and the texts that name
-    cards without telling where any copy is (objectives, guides, card
-    texts), which the privacy checks read past."""
+    """Which card each instance of a state is (Marvel: after the seats'
+    blocks, the common fate cards and the Stones), and the texts that
+    name cards without telling where any copy is (objectives, guides,
+    card texts), which the privacy checks read past."""
 
     def __init__(self, binary):
-        raw = subprocess.run([binary, "cards", "villainous"], check=True,
+        raw = subprocess.run([binary, "cards", RS.kind], check=True,
                              stdout=subprocess.PIPE,
                              env=dl.sanitizer_env()).stdout
         decks = collections.defaultdict(lambda: ([], []))
+        common = {"fate": [], "stone": []}
         self.kind = {}
         static = set()
         for c in json.loads(raw):
-            if c["deck"] not in ("villain", "fate"):
+            if c["deck"] not in ("villain", "fate", "stone"):
                 continue  # a villain's own entry (objective, guide)
-            decks[c["villain"]][c["deck"] == "fate"].extend(
-                [c["name"]] * c["count"])
+            if c["villain"] == "common":
+                common[c["deck"]].extend([c["name"]] * c["count"])
+            else:
+                decks[c["villain"]][c["deck"] == "fate"].extend(
+                    [c["name"]] * c["count"])
             self.kind[c["name"]] = c["kind"]
             static.add(c["text"])
+        # vl.h: common instance k, from players * BLOCK, is the common
+        # part's fate cards, then its Stones.
+        self.common = common["fate"] + common["stone"]
+        check(bool(self.common) == RS.events,
+              "%d common cards in %s" % (len(self.common), RS.kind))
         self.deck = {}
         for vid, (vd, fd) in decks.items():
             check(len(vd) == VDECK and len(fd) <= BLOCK - VDECK,
@@ -156,10 +214,11 @@ class Cards:
         cut = set()
         self.trigger = {}   # Condition name -> (trigger, n)
         self.conditions = collections.defaultdict(set)  # villain -> names
-        data = os.path.join(dl.ROOT, "engine", "games", "villainous", "data")
-        for path in glob.glob(os.path.join(data, "*.json")):
+        for path in glob.glob(os.path.join(RS.data, "*.json")):
             with open(path) as f:
                 v = json.load(f)
+            if "objective" not in v:
+                continue  # Marvel's common part
             obj = v["objective"]
             static |= {obj["text"], v["guide"]}
             if obj.get("hero"):  # its progress: "X is not in the realm"
@@ -216,9 +275,10 @@ class State:
         for seat in st["seats"]:
             v = seat["villain"]
             self.inst += cards.deck[v] if v else [None] * BLOCK
+        self.inst += cards.common
         w = st["where"]
-        check(len(w) == BLOCK * st["players"], "where has %d entries" %
-              len(w))
+        check(len(w) == len(self.inst), "where has %d entries, not %d" %
+              (len(w), len(self.inst)))
         # (zone, seat, known) of each instance.
         self.place = [(x % 16, x // 16 % 8, x // 512 % 64) for x in w]
         self.public = {n for n, p in zip(self.inst, self.place)
@@ -262,14 +322,14 @@ class Replay:
 
     def start(self):
         self.lair = ll.Lair(self.binary, self.db)
-        for line in ["alice> /game new kind:villainous",
+        for line in ["alice> /game new kind:%s" % RS.kind,
                      "robot> /game join", "bob> /game join",
                      "carol> /game join", "alice> /game start"]:
             out = self.lair.send(line)
             check(not any(m["to"] == "ephemeral" for m in out),
                   "replay: %r refused: %r" % (line, out))
         dl.db_write(self.db, "UPDATE games SET seed = ? WHERE id = 1",
-                    (SEED,))
+                    (RS.seed,))
         dl.db_write(self.db, "DELETE FROM snapshots WHERE game = 1")
         self.lair.restart()
         self.add()
@@ -393,8 +453,10 @@ class Table:
             self.stats["hands_exact"] += 1
         # Its lines tell of the turn so far: a card open earlier in the
         # turn (an Ally returned to its owner's hand) may be named.
-        leak = self.unseen(self.cards.names(text) - st.seen_by(
-            self.seat(who)), self.seat(who), turn_of(text), self.states)
+        seat = self.seat(who)
+        leak = self.unseen(self.cards.names(text) - st.seen_by(seat) -
+                           offered(text, seat, [st]), seat, turn_of(text),
+                           self.states)
         check(not leak, "%s: a message to %s names %s:\n%s" %
               (what, who, sorted(leak), text))
 
@@ -640,8 +702,21 @@ class Table:
 
 def turn_of(text):
     """The turn a turn's message or DM is about (its title), or None."""
-    m = TITLE.search(text)
+    m = title_re().search(text)
     return int(m.group(1)) if m else None
+
+
+def offered(text, seat, states):
+    """The cards of seat's own villain deck that a search in text lets
+    them choose from (options `pick.cI` "Take NAME", card I in their
+    villain deck in one of states): theirs to see while they choose."""
+    out = set()
+    for i, name in OFFER.findall(text):
+        i = int(i)
+        if any(i < len(s.inst) and s.inst[i] == name and
+               s.place[i][:2] == (Z_VDECK, seat) for s in states):
+            out.add(name)
+    return out
 
 
 def listed_hand(text, head):
@@ -659,7 +734,7 @@ def check_turn_embed(embed, what):
     """A turn's message: Villainous's colour; while the turn is current
     (it waits for someone, or tells the end) and the villains are chosen,
     a field per player in seat order, each named after its player."""
-    check(embed.get("color") == COLOUR,
+    check(embed.get("color") == RS.colour,
           "%s: a turn's embed has colour %r" % (what, embed.get("color")))
     desc = embed.get("description") or ""
     turn = re.search(r", turn (\d+)$", embed.get("title", ""))
@@ -685,7 +760,7 @@ def fix_seed(t):
     t.bot.stop()
     stopped = time.monotonic()
     n = dl.db_write(t.db, "UPDATE games SET seed = ? WHERE id = ?",
-                    (SEED, GAME))
+                    (RS.seed, GAME))
     check(n == 1, "no game %d to give its seed" % GAME)
     dl.db_write(t.db, "DELETE FROM snapshots WHERE game = ?", (GAME,))
     t.bot.start()
@@ -705,7 +780,7 @@ def choose_villains(t, rng):
         check(all(o["value"].startswith("villain.") for o in offered) and
               not set(free) & set(chosen.values()),
               "%s's choice offers %r" % (who, offered))
-        vid = [v for v in PREFER[who] if v in free][0]
+        vid = [v for v in RS.prefer[who] if v in free][0]
         if who == "bob":
             choices = t.choices()
             check([(c["value"], c["name"]) for c in choices] ==
@@ -752,6 +827,8 @@ def play(t, rng):
         choices = t.choices()
         ids = [c["value"] for c in choices]
         window = "pass" in ids
+        check(RS.windows or not window, "a %s prompt offers to pass, as a "
+              "Condition window would: %r" % (RS.title, ids))
         if window:
             who = t.decider
             value = t.click_move(rng, window=True, choices=choices)
@@ -865,6 +942,13 @@ def finish(t):
     for who, n in t.passed.items():
         check("%s played no Condition." % who in every,
               "%s passed %d windows; the channel never said so" % (who, n))
+    # Marvel: Events, Stones and invading Allies came up.
+    lines = set(every.split("\n"))
+    for sign, pattern in ll.MV_SIGNS.items():
+        t.stats[sign] = sum(1 for x in lines if pattern.search(x))
+    check(not RS.events or all(t.stats[sign] for sign in ll.MV_SIGNS),
+          "the game showed %d Event, %d Stone and %d invasion lines" %
+          tuple(t.stats[sign] for sign in ll.MV_SIGNS))
     private(t)
 
 
@@ -917,6 +1001,8 @@ def private(t):
         check(who in MEMBERS, "a message to nobody playing: %r" % m)
         seat = t.seat(who)
         for text, at in versions(m):
+            check(RS.windows or WINDOW_Q not in text, "%s asks %s about a "
+                  "Condition window:\n%s" % (RS.title, who, text))
             past = [s for s in t.states if s.at <= at] or t.states[:1]
             # The moves made by then: those of the answers sent by then.
             n = max(s.n for s in past)
@@ -940,14 +1026,16 @@ def private(t):
                           "%s was told they looked at %r" % (who, names))
                     t.stats["looked"] += 1
                 t.stats["private_hands"] += 1
-            leak = t.unseen(t.cards.names(text), seat, turn_of(text), past)
+            leak = t.unseen(t.cards.names(text) -
+                            offered(text, seat, past), seat, turn_of(text),
+                            past)
             check(not leak, "a message to %s names %s, hidden from them:\n%s"
                   % (who, sorted(leak), text))
             t.stats["private_versions"] += 1
 
 
 def run(binary, openapi, tmp):
-    rng = random.Random(RNG_SEED)
+    rng = random.Random(RS.rng_seed)
     db = os.path.join(tmp, "lair.db")
     cards = Cards(binary)
     fake = dl.Fake(openapi, tmp, "--identify-interval-ms", "1000")
@@ -959,10 +1047,10 @@ def run(binary, openapi, tmp):
         t = Table(fake, bot, db, local, cards, replay)
         t.ready_at = time.monotonic()
 
-        info = dl.slash(fake, "alice", "new", dl.options(kind="villainous"))
+        info = dl.slash(fake, "alice", "new", dl.options(kind=RS.kind))
         check("game #1" in dl.answer_text(info) and
-              "Villainous" in dl.answer_text(info),
-              "not a Villainous game #1: %s" % dl.answer_text(info))
+              "game #1: %s (" % RS.title in dl.answer_text(info),
+              "not a %s game #1: %s" % (RS.title, dl.answer_text(info)))
         t.answered.append(info["id"])
         info = dl.slash(fake, "alice", "addai")
         check(dl.acted(info) and "AI 2" in dl.answer_text(info),
@@ -998,21 +1086,28 @@ def run(binary, openapi, tmp):
         bot.stop()
         check(dl.TOKEN not in bot.all_stderr(), "the token is in the log")
         st = t.stats
+        if RS.windows:
+            windows = ("%d Condition windows answered from DMs out of turn "
+                       "(%d offering a Condition, %d played)" % (
+                           st["windows"], st["windows_with_condition"],
+                           st["conditions_played"]))
+        else:
+            windows = ("no Condition window (none in its rulebook); %d "
+                       "Event, %d Stone and %d invasion lines" %
+                       tuple(st[sign] for sign in ll.MV_SIGNS))
         return (
-            "seed %d, villains %s; over after %d moves (%d the AI's), won by "
-            "%s; members' answers: %d clicked (%d buttons, %d selects, %d "
-            "paged), %d typed (%d by label); %d Condition windows answered "
-            "from DMs out of turn (%d offering a Condition, %d played); "
+            "%s: seed %d, villains %s; over after %d moves (%d the AI's), "
+            "won by %s; members' answers: %d clicked (%d buttons, %d "
+            "selects, %d paged), %d typed (%d by label); %s; "
             "SIGKILL survived (%s); %d interactions answered in time, %d "
             "channel messages checked (%d turn tables), %d hands exact at "
             "once, %d private versions checked (%d showing a hand), %d "
             "look-ups in the replay, %d REST requests, 0 violations" % (
-                SEED, ",".join(villains), t.version, st["ai_moves"],
-                " and ".join(st["winner"]),
+                RS.kind, RS.seed, ",".join(villains), t.version,
+                st["ai_moves"], " and ".join(st["winner"]),
                 st["button_clicks"] + st["select_clicks"],
                 st["button_clicks"], st["select_clicks"], st["paged"],
-                st["typed"], st["by_label"], st["windows"],
-                st["windows_with_condition"], st["conditions_played"],
+                st["typed"], st["by_label"], windows,
                 "the move in flight applied" if st["killed_applied"]
                 else "the move in flight lost", st["answered"],
                 st["channel_messages"], st["tables"], st["hands_exact"],
@@ -1028,4 +1123,13 @@ def run(binary, openapi, tmp):
 
 
 if __name__ == "__main__":
-    sys.exit(dl.main("discord_villainous", run))
+    # An optional third argument names the ruleset (the default:
+    # villainous).
+    kind = sys.argv.pop(3) if len(sys.argv) > 3 else "villainous"
+    if kind not in RULESETS:
+        print("%s: no ruleset %r (%s)" % (sys.argv[0], kind,
+                                          ", ".join(RULESETS)),
+              file=sys.stderr)
+        sys.exit(2)
+    RS = RULESETS[kind]
+    sys.exit(dl.main(RS.test, run))

@@ -4,10 +4,11 @@ Shared by the tests in tests/local/ (Python 3, standard library only).
 A Lair object is one `lair local --json` process: send(line) writes one
 input line and returns the messages it produced, up to its {"to":"done"}.
 Games are played with seeded random answers taken from the options that
-the bot sends by DM to the player who must decide. Both games can be
-played (game="supervillain", the default, or "villainous"); card_model()
-says, per game, which card each instance of a state is, which zones are
-hidden and who may see a card.
+the bot sends by DM to the player who must decide. Every game Lair hosts
+can be played (game="supervillain", the default, "villainous" or
+"marvel-villainous", the last two one engine under two rulebooks);
+card_model() says, per game, which card each instance of a state is,
+which zones are hidden and who may see a card.
 """
 
 import json
@@ -21,7 +22,7 @@ import tempfile
 import traceback
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
-GAMES = ("supervillain", "villainous")
+GAMES = ("supervillain", "villainous", "marvel-villainous")
 DONE = {"to": "done"}
 
 # Zones of the state's "where" list (engine/games/supervillain/sv.h).
@@ -37,8 +38,22 @@ TAKEBACK_REFUSED = "You have no answer of this turn that can be taken back."
 VL_BLOCK, VL_VDECK = 48, 30
 VL_NONE, VL_VDECK_Z, VL_VDISC, VL_HAND, VL_REALM, VL_TOP = 0, 1, 2, 3, 4, 5
 VL_FDECK, VL_FDISC, VL_REVEALED, VL_PLAYING = 6, 7, 8, 9
+# Marvel's own zones, all open: Events, Specialty areas, the centre.
+VL_EVENT, VL_SPECIALTY, VL_CENTRE = 10, 11, 12
 VL_HIDDEN_ZONES = {VL_VDECK_Z, VL_HAND, VL_FDECK}
 VL_COLOUR = 0x5b2a86
+MV_COLOUR = 0x9b1c1c  # Marvel Villainous's
+
+
+# Lines of Marvel's channel messages that show an Event, a Stone or an
+# invading Ally came into play (tests count them, so that a Marvel game
+# without them cannot pass unnoticed).
+MV_SIGNS = {
+    "events": re.compile(r"^The (?:Global Event .+ is in play \(|Targeted "
+                         r"Event .+ is played above|Event .+ is resolved)"),
+    "stones": re.compile(r" drew the Stone .+ at random from the centre"),
+    "invaders": re.compile(r" to the top of \S+ domain at "),
+}
 
 
 class Fail(AssertionError):
@@ -192,21 +207,26 @@ def choice_text(rng, options, opt):
     return opt["id"]
 
 
-def setup_lines(players, game="supervillain"):
+def setup_lines(players, game="supervillain", mode=None):
+    """The lines that open and start game 1 (mode: the game's mode, None
+    for its default)."""
     check(game in GAMES, "no game %r" % game)
-    lines = ["alice> /game new kind:%s" % game]
+    lines = ["alice> /game new kind:%s%s" % (
+        game, "" if mode is None else " mode:%s" % mode)]
     lines += ["%s> /game join" % n for n in NAMES[1:players]]
     lines.append("alice> /game start")
     return lines
 
 
-def open_game(lair, players, game="supervillain", villains=None):
-    """Opens and starts game 1 with `players` players; returns the prompt
-    (user, options) the start produced. For villainous, villains (ids in
-    seat order) are chosen too, and the prompt is the one after them;
-    without villains the first prompt is seat 1's choice."""
+def open_game(lair, players, game="supervillain", villains=None,
+              mode=None):
+    """Opens and starts game 1 with `players` players (mode: see
+    setup_lines); returns the prompt (user, options) the start produced.
+    For the Villainous games, villains (ids in seat order) are chosen
+    too, and the prompt is the one after them; without villains the
+    first prompt is seat 1's choice."""
     last = None
-    for line in setup_lines(players, game):
+    for line in setup_lines(players, game, mode):
         out = lair.send(line)
         check(not any(m["to"] == "ephemeral" for m in out),
               "%r was refused: %r" % (line, out))
@@ -237,6 +257,31 @@ def one_prompt(out, line):
     check(len(p) == 1, "after %r %d prompts came, not 1: %r" %
           (line, len(p), out))
     return p[0]
+
+
+class Signs:
+    """Counts the MV_SIGNS lines of the channel messages given to add(),
+    each line of a turn's message once however often it is edited."""
+
+    def __init__(self):
+        self.seen = set()
+        self.counts = dict.fromkeys(MV_SIGNS, 0)
+
+    def add(self, out):
+        for m in out:
+            if m.get("to") != "channel":
+                continue
+            for x in m.get("text", "").split("\n"):
+                for sign, pattern in MV_SIGNS.items():
+                    key = (m.get("title"), x)
+                    if pattern.search(x) and key not in self.seen:
+                        self.seen.add(key)
+                        self.counts[sign] += 1
+
+    def text(self):
+        return "%d Event, %d Stone and %d invasion lines" % (
+            self.counts["events"], self.counts["stones"],
+            self.counts["invaders"])
 
 
 def is_over(out):
@@ -304,11 +349,11 @@ class SvCards:
 
 class VlCards(SvCards):
     """Villainous's card model: instance 48 * seat + k is card k of the
-    seat's villain (k 0-29 its villain deck, 30-44 its fate deck, in the
-    order of `lair cards villainous`, each card repeated by its count), so
-    it depends on the villains chosen; "where" entries are packed integers.
-    A fate card its owner looked at in secret (known bit) is theirs to
-    see."""
+    seat's villain (k 0-29 its villain deck, from 30 its fate deck, in
+    the order of `lair cards villainous`, each card repeated by its
+    count), so it depends on the villains chosen; "where" entries are
+    packed integers. A fate card its looker saw in secret (known bit) is
+    theirs to see."""
 
     game = "villainous"
     hidden_zones = VL_HIDDEN_ZONES
@@ -321,13 +366,21 @@ class VlCards(SvCards):
         self.by_villain = {}
         self.kinds = {}
         self.villains = {}  # id -> the list's "guide" entry (objective...)
-        for c in _card_list(binary, "villainous"):
+        common = {"fate": [], "stone": []}
+        for c in _card_list(binary, self.game):
+            if c["villain"] == "common":  # Marvel's common part
+                common[c["deck"]].extend([c["name"]] * c["count"])
+                self.kinds[c["name"]] = c["kind"]
+                continue
             if c["deck"] not in ("villain", "fate"):
                 self.villains[c["villain"]] = c
                 continue
             decks = self.by_villain.setdefault(c["villain"], ([], []))
             decks[c["deck"] == "fate"].extend([c["name"]] * c["count"])
             self.kinds[c["name"]] = c["kind"]
+        # The common instances after the seats' blocks: the common fate
+        # cards, then the Stones (vl.h, cinst).
+        self.common = common["fate"] + common["stone"]
         for vid, (vdeck, fdeck) in self.by_villain.items():
             check(len(vdeck) == VL_VDECK and len(fdeck) <= VL_BLOCK -
                   VL_VDECK, "%s has %d + %d cards" % (vid, len(vdeck),
@@ -347,19 +400,49 @@ class VlCards(SvCards):
         for seat in st["seats"]:
             v = seat["villain"]
             out += self.deck_of(v) if v else [None] * VL_BLOCK
-        return out
+        return out + self.common
 
     def places(self, st):
         w = st["where"]
-        check(len(w) == VL_BLOCK * st["players"],
+        check(len(w) == VL_BLOCK * st["players"] + len(self.common),
               "where has %d entries" % len(w))
         return [(x % 16, x // 16 % 8, x // 512 % 64) for x in w]
 
+    def is_fate(self, i, st):
+        """Whether instance i of st is a fate card (not a Stone)."""
+        base = VL_BLOCK * st["players"]
+        if i >= base:
+            return self.kinds[self.common[i - base]] != "stone"
+        return i % VL_BLOCK >= VL_VDECK
+
+
+class MvCards(VlCards):
+    """Marvel Villainous's card model: VlCards's seat blocks (k 0-29 the
+    villain deck, 30-40 the villain's part of the fate deck), then the
+    common instances from vl_common_base = players * 48: the common fate
+    part, then the six Stones, in the order of `lair cards
+    marvel-villainous`. The fate deck and its discard pile are one,
+    shared (their cards all lie at seat 0): the deck's order is
+    nobody's, a card in it is seen only by those who looked at it (known
+    bits), its discard pile by everyone."""
+
+    game = "marvel-villainous"
+    colour = MV_COLOUR
+
+    def __init__(self, binary):
+        VlCards.__init__(self, binary)
+        check(len(self.common) > 6, "%d common cards in the card list" %
+              len(self.common))
+
+
+MODELS = {"supervillain": SvCards, "villainous": VlCards,
+          "marvel-villainous": MvCards}
+
 
 def card_model(binary, game="supervillain"):
-    """The card model of game (SvCards or VlCards)."""
+    """The card model of game (SvCards, VlCards or MvCards)."""
     check(game in GAMES, "no game %r" % game)
-    return (SvCards if game == "supervillain" else VlCards)(binary)
+    return MODELS[game](binary)
 
 
 def where(state_text):
@@ -432,14 +515,16 @@ def send_both(a, b, line):
 
 
 def play_random(lair, rng, players, max_moves=None, on_line=None,
-                move_id=None, undo_chance=0.0, game="supervillain"):
-    """Plays game 1 of game (villainous: its villains chosen at random
-    too) from its setup with random legal answers, and now and then
-    (undo_chance) a /game undo by the player who must decide. Returns
-    the lines that changed the game (refused undos are left out).
+                move_id=None, undo_chance=0.0, game="supervillain",
+                mode=None):
+    """Plays game 1 of game (in mode, None: its default; the Villainous
+    games: their villains chosen at random too) from its setup with
+    random legal answers, and now and then (undo_chance) a /game undo by
+    the player who must decide. Returns the lines that changed the game
+    (refused undos are left out).
     on_line(line, out) runs after each of them; move_id(i) gives the
     request id of line i (None: no id)."""
-    user, options = open_game(lair, players, game)
+    user, options = open_game(lair, players, game, mode=mode)
     lines = []
     while max_moves is None or len(lines) < max_moves:
         undo = rng.random() < undo_chance

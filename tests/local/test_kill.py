@@ -4,13 +4,14 @@
 A scripted game (seeded random answers and a few /game undo, recorded
 from an uninterrupted reference run, every line carrying a request id
 `@mvN`; a whole 2-player and 200 lines of a 4-player Supervillain game,
-and a whole 3-player Villainous game with its villains chosen in its
-first lines) is replayed into a real `lair local --json` process that is
-killed with SIGKILL at random points: while idle between lines, right
-after a line was written, a random few milliseconds into a line, after
-the first message of a line (before its done), right after a restart, and
-after a done that the harness then treats as lost (as a dropped reply
-would be). After each kill the harness reads the database: every
+a whole 3-player Villainous game with its villains chosen in its first
+lines, and a whole 2-player Marvel Villainous game, which must show an
+Event, a Stone and an invading Ally coming into play) is replayed into a
+real `lair local --json` process that is killed with SIGKILL at random
+points: while idle between lines, right after a line was written, a
+random few milliseconds into a line, after the first message of a line
+(before its done), right after a restart, and after a done that the
+harness then treats as lost (as a dropped reply would be). After each kill the harness reads the database: every
 acknowledged line (its {"to":"done"} arrived) must be stored, in order,
 once; the line in flight at most once, right after them. A new process
 is started on the same database and the unacknowledged line is resent
@@ -33,27 +34,33 @@ import time
 import lairlocal as ll
 
 # (game, players, --seed, answer seed, lines to play (None: to the end),
-# kills)
-GAMES = [("supervillain", 2, 31, 301, None, 60),
-         ("supervillain", 4, 32, 302, 200, 30),
-         ("villainous", 3, 34, 343, None, 40)]
+# kills, mode (None: the game's default))
+GAMES = [("supervillain", 2, 31, 301, None, 60, None),
+         ("supervillain", 4, 32, 302, 200, 30, None),
+         ("villainous", 3, 34, 343, None, 40, None),
+         ("marvel-villainous", 2, 52, 523, None, 30, None)]
 KINDS = ["idle", "written", "delay", "first_message", "startup",
          "reply_lost"]
 IN_FLIGHT = ("written", "delay", "first_message", "reply_lost")
 ALREADY = "That request was already handled."
 
 
-def reference(binary, tmp, game, players, seed, answer_seed, limit):
+def reference(binary, tmp, game, players, seed, answer_seed, limit, mode,
+              signs):
     """The script and the states after each line of an uninterrupted run,
-    and the average time of a line."""
+    and the average time of a line; the Marvel lines of its channel
+    messages counted in signs."""
     lair = ll.Lair(binary, "%s/ref%s%d.db" % (tmp, game, players), seed)
     states = []
+
+    def on_line(line, out):
+        states.append(lair.dump())
+        signs.add(out)
     t = time.monotonic()
     lines = ll.play_random(lair, random.Random(answer_seed), players,
                            max_moves=limit, move_id=lambda i: "mv%d" % i,
-                           undo_chance=0.04, game=game,
-                           on_line=lambda line, out:
-                           states.append(lair.dump()))
+                           undo_chance=0.04, game=game, mode=mode,
+                           on_line=on_line)
     per_line = (time.monotonic() - t) / max(1, len(lines)) / 2
     lair.close()
     return lines, states, per_line
@@ -90,9 +97,14 @@ def kill_at(lair, binary, db, seed, kind, line, rng, per_line):
 
 
 def play(binary, tmp, game, players, seed, answer_seed, limit, n_kills,
-         stats):
+         mode, stats):
+    signs = ll.Signs()
     script, ref_states, per_line = reference(binary, tmp, game, players,
-                                            seed, answer_seed, limit)
+                                            seed, answer_seed, limit, mode,
+                                            signs)
+    ll.check(game != "marvel-villainous" or all(signs.counts.values()),
+             "the %dp Marvel game showed %s: it killed nothing through an "
+             "Event, a Stone or an invading Ally" % (players, signs.text()))
     undos = [i for i, line in enumerate(script) if line.endswith(" undo")]
     ll.check(len(undos) >= 2, "the script has %d undos" % len(undos))
     rng = random.Random(answer_seed + 1)
@@ -103,7 +115,7 @@ def play(binary, tmp, game, players, seed, answer_seed, limit, n_kills,
         plan[i] = "reply_lost"
     db = "%s/kill%s%d.db" % (tmp, game, players)
     lair = ll.Lair(binary, db, seed)
-    for line in ll.setup_lines(players, game):
+    for line in ll.setup_lines(players, game, mode):
         out = lair.send(line)
         ll.check(not any(m["to"] == "ephemeral" for m in out),
                  "%r refused: %r" % (line, out))
@@ -174,7 +186,7 @@ def play(binary, tmp, game, players, seed, answer_seed, limit, n_kills,
     else:
         stats["fresh_moves"] += moves_without_ids(binary, db, seed,
                                                   players, rng)
-    return len(script), limit is None
+    return len(script), limit is None, signs
 
 
 def moves_without_ids(binary, db, seed, players, rng, n=4):
@@ -204,11 +216,13 @@ def run(binary, tmp):
                            "resent_refused", "undo_resent", "fresh_moves"),
                           0)
     parts = []
-    for game, players, seed, answer_seed, limit, kills in GAMES:
-        lines, full = play(binary, tmp, game, players, seed, answer_seed,
-                           limit, kills, stats)
-        parts.append("%s %dp %d lines%s" % (game, players, lines,
-                                            " (complete)" if full else ""))
+    for game, players, seed, answer_seed, limit, kills, mode in GAMES:
+        lines, full, signs = play(binary, tmp, game, players, seed,
+                                  answer_seed, limit, kills, mode, stats)
+        parts.append("%s %dp%s %d lines%s%s" % (
+            game, players, "" if mode is None else " " + mode, lines,
+            " (complete)" if full else "", "" if game != "marvel-villainous"
+            else " with " + signs.text()))
     ll.check(stats["kills"] >= 50, "only %d kill points" % stats["kills"])
     ll.check(stats["stored_unacked"] > 0 and stats["undo_resent"] > 0,
              "no stored but unacknowledged line was resent: %r" % stats)

@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """local_privacy: hidden cards never reach the wrong eyes.
 
-Plays whole Supervillain games and whole Villainous games through
-`lair local --json` with seeded random answers (and, now and then,
-/game undo, hand, status and log), dumping the full state after every
-input line to know where each card is (lairlocal's card model: in
-Villainous which instance is which card follows from the villains
-chosen). Then:
+Plays whole Supervillain games, whole Villainous games and whole Marvel
+Villainous games (2 players in the default mode, 4 in mode undying)
+through `lair local --json` with seeded random answers (and, now and
+then, /game undo, hand, status and log, and in both Villainous games a
+wrong answer naming a card its sender may not see), dumping the full
+state after every input line to know where each card is (lairlocal's
+card model: in Villainous which instance is which card follows from the
+villains chosen; Marvel's common fate cards and Stones follow the seats'
+blocks). Marvel's fate deck is one, shared: its order is hidden from
+everyone, a card in it is seen only by those who looked at it alone
+(`known` bits), its discard pile, the Events, Specialty areas and the
+Stones in the centre are public. Then:
 - no channel message names a card unless some card of that name is in a
   public zone (Supervillain: discards, Mobs, Projects, Facilities,
   Asteroids, drawn face up; Villainous: realms, discard piles, revealed
@@ -18,6 +24,10 @@ chosen). Then:
   and the hands (Supervillain), the villain decks, the fate decks and
   the hands (Villainous). /game log (an ephemeral account of the public
   history) may name only cards that were public at some time;
+- a wrong answer (`/game move choice:play.cI`, `pick.cI`... naming a
+  card I its sender may not see, by the decider or out of turn) gets
+  one error, to its sender alone, which names no card they may not see
+  (read as any private text below), and leaves the state unchanged;
 - every message showing a hand ("**Your hand** (NAME, ...") is a DM or an
   ephemeral reply to NAME, and lists exactly the cards in NAME's hand
   (Villainous: and, on its "On top of your fate deck (you looked)" line,
@@ -44,6 +54,7 @@ named rightly, each allowed only where it applies:
   a hand in that line;
 - a discard pile shuffled into a new deck in the line ("shuffled their
   villain discard pile", "fate discard pile ... was shuffled into a new
+  fate deck", Marvel's "The fate discard pile ... was shuffled into a new
   fate deck"): its cards may have been discarded in the open earlier in
   the same line and now lie in the deck again or in the hand;
 - a search lets its player choose from their own villain deck (options
@@ -57,6 +68,9 @@ named rightly, each allowed only where it applies:
   "..." in an option) and guide, its progress "X is not in the realm", and a
   card's rules text that names another card (Wrecker's Pilot's names
   Force the Lamp Door) counts as naming only its own card.
+The Marvel games must between them show an Event, a Stone and an
+invading Ally coming into play (their channel lines are counted), and
+each Villainous rulebook a hand with looked-at fate cards.
 """
 
 import collections
@@ -68,26 +82,34 @@ import sys
 
 import lairlocal as ll
 
-# (game, players, --seed, answer seed)
-GAMES = [("supervillain", 2, 21, 201), ("supervillain", 3, 22, 202),
-         ("supervillain", 4, 23, 208),
-         ("villainous", 2, 39, 309), ("villainous", 4, 41, 401)]
+# (game, players, --seed, answer seed, mode (None: the game's default))
+GAMES = [("supervillain", 2, 21, 201, None),
+         ("supervillain", 3, 22, 202, None),
+         ("supervillain", 4, 23, 208, None),
+         ("villainous", 2, 39, 309, None), ("villainous", 4, 41, 401, None),
+         ("marvel-villainous", 2, 56, 567, None),
+         ("marvel-villainous", 4, 81, 817, "undying")]
+VILLAINOUS = ("villainous", "marvel-villainous")
 
 HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
 HAND_LINE = {"supervillain": re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M),
-             "villainous": re.compile(r"^- \*\*(.+?)\*\* \(")}
+             "villainous": re.compile(r"^- \*\*(.+?)\*\* \("),
+             "marvel-villainous": re.compile(r"^- \*\*(.+?)\*\* \(")}
 LOOKED = "On top of your fate deck (you looked): "
 SEARCHED = re.compile(r"searched their (?:villain deck|discard pile) and "
                       r"took (.+?) into their hand")
 RESHUFFLE = re.compile(r"^(\S+?)(?: (shuffled) their villain discard pile|"
                        r"'s fate discard pile .*was shuffled into a new)")
+# Marvel's one fate discard pile, shared by everyone.
+RESHUFFLE_SHARED = re.compile(r"^The fate discard pile \(\d+ cards?\) was "
+                              r"shuffled into a new fate deck")
 
 
 def public_texts(binary, model):
     """(text, replacement) pairs, longest first: the texts that are
     public whatever the state and name cards (see the docstring); and
     card name -> the other cards its text names."""
-    if model.game != "villainous":
+    if model.game not in VILLAINOUS:
         return [], {}
     finder = ll.Names(model.names)
     pairs, names = [], {}
@@ -99,7 +121,7 @@ def public_texts(binary, model):
         names[c["name"]] = finder.find(c["text"]) - {c["name"]}
         if names[c["name"]]:
             pairs.append((c["text"], c["name"]))
-    ll.check(len(model.villains) >= 6, "no villains in the card list")
+    ll.check(len(model.villains) >= 5, "no villains in the card list")
     for v in model.villains.values():
         pairs += [(v["objective"], ""), (v["guide"], "")]
         for name in finder.find(v["objective"]):
@@ -153,7 +175,7 @@ class Game:
     """One game played and checked line by line."""
 
     def __init__(self, game, players, model, finder, public, stats):
-        self.game, self.vl = game, game == "villainous"
+        self.game, self.vl = game, game in VILLAINOUS
         self.model, self.finder, self.stats = model, finder, stats
         self.texts, self.text_names = public
         self.seats = ll.NAMES[:players]
@@ -212,14 +234,23 @@ class Game:
         for k, m in enumerate(out):
             for x in new[k] if self.vl and m["to"] == "channel" else ():
                 r = RESHUFFLE.match(x)
-                if r and r.group(1) in seats:
+                if RESHUFFLE_SHARED.match(x):
+                    # Marvel's one fate deck (all at seat 0).
+                    reshuffled |= {names[i] for i, p in enumerate(places)
+                                   if p[0] == ll.VL_FDECK}
+                    self.stats["shared_reshuffles"] += 1
+                elif r and r.group(1) in seats:
                     s, fate = seats.index(r.group(1)), not r.group(2)
                     zones = (ll.VL_FDECK,) if fate else (ll.VL_VDECK_Z,
                                                          ll.VL_HAND)
                     reshuffled |= {
                         names[i] for i, p in enumerate(places)
                         if p[0] in zones and p[1] == s and
-                        (i % ll.VL_BLOCK >= ll.VL_VDECK) == fate}
+                        model.is_fate(i, st) == fate}
+                for sign, pattern in ll.MV_SIGNS.items():
+                    self.stats[sign] += bool(
+                        self.game == "marvel-villainous" and
+                        pattern.search(x))
         self.stats["reshuffled"] += len(reshuffled)
         shown = public | self.public | into_deck | reshuffled
         self.ever_public.update(shown)  # open for a moment in this line
@@ -271,6 +302,7 @@ class Game:
         if not head:
             return text.split("\n")
         self.stats["hands"] += 1
+        self.stats[self.game + "_hands"] += 1
         who = head.group(1)
         ll.check(m["to"] in ("dm", "ephemeral") and m["user"] == who,
                  "after %r the hand of %s went to %s %s: %r" %
@@ -302,6 +334,7 @@ class Game:
                  "cards %r, not %r" % (line, who, sorted(seen),
                                        sorted(known[who])))
         self.stats["looked"] += bool(looked)
+        self.stats[self.game + "_looked"] += bool(looked)
         return text[:head.start()].split("\n") + rows[len(block) + 1:]
 
     def fields(self, line, m, public):
@@ -322,6 +355,7 @@ class Game:
                  "after %r a turn's fields name %s, which is hidden:\n%r" %
                  (line, sorted(on_table - public), fields))
         self.stats["fields"] += len(fields)
+        self.stats[self.game + "_fields"] += len(fields)
 
     def searching(self, m, places, names):
         """The cards of the recipient's villain deck that a search lets
@@ -346,22 +380,52 @@ class Game:
         return offered
 
 
-def play(binary, tmp, game, players, seed, answer_seed, checker):
+def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
     rng = random.Random(answer_seed)
-    lair = ll.Lair(binary, "%s/p%s%d.db" % (tmp, game[0], players), seed)
+    probes = random.Random(answer_seed + 1)  # leaves rng's sequence alone
+    lair = ll.Lair(binary, "%s/p%s%d.db" % (tmp, game, players), seed)
     seats = ll.NAMES[:players]
     moves = 0
+    state = [None]
 
     def send(line):
         out = lair.send(line)
-        checker.examine(line, out, lair.dump())
+        state[0] = lair.dump()
+        checker.examine(line, out, state[0])
         return out
 
+    def probe(user, options):
+        """A wrong answer naming a card its sender may not see (the
+        decider's choice that is no option, or anyone else's out of
+        turn): one error to the sender, which examine reads as a private
+        text, and the game unchanged."""
+        who = probes.choice(seats)
+        seat = seats.index(who)
+        hidden = [i for i, p in enumerate(checker.places)
+                  if not checker.model.public_zone(p[0]) and
+                  not checker.model.may_see(p, seat)]
+        if not hidden:
+            return
+        choice = "%s.c%d" % (probes.choice(("play", "pick", "cond", "act")),
+                             probes.choice(hidden))
+        if who == user and choice in [o["id"] for o in options]:
+            return  # a search's card of the decider's own deck
+        line = "%s> /game move choice:%s" % (who, choice)
+        before = state[0]
+        out = send(line)
+        ll.check([(m["to"], m["user"]) for m in out] == [("ephemeral", who)]
+                 and state[0] == before,
+                 "%r (%s decides) was not refused alone: %r" %
+                 (line, user, out))
+        checker.stats["probes"] += 1
+
     out = None
-    for line in ll.setup_lines(players, game):
+    for line in ll.setup_lines(players, game, mode):
         out = send(line)
     user, options = ll.one_prompt(out, line)
     while True:
+        if checker.vl and probes.random() < 0.03:
+            probe(user, options)
         r = rng.random()
         if r < 0.03:
             send("%s> /game hand" % rng.choice(seats))
@@ -397,25 +461,34 @@ def run(binary, tmp):
     models = {}
     stats = collections.Counter()
     parts = []
-    for game, players, seed, answer_seed in GAMES:
+    for game, players, seed, answer_seed, mode in GAMES:
         if game not in models:
             model = ll.card_model(binary, game)
             models[game] = (model, ll.Names(model.names),
                             public_texts(binary, model))
         checker = Game(game, players, *models[game], stats)
-        moves = play(binary, tmp, game, players, seed, answer_seed, checker)
-        parts.append("%s %dp %d moves" % (game, players, moves))
+        moves = play(binary, tmp, game, players, seed, answer_seed, mode,
+                     checker)
+        parts.append("%s %dp%s %d moves" % (
+            game, players, "" if mode is None else " " + mode, moves))
     ll.check(stats["supervillain_names"] > 1000 and stats["hands"] > 100 and
-             stats["fields"] > 300 and stats["villainous_names"] > 1000 and
-             stats["looked"] > 0 and stats["looked_named"] > 0 and
-             stats["searching"] > 0,
+             stats["fields"] > 300 and
+             all(stats[g + "_names"] > 1000 and stats[g + "_hands"] > 100 and
+                 stats[g + "_fields"] > 300 and stats[g + "_looked"] > 0
+                 for g in VILLAINOUS) and
+             stats["looked_named"] > 0 and stats["searching"] > 0 and
+             all(stats[sign] > 0 for sign in ll.MV_SIGNS),
              "too little was checked: %r" % dict(stats))
     return "%d complete games (%s), %d messages, %d hand messages (%d " \
            "showing looked-at fate cards), %d table fields, %d card names " \
-           "checked, 0 leaks" % (
+           "checked (Marvel: %d, with %d Event, %d Stone and %d invasion " \
+           "lines and %d shared fate decks reshuffled), %d wrong answers " \
+           "refused, 0 leaks" % (
                len(GAMES), ", ".join(parts), stats["messages"],
                stats["hands"], stats["looked"], stats["fields"],
-               stats["names"])
+               stats["names"], stats["marvel-villainous_names"],
+               stats["events"], stats["stones"], stats["invaders"],
+               stats["shared_reshuffles"], stats["probes"])
 
 
 if __name__ == "__main__":

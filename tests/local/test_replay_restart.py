@@ -3,15 +3,21 @@
 
 Plays complete 2-, 3- and 4-player Supervillain games, a complete
 2-player Villainous game and the first 150 and 100 moves of a 4- and a
-6-player one (villains chosen at random too; whole 4- and 6-player games
-would add about a minute in the sanitizer build, and the 6-player part
-still passes several snapshots) through `lair local --json` with seeded random answers taken from the options the
-bot sends (and now and then a /game undo, often right after a restart),
-in two processes in lockstep on two databases with the same
---seed: A gets a !restart at random points, B never restarts. Every input
-line must produce the same messages in A and B; the !dump right after
-each restart must equal the one just before it; the final states must be
-equal; and A's database must hold exactly the moves sent.
+6-player one, a complete 2-player Marvel Villainous game (its default
+mode, inevitable) and the first 150 moves of a 4-player one in mode
+undying (villains chosen at random too; whole 4- and 6-player games
+would add about a minute each in the sanitizer build, and the cut-short
+parts still pass several snapshots) through `lair local --json` with
+seeded random answers taken from the options the bot sends (and now and
+then a /game undo, often right after a restart), in two processes in
+lockstep on two databases with the same --seed: A gets a !restart at
+random points, B never restarts. Every input line must produce the same
+messages in A and B; the !dump right after each restart must equal the
+one just before it; the final states must be equal; and A's database
+must hold exactly the moves sent. The Marvel games must between them
+have shown an Event, a Stone and an invading Ally coming into play
+(their channel lines are counted), so that the states restarted through
+hold them.
 """
 
 import random
@@ -20,13 +26,15 @@ import sys
 import lairlocal as ll
 
 # (game, players, --seed, answer seed, restart chance per line, moves to
-# play (None: to the end))
-GAMES = [("supervillain", 2, 11, 101, 0.04, None),
-         ("supervillain", 3, 12, 102, 0.02, None),
-         ("supervillain", 4, 13, 103, 0.015, None),
-         ("villainous", 2, 64, 604, 0.04, None),
-         ("villainous", 4, 85, 805, 0.03, 150),
-         ("villainous", 6, 16, 106, 0.04, 100)]
+# play (None: to the end), mode (None: the game's default))
+GAMES = [("supervillain", 2, 11, 101, 0.04, None, None),
+         ("supervillain", 3, 12, 102, 0.02, None, None),
+         ("supervillain", 4, 13, 103, 0.015, None, None),
+         ("villainous", 2, 64, 604, 0.04, None, None),
+         ("villainous", 4, 85, 805, 0.03, 150, None),
+         ("villainous", 6, 16, 106, 0.04, 100, None),
+         ("marvel-villainous", 2, 72, 722, 0.03, None, None),
+         ("marvel-villainous", 4, 74, 704, 0.03, 150, "undying")]
 UNDO = 0.03  # chance of a /game undo instead of an answer
 
 
@@ -40,11 +48,13 @@ def both(a, b, line):
     return out_a
 
 
-def play(binary, tmp, game, players, seed, answer_seed, chance, limit):
+def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
+         mode):
     rng = random.Random(answer_seed)
     a = ll.Lair(binary, "%s/a%s%d.db" % (tmp, game, players), seed)
     b = ll.Lair(binary, "%s/b%s%d.db" % (tmp, game, players), seed)
-    stats = {"restarts": 0, "at_snapshot": 0, "mid_setup": 0, "undos": 0}
+    stats = {"restarts": 0, "at_snapshot": 0, "mid_setup": 0, "undos": 0,
+             "signs": ll.Signs()}
     moves = 0
 
     def maybe_restart(forced=False):
@@ -66,7 +76,7 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit):
         return True
 
     out = None
-    for k, line in enumerate(ll.setup_lines(players, game)):
+    for k, line in enumerate(ll.setup_lines(players, game, mode)):
         out = both(a, b, line)
         ll.check(not any(m["to"] == "ephemeral" for m in out),
                  "%r refused: %r" % (line, out))
@@ -82,6 +92,7 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit):
             line = "%s> /game move choice:%s" % (
                 user, ll.choice_text(rng, options, opt))
         out = both(a, b, line)
+        stats["signs"].add(out)
         if undo and [m["to"] for m in out] == ["ephemeral"]:
             ll.check(ll.TAKEBACK_REFUSED in out[0]["text"],
                      "%r said %r" % (line, out[0]["text"]))
@@ -124,15 +135,23 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit):
 def run(binary, tmp):
     parts = []
     total = 0
-    for game, players, seed, answer_seed, chance, limit in GAMES:
+    marvel = ll.Signs()
+    for game, players, seed, answer_seed, chance, limit, mode in GAMES:
         moves, st = play(binary, tmp, game, players, seed, answer_seed,
-                         chance, limit)
+                         chance, limit, mode)
         total += st["restarts"]
-        parts.append("%s %dp %d moves%s (%d undos) %d restarts (%d at a "
-                     "snapshot, %d in the lobby)" %
-                     (game, players, moves, "" if limit is None else
-                      " (cut short)", st["undos"], st["restarts"],
+        for sign, n in st["signs"].counts.items():
+            marvel.counts[sign] += n if game == "marvel-villainous" else 0
+        parts.append("%s %dp%s %d moves%s (%d undos%s) %d restarts (%d at "
+                     "a snapshot, %d in the lobby)" %
+                     (game, players, "" if mode is None else " " + mode,
+                      moves, "" if limit is None else " (cut short)",
+                      st["undos"], "" if game != "marvel-villainous" else
+                      "; " + st["signs"].text(), st["restarts"],
                       st["at_snapshot"], st["mid_setup"]))
+    ll.check(all(marvel.counts.values()), "the Marvel games showed %s: "
+             "no Event, Stone or invading Ally was restarted through" %
+             marvel.text())
     return "%d games, %d restarts, states and messages equal to " \
            "uninterrupted runs: %s" % (len(GAMES), total, "; ".join(parts))
 

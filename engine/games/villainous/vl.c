@@ -262,6 +262,17 @@ static void draw_cards(vl_state *s, told *t, int seat, int n) {
   }
 }
 
+/* Whose fate piles seat's are, for a sentence: "Villain 2's" (Disney:
+ * each villain's own) or "the" ("The" to open one; Marvel: the one shared
+ * pile). */
+static void fate_owner(const vl_state *s, int seat, bool opening, char *buf,
+                       size_t cap) {
+  if (SHARED(s))
+    snprintf(buf, cap, "%s", opening ? "The" : "the");
+  else
+    snprintf(buf, cap, "Villain %d's", seat + 1);
+}
+
 /* Turns the top card of seat's fate deck face up (reshuffling the fate
  * discard pile when the deck is empty); returns it, or -1 when both are
  * empty. The caller tells what it is. */
@@ -274,16 +285,11 @@ static int reveal_fate(vl_state *s, told *t, int seat) {
     return -1;
   if (resh) {
     rezone(s, &s->fdeck[fp], VL_Z_FDECK, fp);
-    if (SHARED(s))
-      SAY(t, -1,
-          "The fate discard pile (%d cards) was shuffled into a new fate "
-          "deck.",
-          s->fdeck[fp].n + 1);
-    else
-      SAY(t, -1,
-          "Villain %d's fate discard pile (%d cards) was shuffled into a new "
-          "fate deck.",
-          seat + 1, s->fdeck[fp].n + 1);
+    char whose[24];
+    fate_owner(s, seat, true, whose, sizeof whose);
+    SAY(t, -1,
+        "%s fate discard pile (%d cards) was shuffled into a new fate deck.",
+        whose, s->fdeck[fp].n + 1);
   }
   put(s, c, VL_Z_REVEALED, fp, 0);
   return c;
@@ -2268,10 +2274,12 @@ static void play_fate_card(vl_state *s, told *t, int actor, int target, int i) {
   }
   if (!ok) {
     to_discard(s, i);
+    char whose[24];
+    fate_owner(s, target, false, whose, sizeof whose);
     SAY(t, -1,
-        "%s cannot be played (%s): it goes to Villain %d's fate "
-        "discard pile without effect.",
-        nm(s, i), why, target + 1);
+        "%s cannot be played (%s): it goes to %s fate discard pile without "
+        "effect.",
+        nm(s, i), why, whose);
     return;
   }
   if (c->kind == VL_K_EFFECT) {
@@ -2371,15 +2379,6 @@ static void src_text(const vl_state *s, int src, char *buf, size_t cap) {
   snprintf(buf, cap, "%s'%s", n, len && n[len - 1] == 's' ? "" : "s");
 }
 
-/* "Villain 2's" (Disney: each villain's own fate piles) or "The" (Marvel:
- * the one shared pile), to open a sentence about seat's fate piles. */
-static void fate_owner(const vl_state *s, int seat, char *buf, size_t cap) {
-  if (SHARED(s))
-    snprintf(buf, cap, "The");
-  else
-    snprintf(buf, cap, "Villain %d's", seat + 1);
-}
-
 /* Looks at the top cards of realm r's fate deck for LOOK_FATE frame f:
  * they stay in the deck, listed in the frame, known to r alone. */
 static void look_fate(vl_state *s, told *t, vl_frame *f) {
@@ -2397,7 +2396,7 @@ static void look_fate(vl_state *s, told *t, vl_frame *f) {
       eng_pile_push(&rest, deck->c[k]);
     *deck = rest;
     char whose[24];
-    fate_owner(s, r, whose, sizeof whose);
+    fate_owner(s, r, true, whose, sizeof whose);
     if (left == 0)
       SAY(t, -1, "%s fate discard pile was shuffled into a new fate deck.",
           whose);

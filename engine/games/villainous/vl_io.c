@@ -912,7 +912,8 @@ static int check_marvel_card(const vl_state *s, int i, char *msg,
   if (w->zone == VL_Z_REVEALED && !held_by_frame(s, VL_F_FATE, i) &&
       !held_by_frame(s, VL_F_PLACE, i))
     return fail(msg, cap, "a revealed card has no action holding it", i);
-  if (w->known && (w->zone != VL_Z_FDECK || (w->known & (w->known - 1))))
+  /* The one fate deck: any villain may have looked at a card of it. */
+  if (w->known && w->zone != VL_Z_FDECK)
     return fail(msg, cap, "a card secretly seen where it is not hidden", i);
   if (w->zone == VL_Z_TOP && !stone && c->kind != VL_K_HERO &&
       !(c->kind == VL_K_ALLY && owner != w->seat) &&
