@@ -884,16 +884,24 @@ static const char *const villain_keys[] = {
     "id",        "name",      "colour", "guide", "track",    "objective",
     "locations", "deck",      "fate",   "collector", NULL};
 
+/* The JSON object of a data file's text (new reference), or NULL with
+ * the error told through l. */
+static json_t *parse_object(loader *l, const char *text) {
+  json_error_t je;
+  json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+  if (json_is_object(root))
+    return root;
+  err(l, "not a JSON object (line %d: %s)", je.line, je.text);
+  json_decref(root);
+  return NULL;
+}
+
 /* Parses one villain file into *v; errors through l. */
 static void parse_villain(loader *l, const char *text, vl_villain *v) {
   memset(v, 0, sizeof *v);
-  json_error_t je;
-  json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
-  if (!json_is_object(root)) {
-    err(l, "not a JSON object (line %d: %s)", je.line, je.text);
-    json_decref(root);
+  json_t *root = parse_object(l, text);
+  if (!root)
     return;
-  }
   known_keys(l, "the villain", root, villain_keys);
   get_str(l, "the villain", root, "id", v->id, sizeof v->id, true);
   if (v->id[0] && !id_ok(v->id))
@@ -1056,13 +1064,9 @@ static void parse_common(loader *l, const char *text, vl_data *d) {
   memset(v, 0, sizeof *v);
   snprintf(v->id, sizeof v->id, "common");
   snprintf(v->name, sizeof v->name, "the common fate part");
-  json_error_t je;
-  json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
-  if (!json_is_object(root)) {
-    err(l, "not a JSON object (line %d: %s)", je.line, je.text);
-    json_decref(root);
+  json_t *root = parse_object(l, text);
+  if (!root)
     return;
-  }
   known_keys(l, "the common part", root, common_keys);
   json_t *fate = json_object_get(root, "fate"),
          *stones = json_object_get(root, "stones");
