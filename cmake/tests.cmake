@@ -58,14 +58,16 @@ endforeach()
 # The Villainous rule tests build their states from position files
 # (tests/data/villainous/*.json, and for the Marvel rulebook
 # tests/data/marvel-villainous/*.json) with tests/vl_position.c, which
-# also checks what every answer tells.
+# also checks what every answer tells, and play on tests/vl_table.c.
 if(TARGET test_vl_rules)
-  target_sources(test_vl_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c)
+  target_sources(test_vl_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c
+                                      ${PROJECT_SOURCE_DIR}/tests/vl_table.c)
   target_compile_definitions(test_vl_rules PRIVATE
     "VL_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/villainous\"")
 endif()
 if(TARGET test_mv_rules)
-  target_sources(test_mv_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c)
+  target_sources(test_mv_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c
+                                      ${PROJECT_SOURCE_DIR}/tests/vl_table.c)
   target_compile_definitions(test_mv_rules PRIVATE
     "MV_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/marvel-villainous\"")
 endif()

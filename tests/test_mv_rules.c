@@ -32,6 +32,7 @@
 #include "games/villainous/vl.h"
 #include "prompt_util.h"
 #include "vl_position.h"
+#include "vl_table.h"
 
 #ifndef MV_TEST_DATA
 #error "MV_TEST_DATA must name tests/data/marvel-villainous (see tests.cmake)"
@@ -42,31 +43,12 @@
 
 /* ---- the table: a state, its prompt, the last answer's lines ---------- */
 
-typedef struct table {
-  vl_state s;
-  eng_prompt p;
-  unsigned flags;
-  eng_events ev; /* what the last answer told */
-} table;
-
-static void refresh(table *t) {
-  char msg[400];
-  RS->prompt(&t->s, &t->p);
-  if (vl_position_check_state(&t->s, msg, sizeof msg))
-    fail_msg("%s", msg);
-}
+typedef vl_table table;
 
 /* Loads tests/data/marvel-villainous/NAME.json into a fresh table. */
 static table *load(const char *name) {
   static table t;
-  char path[512], err[400];
-  snprintf(path, sizeof path, "%s/%s.json", MV_TEST_DATA, name);
-  memset(&t, 0, sizeof t);
-  if (vl_position_load(&t.s, path, err, sizeof err))
-    fail_msg("position %s: %s", name, err);
-  if (t.s.profile != VL_PROFILE_MARVEL)
-    fail_msg("position %s is not a marvel-villainous one", name);
-  refresh(&t);
+  vt_load(&t, RS, MV_TEST_DATA, name);
   return &t;
 }
 
@@ -76,10 +58,11 @@ static table *setup_rc(int players, const char *mode, int first, uint64_t seed,
   static table t;
   eng_config cfg = {.players = players, .first = first};
   memset(&t, 0, sizeof t);
+  t.rs = RS;
   snprintf(cfg.mode, sizeof cfg.mode, "%s", mode);
   *rc = RS->setup(&t.s, &cfg, seed);
   if (*rc == ENG_OK)
-    refresh(&t);
+    vt_refresh(&t);
   return &t;
 }
 
@@ -91,53 +74,6 @@ static table *setup(int players, const char *mode, int first, uint64_t seed) {
     fail_msg("setup of %d players in mode '%s': %s", players, mode,
              eng_rcname(rc));
   return t;
-}
-
-static bool offered(const table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static bool offered(const table *t, const char *fmt, ...) {
-  char id[64];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(id, sizeof id, fmt, ap);
-  va_end(ap);
-  return pu_find(RS, &t->s, &t->p, id) >= 0;
-}
-
-/* Answers the current prompt as seat with the option id; fails when the
- * prompt is someone else's, the option is not offered, or the answer
- * breaks a check. */
-static void answer(table *t, int seat, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void answer(table *t, int seat, const char *fmt, ...) {
-  char id[64], msg[700];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(id, sizeof id, fmt, ap);
-  va_end(ap);
-  int i = pu_expect(RS, &t->s, &t->p, seat, id);
-  if (vl_position_apply(&t->s, t->p.code[i], &t->flags, &t->ev, msg,
-                        sizeof msg))
-    fail_msg("answer %s: %s", id, msg);
-  refresh(t);
-}
-
-/* Whether some line of the last answer for seat (-1: public) holds text. */
-static bool told(const table *t, int seat, const char *text) {
-  for (int k = 0; k < t->ev.n; k++)
-    if (t->ev.ev[k].seat == seat && strstr(t->ev.ev[k].text, text))
-      return true;
-  return false;
-}
-
-/* The lowest instance of card id of seat's villain (COMMON: of the common
- * part) in zone (-1: any). */
-static int card(const table *t, int seat, const char *id, int zone) {
-  int i = vl_position_find(&t->s, seat, id, zone);
-  if (i < 0)
-    fail_msg("no '%s' of seat %d in zone %s", id, seat,
-             zone < 0 ? "any" : vl_zone_name(zone));
-  return i;
 }
 
 /* The n-th (from 0) instance of card id of seat's villain in zone. */
@@ -158,35 +94,6 @@ static void assert_at(const table *t, int i, int zone, int seat, int loc) {
     fail_msg("%s is in %s of seat %d at %d, expected %s of seat %d at %d",
              vl_card_of(&t->s, i)->id, vl_zone_name(w->zone), w->seat, w->loc,
              vl_zone_name(zone), seat, loc);
-}
-
-/* How many options of the prompt have an id starting with the prefix. */
-static int count_prefix(const table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int count_prefix(const table *t, const char *fmt, ...) {
-  char prefix[64], id[ENG_ID_MAX + 1], label[ENG_LABEL_MAX + 1];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(prefix, sizeof prefix, fmt, ap);
-  va_end(ap);
-  int n = 0;
-  for (int i = 0; i < t->p.n; i++) {
-    RS->option(&t->s, &t->p, i, id, label);
-    n += strncmp(id, prefix, strlen(prefix)) == 0;
-  }
-  return n;
-}
-
-/* The label of the option with the id (fails when it is not offered). */
-static const char *label_of(const table *t, const char *id) {
-  static char label[ENG_LABEL_MAX + 1];
-  char oid[ENG_ID_MAX + 1];
-  int i = pu_find(RS, &t->s, &t->p, id);
-  if (i < 0)
-    fail_msg("%s is not offered; the options are: %s", id,
-             pu_ids(RS, &t->s, &t->p));
-  RS->option(&t->s, &t->p, i, oid, label);
-  return label;
 }
 
 static int hand(const table *t, int seat) { return vl_hand_size(&t->s, seat); }
@@ -245,9 +152,9 @@ static int stones_in(const table *t, int zone, int seat) {
  * to location loc (0-3), then the end. */
 static void pass_turn(table *t, int loc) {
   int me = t->s.current, next = (me + 1) % t->s.players;
-  answer(t, me, "end");
-  answer(t, next, "move.%d", loc + 1);
-  answer(t, next, "end");
+  vt_answer(t, me, "end");
+  vt_answer(t, next, "move.%d", loc + 1);
+  vt_answer(t, next, "end");
 }
 
 /* ======================================================================
@@ -380,11 +287,11 @@ static void test_modes_choose_or_deal_the_villains(void **unused) {
   int all = vl_loaded[VL_PROFILE_MARVEL].n;
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->p.n, all);
-  answer(t, 0, "villain.vault_tyrant");
+  vt_answer(t, 0, "villain.vault_tyrant");
   assert_int_equal(t->p.player, 1);
   assert_int_equal(t->p.n, all - 1);
-  assert_false(offered(t, "villain.vault_tyrant"));
-  answer(t, 1, "villain.horologue");
+  assert_false(vt_offered(t, "villain.vault_tyrant"));
+  vt_answer(t, 1, "villain.horologue");
   assert_int_equal(t->s.phase, VL_PH_MOVE);
   assert_int_equal(hand(t, 0), 4);
   assert_int_equal(hand(t, 1), 4);
@@ -404,19 +311,19 @@ static void test_move_from_the_portrait_then_elsewhere(void **unused) {
   table *t = load("move_portrait");
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->p.n, VL_LOCS);
-  assert_int_equal(count_prefix(t, "move."), VL_LOCS);
-  answer(t, 0, "move.3");
+  assert_int_equal(vt_count_prefix(t, "move."), VL_LOCS);
+  vt_answer(t, 0, "move.3");
   assert_int_equal(t->s.seat[0].mover, 2);
-  answer(t, 0, "end");
-  assert_int_equal(count_prefix(t, "move."), VL_LOCS);
-  answer(t, 1, "move.1");
-  answer(t, 1, "end");
+  vt_answer(t, 0, "end");
+  assert_int_equal(vt_count_prefix(t, "move."), VL_LOCS);
+  vt_answer(t, 1, "move.1");
+  vt_answer(t, 1, "end");
   /* The next move leaves the location. */
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->p.n, VL_LOCS - 1);
-  assert_false(offered(t, "move.3"));
-  assert_true(offered(t, "move.1") && offered(t, "move.2") &&
-              offered(t, "move.4"));
+  assert_false(vt_offered(t, "move.3"));
+  assert_true(vt_offered(t, "move.1") && vt_offered(t, "move.2") &&
+              vt_offered(t, "move.4"));
 }
 
 /* ON YOUR TURN, Draw Cards: "At the end of your turn, if you have fewer
@@ -426,9 +333,9 @@ static void test_turn_draw_up_to_four_at_the_end(void **unused) {
   (void)unused;
   table *t = load("draw_end");
   assert_int_equal(hand(t, 0), 1);
-  answer(t, 0, "end");
+  vt_answer(t, 0, "end");
   assert_int_equal(hand(t, 0), 4);
-  assert_true(told(t, -1, "Villain 1 drew 3 cards."));
+  assert_true(vt_told(t, -1, "Villain 1 drew 3 cards."));
   assert_int_equal(t->s.current, 1);
 }
 
@@ -447,26 +354,26 @@ static void test_turn_draw_up_to_four_at_the_end(void **unused) {
 static void test_fate_reveals_one_then_the_target(void **unused) {
   (void)unused;
   table *t = load("fate_reveal");
-  int knight = card(t, COMMON, "cm_granite_knight", VL_Z_FDECK);
-  int ilsa = card(t, COMMON, "cm_ilsa_brandt", VL_Z_FDECK);
+  int knight = vt_card(t, COMMON, "cm_granite_knight", VL_Z_FDECK);
+  int ilsa = vt_card(t, COMMON, "cm_ilsa_brandt", VL_Z_FDECK);
   int deck = t->s.fdeck[0].n;
-  answer(t, 0, "fate.1");
+  vt_answer(t, 0, "fate.1");
   assert_at(t, knight, VL_Z_REVEALED, -1, -1);
   assert_int_equal(t->s.fdeck[0].n, deck - 1); /* one card, not two */
   assert_int_equal(t->s.fdeck[0].c[t->s.fdeck[0].n - 1], ilsa);
-  assert_true(told(t, -1, "Villain 1 revealed The Granite Knight"));
+  assert_true(vt_told(t, -1, "Villain 1 revealed The Granite Knight"));
   assert_true(t->flags & ENG_REVEALED);
   /* Now the target: an opponent, never oneself. */
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->p.n, 2);
-  assert_true(offered(t, "seat.2") && offered(t, "seat.3"));
-  assert_false(offered(t, "seat.1"));
-  answer(t, 0, "seat.3");
+  assert_true(vt_offered(t, "seat.2") && vt_offered(t, "seat.3"));
+  assert_false(vt_offered(t, "seat.1"));
+  vt_answer(t, 0, "seat.3");
   /* The top of one of the target's four locations; no Event. */
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->p.n, VL_LOCS);
-  assert_int_equal(count_prefix(t, "loc."), VL_LOCS);
-  answer(t, 0, "loc.2");
+  assert_int_equal(vt_count_prefix(t, "loc."), VL_LOCS);
+  vt_answer(t, 0, "loc.2");
   assert_at(t, knight, VL_Z_TOP, 2, 1);
   assert_true(vl_covered(&t->s, 2, 1));
   assert_at(t, ilsa, VL_Z_FDECK, 0, -1);
@@ -478,11 +385,11 @@ static void test_fate_reveals_one_then_the_target(void **unused) {
 static void test_fate_item_on_a_hero_of_the_target(void **unused) {
   (void)unused;
   table *t = load("fate_item");
-  int shield = card(t, 0, "nm_riot_shield", VL_Z_FDECK);
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  int shield = vt_card(t, 0, "nm_riot_shield", VL_Z_FDECK);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
   int printed = vl_card_of(&t->s, oren)->strength;
-  answer(t, 0, "fate.1");
-  answer(t, 0, "seat.2"); /* Oren, the one Hero there: taken at once */
+  vt_answer(t, 0, "fate.1");
+  vt_answer(t, 0, "seat.2"); /* Oren, the one Hero there: taken at once */
   assert_at(t, shield, VL_Z_TOP, 1, 0);
   assert_int_equal(t->s.w[shield].host, oren);
   assert_int_equal(vl_strength(&t->s, oren),
@@ -495,14 +402,14 @@ static void test_fate_item_on_a_hero_of_the_target(void **unused) {
 static void test_fate_unplayable_card_discarded(void **unused) {
   (void)unused;
   table *t = load("fate_item");
-  int shield = card(t, 0, "nm_riot_shield", VL_Z_FDECK);
-  answer(t, 0, "fate.1");
-  answer(t, 0, "seat.3");
+  int shield = vt_card(t, 0, "nm_riot_shield", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.1");
+  vt_answer(t, 0, "seat.3");
   assert_at(t, shield, VL_Z_FDISC, 0, -1);
   assert_int_equal(t->s.fdisc[0].n, 1);
-  assert_true(told(t, -1, "cannot be played"));
+  assert_true(vt_told(t, -1, "cannot be played"));
   assert_int_equal(t->p.player, 0); /* no second reveal */
-  assert_int_equal(count_prefix(t, "seat."), 0);
+  assert_int_equal(vt_count_prefix(t, "seat."), 0);
 }
 
 /* FATE CARDS: "Item and Effect cards also appear in the Fate deck; they
@@ -514,8 +421,8 @@ static void test_fate_unplayable_card_discarded(void **unused) {
 static void test_fate_effect_resolves_on_the_target(void **unused) {
   (void)unused;
   table *t = load("fate_effect");
-  int clapper = card(t, 1, "hc_cracked_clapper", VL_Z_FDECK);
-  answer(t, 0, "fate.1"); /* one opponent: the target at once */
+  int clapper = vt_card(t, 1, "hc_cracked_clapper", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.1"); /* one opponent: the target at once */
   assert_int_equal(t->s.seat[1].track, 5 + effect_n(t, clapper, VL_OP_TRACK));
   assert_int_equal(power_of(t, 1), 3 - effect_n(t, clapper, VL_OP_LOSE_POWER));
   assert_int_equal(power_of(t, 0), 0);
@@ -531,18 +438,18 @@ static void test_fate_effect_resolves_on_the_target(void **unused) {
 static void test_fate_global_event_to_the_centre(void **unused) {
   (void)unused;
   table *t = load("fate_global_event");
-  int blackout = card(t, COMMON, "cm_citywide_blackout", VL_Z_FDECK);
+  int blackout = vt_card(t, COMMON, "cm_citywide_blackout", VL_Z_FDECK);
   int less = mod_n(t, blackout, VL_M_GAIN);
-  answer(t, 0, "fate.1");
+  vt_answer(t, 0, "fate.1");
   assert_at(t, blackout, VL_Z_EVENT, 0, 0); /* loc 0: Global */
-  assert_true(told(t, -1, "The Global Event Citywide Blackout is in play"));
+  assert_true(vt_told(t, -1, "The Global Event Citywide Blackout is in play"));
   /* No target to choose: back to the actions. */
   assert_int_equal(t->p.player, 0);
-  assert_int_equal(count_prefix(t, "seat."), 0);
-  assert_true(offered(t, "end"));
+  assert_int_equal(vt_count_prefix(t, "seat."), 0);
+  assert_true(vt_offered(t, "end"));
   for (int p = 0; p < 3; p++)
     assert_int_equal(vl_gain_amount(&t->s, p, 0, 2), 2 + less);
-  answer(t, 0, "gain.4"); /* Hunting Grounds: Gain 1 Power */
+  vt_answer(t, 0, "gain.4"); /* Hunting Grounds: Gain 1 Power */
   assert_int_equal(power_of(t, 0), 2 + (1 + less > 0 ? 1 + less : 0));
 }
 
@@ -554,14 +461,14 @@ static void test_fate_global_event_to_the_centre(void **unused) {
 static void test_fate_targeted_event_above_its_villain(void **unused) {
   (void)unused;
   table *t = load("fate_targeted_event");
-  int strike = card(t, 1, "ss_scrapworks_strike", VL_Z_FDECK);
-  int curfew = card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
-  int grub = card(t, 1, "ss_rivet_grub", -1);
-  int gilt = card(t, 2, "vt_gilt_retriever", -1);
-  answer(t, 0, "fate.1");
+  int strike = vt_card(t, 1, "ss_scrapworks_strike", VL_Z_FDECK);
+  int curfew = vt_card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
+  int grub = vt_card(t, 1, "ss_rivet_grub", -1);
+  int gilt = vt_card(t, 2, "vt_gilt_retriever", -1);
+  vt_answer(t, 0, "fate.1");
   assert_at(t, strike, VL_Z_EVENT, 1, 1); /* loc 1: Targeted */
   assert_at(t, curfew, VL_Z_EVENT, 0, 0);
-  assert_int_equal(count_prefix(t, "seat."), 0);
+  assert_int_equal(vt_count_prefix(t, "seat."), 0);
   assert_false(vl_in_realm(&t->s, strike, 1));
   int strike_cost = mod_n(t, strike, VL_M_COST);
   int curfew_cost = mod_n(t, curfew, VL_M_COST);
@@ -576,11 +483,11 @@ static void test_fate_targeted_event_above_its_villain(void **unused) {
 static void test_fate_own_targeted_event_discarded(void **unused) {
   (void)unused;
   table *t = load("fate_own_targeted_event");
-  int accord = card(t, 0, "nm_amnesty_accord", VL_Z_FDECK);
-  answer(t, 0, "fate.1");
+  int accord = vt_card(t, 0, "nm_amnesty_accord", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.1");
   assert_at(t, accord, VL_Z_FDISC, 0, -1);
-  assert_true(told(t, -1, "own Targeted Event"));
-  assert_int_equal(count_prefix(t, "seat."), 0);
+  assert_true(vt_told(t, -1, "own Targeted Event"));
+  assert_int_equal(vt_count_prefix(t, "seat."), 0);
 }
 
 /* FATE CARDS: "If you draw a Targeted Event card for your Villain,
@@ -595,17 +502,17 @@ static void test_fate_top_card_played_in_the_own_domain(void **unused) {
   table *t = load("fate_top_own_event");
   int bounty = card_nth(t, 0, "nm_post_bounty", VL_Z_HAND, 0);
   int bounty2 = card_nth(t, 0, "nm_post_bounty", VL_Z_HAND, 1);
-  int accord = card(t, 0, "nm_amnesty_accord", VL_Z_FDECK);
-  int pia = card(t, COMMON, "cm_pia_lindqvist", VL_Z_FDECK);
+  int accord = vt_card(t, 0, "nm_amnesty_accord", VL_Z_FDECK);
+  int pia = vt_card(t, COMMON, "cm_pia_lindqvist", VL_Z_FDECK);
   int gain = effect_n(t, bounty, VL_OP_GAIN_POWER);
-  answer(t, 0, "play.c%d", bounty);
+  vt_answer(t, 0, "play.c%d", bounty);
   assert_at(t, accord, VL_Z_FDISC, 0, -1);
-  assert_true(told(t, -1, "own Targeted Event"));
+  assert_true(vt_told(t, -1, "own Targeted Event"));
   assert_int_equal(power_of(t, 0), gain);
-  answer(t, 0, "play.c%d", bounty2);
+  vt_answer(t, 0, "play.c%d", bounty2);
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->p.n, VL_LOCS);
-  answer(t, 0, "loc.4");
+  vt_answer(t, 0, "loc.4");
   assert_at(t, pia, VL_Z_TOP, 0, 3);
   assert_int_equal(power_of(t, 0), 2 * gain);
 }
@@ -622,12 +529,12 @@ static void test_fate_top_card_played_in_the_own_domain(void **unused) {
 static void test_mode_inevitable_second_global_discarded(void **unused) {
   (void)unused;
   table *t = load("inevitable_one_global");
-  int curfew = card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
-  int hope = card(t, COMMON, "cm_hope_rekindled", VL_Z_FDECK);
-  answer(t, 0, "fate.1");
+  int curfew = vt_card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
+  int hope = vt_card(t, COMMON, "cm_hope_rekindled", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.1");
   assert_at(t, hope, VL_Z_FDISC, 0, -1);
   assert_at(t, curfew, VL_Z_EVENT, 0, 0);
-  assert_true(told(t, -1, "is already in play"));
+  assert_true(vt_told(t, -1, "is already in play"));
 }
 
 /* Game Modes: "For true test, play in Undying mode, and do not restrict
@@ -638,10 +545,10 @@ static void test_mode_inevitable_second_global_discarded(void **unused) {
 static void test_mode_undying_any_number_of_events(void **unused) {
   (void)unused;
   table *t = load("undying_many_globals");
-  int blackout = card(t, COMMON, "cm_citywide_blackout", VL_Z_EVENT);
-  int cry = card(t, 1, "vt_stones_cry_out", VL_Z_EVENT);
-  int curfew = card(t, COMMON, "cm_curfew_order", VL_Z_FDECK);
-  answer(t, 0, "fate.1");
+  int blackout = vt_card(t, COMMON, "cm_citywide_blackout", VL_Z_EVENT);
+  int cry = vt_card(t, 1, "vt_stones_cry_out", VL_Z_EVENT);
+  int curfew = vt_card(t, COMMON, "cm_curfew_order", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.1");
   assert_at(t, curfew, VL_Z_EVENT, 0, 0);
   assert_at(t, blackout, VL_Z_EVENT, 0, 0);
   assert_at(t, cry, VL_Z_EVENT, 1, 1);
@@ -651,8 +558,8 @@ static void test_mode_undying_any_number_of_events(void **unused) {
   int dear = mod_n(t, curfew, VL_M_COST);
   assert_int_equal(vl_gain_amount(&t->s, 0, 0, 3), 3 + less);
   assert_int_equal(vl_gain_amount(&t->s, 1, 0, 3), 3 + less + cry_less);
-  int trooper = card(t, 0, "nm_null_trooper", -1);
-  int gilt = card(t, 1, "vt_gilt_retriever", -1);
+  int trooper = vt_card(t, 0, "nm_null_trooper", -1);
+  int gilt = vt_card(t, 1, "vt_gilt_retriever", -1);
   assert_int_equal(vl_cost(&t->s, 0, trooper),
                    vl_card_of(&t->s, trooper)->cost + dear);
   assert_int_equal(vl_cost(&t->s, 1, gilt),
@@ -667,24 +574,24 @@ static void test_mode_undying_any_number_of_events(void **unused) {
 static void test_event_ally_played_there_item_never(void **unused) {
   (void)unused;
   table *t = load("event_play_ally");
-  int grub = card(t, 0, "ss_rivet_grub", VL_Z_HAND);
-  int standard = card(t, 0, "ss_rusted_standard", VL_Z_HAND);
-  int hope = card(t, COMMON, "cm_hope_rekindled", VL_Z_EVENT);
-  int accord = card(t, 1, "nm_amnesty_accord", VL_Z_EVENT);
-  answer(t, 0, "play.c%d", grub);
+  int grub = vt_card(t, 0, "ss_rivet_grub", VL_Z_HAND);
+  int standard = vt_card(t, 0, "ss_rusted_standard", VL_Z_HAND);
+  int hope = vt_card(t, COMMON, "cm_hope_rekindled", VL_Z_EVENT);
+  int accord = vt_card(t, 1, "nm_amnesty_accord", VL_Z_EVENT);
+  vt_answer(t, 0, "play.c%d", grub);
   assert_int_equal(t->p.n, VL_LOCS + 1);
-  assert_true(offered(t, "loc.%d", event_dest(hope)));
+  assert_true(vt_offered(t, "loc.%d", event_dest(hope)));
   /* Decision 12: another villain's Targeted Event is theirs alone. */
-  assert_false(offered(t, "loc.%d", event_dest(accord)));
-  answer(t, 0, "loc.%d", event_dest(hope));
+  assert_false(vt_offered(t, "loc.%d", event_dest(accord)));
+  vt_answer(t, 0, "loc.%d", event_dest(hope));
   assert_at(t, grub, VL_Z_EVENT, 0, -1);
   assert_int_equal(t->s.w[grub].host, hope);
   assert_int_equal(power_of(t, 0), 5 - vl_card_of(&t->s, grub)->cost);
   assert_at(t, hope, VL_Z_EVENT, 0, 0); /* 1 of its 8: not resolved */
   assert_int_equal(vl_event_strength(&t->s, hope), 1);
-  answer(t, 0, "play.c%d", standard);
+  vt_answer(t, 0, "play.c%d", standard);
   assert_int_equal(t->p.n, VL_LOCS);
-  assert_false(offered(t, "loc.%d", event_dest(hope)));
+  assert_false(vt_offered(t, "loc.%d", event_dest(hope)));
 }
 
 /* TYPES OF ACTIONS, Relocate: "Move one of your:- Allies or Items from a
@@ -696,19 +603,19 @@ static void test_event_ally_played_there_item_never(void **unused) {
 static void test_event_relocate_to_global_or_own_targeted(void **unused) {
   (void)unused;
   table *t = load("event_relocate");
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_REALM);
-  int lance = card(t, 0, "nm_shock_lance", VL_Z_REALM);
-  int board = card(t, 0, "nm_bounty_board", VL_Z_REALM);
-  int hope = card(t, COMMON, "cm_hope_rekindled", VL_Z_EVENT);
-  int strike = card(t, 1, "ss_scrapworks_strike", VL_Z_EVENT);
-  int accord = card(t, 0, "nm_amnesty_accord", VL_Z_EVENT);
-  assert_true(offered(t, "ally.c%d.%d", trooper, event_dest(hope)));
-  assert_true(offered(t, "ally.c%d.%d", trooper, event_dest(accord)));
-  assert_false(offered(t, "ally.c%d.%d", trooper, event_dest(strike)));
-  assert_true(offered(t, "ally.c%d.1", board));
-  assert_false(offered(t, "ally.c%d.%d", board, event_dest(hope)));
-  assert_int_equal(count_prefix(t, "ally.c%d.", lance), 0);
-  answer(t, 0, "ally.c%d.%d", trooper, event_dest(accord));
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_REALM);
+  int lance = vt_card(t, 0, "nm_shock_lance", VL_Z_REALM);
+  int board = vt_card(t, 0, "nm_bounty_board", VL_Z_REALM);
+  int hope = vt_card(t, COMMON, "cm_hope_rekindled", VL_Z_EVENT);
+  int strike = vt_card(t, 1, "ss_scrapworks_strike", VL_Z_EVENT);
+  int accord = vt_card(t, 0, "nm_amnesty_accord", VL_Z_EVENT);
+  assert_true(vt_offered(t, "ally.c%d.%d", trooper, event_dest(hope)));
+  assert_true(vt_offered(t, "ally.c%d.%d", trooper, event_dest(accord)));
+  assert_false(vt_offered(t, "ally.c%d.%d", trooper, event_dest(strike)));
+  assert_true(vt_offered(t, "ally.c%d.1", board));
+  assert_false(vt_offered(t, "ally.c%d.%d", board, event_dest(hope)));
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", lance), 0);
+  vt_answer(t, 0, "ally.c%d.%d", trooper, event_dest(accord));
   assert_at(t, trooper, VL_Z_EVENT, 0, -1);
   assert_int_equal(t->s.w[trooper].host, accord);
   assert_at(t, lance, VL_Z_EVENT, 0, -1);
@@ -725,17 +632,17 @@ static void test_event_relocate_to_global_or_own_targeted(void **unused) {
 static void test_event_resolved_when_its_requirement_is_met(void **unused) {
   (void)unused;
   table *t = load("event_resolve");
-  int blackout = card(t, COMMON, "cm_citywide_blackout", VL_Z_EVENT);
-  int brute = card(t, 1, "ss_slag_brute", VL_Z_EVENT);
-  int picker = card(t, 1, "ss_tin_picker", VL_Z_EVENT);
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_HAND);
+  int blackout = vt_card(t, COMMON, "cm_citywide_blackout", VL_Z_EVENT);
+  int brute = vt_card(t, 1, "ss_slag_brute", VL_Z_EVENT);
+  int picker = vt_card(t, 1, "ss_tin_picker", VL_Z_EVENT);
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_HAND);
   int reward = effect_n(t, blackout, VL_OP_GAIN_POWER);
   assert_true(vl_event_strength(&t->s, blackout) +
                   vl_strength(&t->s, trooper) >=
               vl_strength(&t->s, blackout));
-  answer(t, 0, "play.c%d", trooper);
-  answer(t, 0, "loc.%d", event_dest(blackout));
-  assert_true(told(t, -1, "The Event Citywide Blackout is resolved"));
+  vt_answer(t, 0, "play.c%d", trooper);
+  vt_answer(t, 0, "loc.%d", event_dest(blackout));
+  assert_true(vt_told(t, -1, "The Event Citywide Blackout is resolved"));
   assert_at(t, blackout, VL_Z_FDISC, 0, -1);
   assert_at(t, trooper, VL_Z_VDISC, 0, -1);
   assert_at(t, brute, VL_Z_VDISC, 1, -1);
@@ -758,13 +665,13 @@ static void test_event_resolved_when_its_requirement_is_met(void **unused) {
 static void test_event_without_allies_stays(void **unused) {
   (void)unused;
   table *t = load("event_no_allies");
-  int curfew = card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
-  int grub = card(t, 1, "ss_rivet_grub", -1);
+  int curfew = vt_card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
+  int grub = vt_card(t, 1, "ss_rivet_grub", -1);
   int dear = mod_n(t, curfew, VL_M_COST);
   pass_turn(t, 2);
   assert_int_equal(t->s.current, 0);
   assert_int_equal(t->s.round, 2);
-  answer(t, 0, "move.2");
+  vt_answer(t, 0, "move.2");
   pass_turn(t, 1);
   assert_at(t, curfew, VL_Z_EVENT, 0, 0);
   assert_int_equal(vl_event_strength(&t->s, curfew), 0);
@@ -786,7 +693,7 @@ static void test_event_allies_in_no_domain(void **unused) {
   const vl_villain *v = vl_villain_of(&t->s, 0);
   if (v->obj.kind != VL_O_REACH || v->obj.count != VL_C_ALLIES || v->obj.n != 6)
     fail_msg("the positions hold 5 + 1 Allies for the objective 6 Allies");
-  int brute = card(t, 0, "ss_slag_brute", VL_Z_EVENT);
+  int brute = vt_card(t, 0, "ss_slag_brute", VL_Z_EVENT);
   assert_false(vl_in_realm(&t->s, brute, 0));
   assert_false(t->s.over);
   assert_int_equal(t->s.phase, VL_PH_MOVE);
@@ -805,10 +712,10 @@ static void test_event_allies_in_no_domain(void **unused) {
 static void test_event_ally_takes_no_attached_item(void **unused) {
   (void)unused;
   table *t = load("attach_needs_domain_ally");
-  int lance = card(t, 0, "nm_shock_lance", VL_Z_HAND);
-  int board = card(t, 0, "nm_bounty_board", VL_Z_HAND);
-  assert_false(offered(t, "play.c%d", lance));
-  assert_true(offered(t, "play.c%d", board));
+  int lance = vt_card(t, 0, "nm_shock_lance", VL_Z_HAND);
+  int board = vt_card(t, 0, "nm_bounty_board", VL_Z_HAND);
+  assert_false(vt_offered(t, "play.c%d", lance));
+  assert_true(vt_offered(t, "play.c%d", board));
 }
 
 /* FATE CARDS: "Events are not in anyone’s Domain. You can relocate your
@@ -820,10 +727,10 @@ static void test_event_ally_takes_no_attached_item(void **unused) {
 static void test_event_counts_printed_strength_and_tokens(void **unused) {
   (void)unused;
   table *t = load("event_printed_strength");
-  int curfew = card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_REALM);
-  int lance = card(t, 0, "nm_shock_lance", VL_Z_REALM);
-  int tracker = card(t, 0, "nm_rift_tracker", VL_Z_EVENT);
+  int curfew = vt_card(t, COMMON, "cm_curfew_order", VL_Z_EVENT);
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_REALM);
+  int lance = vt_card(t, 0, "nm_shock_lance", VL_Z_REALM);
+  int tracker = vt_card(t, 0, "nm_rift_tracker", VL_Z_EVENT);
   int printed = vl_card_of(&t->s, trooper)->strength;
   assert_int_equal(vl_strength(&t->s, trooper),
                    printed + mod_n(t, lance, VL_M_STRENGTH));
@@ -834,7 +741,7 @@ static void test_event_counts_printed_strength_and_tokens(void **unused) {
   assert_true(before + vl_strength(&t->s, trooper) >=
               vl_strength(&t->s, curfew));
   assert_true(before + printed < vl_strength(&t->s, curfew));
-  answer(t, 0, "ally.c%d.%d", trooper, event_dest(curfew));
+  vt_answer(t, 0, "ally.c%d.%d", trooper, event_dest(curfew));
   assert_at(t, curfew, VL_Z_EVENT, 0, 0);
   assert_int_equal(vl_event_strength(&t->s, curfew), before + printed);
   assert_int_equal(vl_strength(&t->s, trooper), printed);
@@ -852,12 +759,12 @@ static void test_event_counts_printed_strength_and_tokens(void **unused) {
 static void test_specialty_played_to_the_specialty_area(void **unused) {
   (void)unused;
   table *t = load("specialty_play");
-  int hymnal = card(t, 0, "hc_hymnal_of_hollows", VL_Z_HAND);
-  answer(t, 0, "play.c%d", hymnal); /* one place for it: taken at once */
+  int hymnal = vt_card(t, 0, "hc_hymnal_of_hollows", VL_Z_HAND);
+  vt_answer(t, 0, "play.c%d", hymnal); /* one place for it: taken at once */
   assert_at(t, hymnal, VL_Z_SPECIALTY, 0, -1);
   assert_true(vl_in_realm(&t->s, hymnal, 0));
   assert_int_equal(power_of(t, 0), 5 - vl_card_of(&t->s, hymnal)->cost);
-  assert_true(told(t, -1, "to their Specialty area"));
+  assert_true(vt_told(t, -1, "to their Specialty area"));
 }
 
 /* GAME OVERVIEW, J. Specialty Area: "Specialty cards are in your Domain
@@ -869,22 +776,22 @@ static void test_specialty_played_to_the_specialty_area(void **unused) {
 static void test_specialty_never_relocated_or_removed(void **unused) {
   (void)unused;
   table *t = load("specialty_stays");
-  int stair = card(t, 0, "hc_belfry_stair", VL_Z_SPECIALTY);
-  int hymnal = card(t, 0, "hc_hymnal_of_hollows", VL_Z_SPECIALTY);
-  int acolyte = card(t, 0, "hc_hush_acolyte", VL_Z_REALM);
-  int melt = card(t, 0, "hc_melt_the_bronze", VL_Z_FDECK);
-  answer(t, 1, "fate.2"); /* one opponent: the Hollow Cantor at once */
+  int stair = vt_card(t, 0, "hc_belfry_stair", VL_Z_SPECIALTY);
+  int hymnal = vt_card(t, 0, "hc_hymnal_of_hollows", VL_Z_SPECIALTY);
+  int acolyte = vt_card(t, 0, "hc_hush_acolyte", VL_Z_REALM);
+  int melt = vt_card(t, 0, "hc_melt_the_bronze", VL_Z_FDECK);
+  vt_answer(t, 1, "fate.2"); /* one opponent: the Hollow Cantor at once */
   assert_at(t, melt, VL_Z_FDISC, 0, -1);
-  assert_true(told(t, -1, "cannot be played"));
+  assert_true(vt_told(t, -1, "cannot be played"));
   assert_at(t, stair, VL_Z_SPECIALTY, 0, -1);
   assert_at(t, hymnal, VL_Z_SPECIALTY, 0, -1);
-  answer(t, 1, "end");
+  vt_answer(t, 1, "end");
   /* The Hymnal: "At the start of your turn, gain 1 Power." */
   assert_int_equal(power_of(t, 0), effect_n(t, hymnal, VL_OP_GAIN_POWER));
-  answer(t, 0, "move.2"); /* Whispering Cloister: Move an Item or Ally */
-  assert_true(offered(t, "ally.c%d.2", acolyte));
-  assert_int_equal(count_prefix(t, "ally.c%d.", stair), 0);
-  assert_int_equal(count_prefix(t, "ally.c%d.", hymnal), 0);
+  vt_answer(t, 0, "move.2"); /* Whispering Cloister: Move an Item or Ally */
+  assert_true(vt_offered(t, "ally.c%d.2", acolyte));
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", stair), 0);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", hymnal), 0);
 }
 
 /* VILLAIN CARDS: "While you may use multiple Specialties in a single
@@ -894,15 +801,15 @@ static void test_specialty_never_relocated_or_removed(void **unused) {
 static void test_specialty_once_per_turn(void **unused) {
   (void)unused;
   table *t = load("specialty_once");
-  int stair = card(t, 0, "hc_belfry_stair", VL_Z_SPECIALTY);
-  int fork = card(t, 0, "hc_bone_tuning_fork", VL_Z_REALM);
-  assert_true(offered(t, "act.c%d", fork));
-  assert_false(offered(t, "act.c%d", stair));
+  int stair = vt_card(t, 0, "hc_belfry_stair", VL_Z_SPECIALTY);
+  int fork = vt_card(t, 0, "hc_bone_tuning_fork", VL_Z_REALM);
+  assert_true(vt_offered(t, "act.c%d", fork));
+  assert_false(vt_offered(t, "act.c%d", stair));
   pass_turn(t, 1);
-  answer(t, 0, "move.2"); /* Whispering Cloister: Activate */
-  assert_true(offered(t, "act.c%d", stair));
+  vt_answer(t, 0, "move.2"); /* Whispering Cloister: Activate */
+  assert_true(vt_offered(t, "act.c%d", stair));
   int power = power_of(t, 0);
-  answer(t, 0, "act.c%d", stair);
+  vt_answer(t, 0, "act.c%d", stair);
   assert_int_equal(t->s.seat[0].track, effect_n(t, stair, VL_OP_TRACK));
   assert_int_equal(power_of(t, 0),
                    power - vl_card_of(&t->s, stair)->ab[0].cost);
@@ -922,17 +829,17 @@ static void test_specialty_once_per_turn(void **unused) {
 static void test_strength_token_lasts_while_the_card_stays(void **unused) {
   (void)unused;
   table *t = load("strength_token");
-  int wear = card(t, 0, "nm_wear_down", VL_Z_HAND);
-  int yuki = card(t, COMMON, "cm_yuki_tanabe", VL_Z_TOP);
-  int tracker = card(t, 0, "nm_rift_tracker", VL_Z_REALM);
+  int wear = vt_card(t, 0, "nm_wear_down", VL_Z_HAND);
+  int yuki = vt_card(t, COMMON, "cm_yuki_tanabe", VL_Z_TOP);
+  int tracker = vt_card(t, 0, "nm_rift_tracker", VL_Z_REALM);
   int printed = vl_card_of(&t->s, yuki)->strength;
   assert_int_equal(vl_strength(&t->s, yuki), printed);
-  assert_false(offered(t, "vanq.c%d", yuki)); /* 3 against 4 */
-  answer(t, 0, "play.c%d", wear); /* the one Hero: the token at once */
+  assert_false(vt_offered(t, "vanq.c%d", yuki)); /* 3 against 4 */
+  vt_answer(t, 0, "play.c%d", wear); /* the one Hero: the token at once */
   assert_int_equal(vl_strength(&t->s, yuki),
                    printed + effect_n(t, wear, VL_OP_TOKEN));
-  assert_true(told(t, -1, "Strength token on Yuki Tanabe"));
-  answer(t, 0, "done"); /* the optional Vanquish, with the one Ally */
+  assert_true(vt_told(t, -1, "Strength token on Yuki Tanabe"));
+  vt_answer(t, 0, "done"); /* the optional Vanquish, with the one Ally */
   assert_at(t, yuki, VL_Z_FDISC, 0, -1);
   assert_at(t, tracker, VL_Z_VDISC, 0, -1);
   assert_int_equal(t->s.seat[0].defeated, 1);
@@ -948,22 +855,22 @@ static void test_strength_token_lasts_while_the_card_stays(void **unused) {
 static void test_protector_defeated_first(void **unused) {
   (void)unused;
   table *t = load("protector");
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
-  int dario = card(t, COMMON, "cm_dario_castell", VL_Z_TOP);
-  int knight = card(t, COMMON, "cm_granite_knight", VL_Z_TOP);
-  int enforcer = card(t, 0, "nm_gravemaul_enforcer", VL_Z_REALM);
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_REALM);
-  int gilt = card(t, 1, "vt_gilt_retriever", VL_Z_TOP);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  int dario = vt_card(t, COMMON, "cm_dario_castell", VL_Z_TOP);
+  int knight = vt_card(t, COMMON, "cm_granite_knight", VL_Z_TOP);
+  int enforcer = vt_card(t, 0, "nm_gravemaul_enforcer", VL_Z_REALM);
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_REALM);
+  int gilt = vt_card(t, 1, "vt_gilt_retriever", VL_Z_TOP);
   assert_true(vl_strength(&t->s, enforcer) + vl_strength(&t->s, trooper) >=
               vl_strength(&t->s, knight));
   /* Only Heroes wait behind a Protector, no opponent's Ally (docs). */
-  assert_true(offered(t, "vanq.c%d", gilt));
-  assert_false(offered(t, "vanq.c%d", oren));
-  assert_true(offered(t, "vanq.c%d", dario));
-  assert_true(offered(t, "vanq.c%d", knight));
-  answer(t, 0, "vanq.c%d", dario);
-  answer(t, 0, "pick.c%d", enforcer);
-  answer(t, 0, "done");
+  assert_true(vt_offered(t, "vanq.c%d", gilt));
+  assert_false(vt_offered(t, "vanq.c%d", oren));
+  assert_true(vt_offered(t, "vanq.c%d", dario));
+  assert_true(vt_offered(t, "vanq.c%d", knight));
+  vt_answer(t, 0, "vanq.c%d", dario);
+  vt_answer(t, 0, "pick.c%d", enforcer);
+  vt_answer(t, 0, "done");
   assert_at(t, dario, VL_Z_FDISC, 0, -1);
   assert_at(t, trooper, VL_Z_REALM, 0, 2);
   /* The Granite Knight still shelters Oren. */
@@ -979,16 +886,16 @@ static void test_protector_defeated_first(void **unused) {
 static void test_protector_first_for_a_defeating_card_too(void **unused) {
   (void)unused;
   table *t = load("protector_defeat_effect");
-  int sentence = card(t, 0, "nm_null_sentence", VL_Z_HAND);
-  int pay = card(t, 0, "nm_hazard_pay", VL_Z_HAND);
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
-  int dario = card(t, COMMON, "cm_dario_castell", VL_Z_TOP);
+  int sentence = vt_card(t, 0, "nm_null_sentence", VL_Z_HAND);
+  int pay = vt_card(t, 0, "nm_hazard_pay", VL_Z_HAND);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  int dario = vt_card(t, COMMON, "cm_dario_castell", VL_Z_TOP);
   int most = effect_n(t, sentence, VL_OP_DEFEAT_HERO);
   assert_true(vl_strength(&t->s, oren) <= most);
   assert_true(vl_strength(&t->s, dario) > most);
   assert_true(vl_cost(&t->s, 0, sentence) <= power_of(t, 0));
-  assert_false(offered(t, "play.c%d", sentence));
-  assert_true(offered(t, "play.c%d", pay));
+  assert_false(vt_offered(t, "play.c%d", sentence));
+  assert_true(vt_offered(t, "play.c%d", pay));
 }
 
 /* TYPES OF CARDS, Zero Strength Allies and Heroes: "A 0 Strength Hero
@@ -1001,20 +908,20 @@ static void test_protector_first_for_a_defeating_card_too(void **unused) {
 static void test_zero_strength_hero_needs_an_ally_that_stays(void **unused) {
   (void)unused;
   table *t = load("zero_strength_hero");
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
-  int pia = card(t, COMMON, "cm_pia_lindqvist", VL_Z_TOP);
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_REALM);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  int pia = vt_card(t, COMMON, "cm_pia_lindqvist", VL_Z_TOP);
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_REALM);
   assert_int_equal(vl_strength(&t->s, oren), 0);
   assert_int_equal(vl_strength(&t->s, pia), 0);
   assert_true(vl_covered(&t->s, 0, 2));
-  assert_false(offered(t, "gain.1"));        /* Armory Spire: Gain 3, covered */
-  assert_false(offered(t, "vanq.c%d", pia)); /* no Ally at her location */
-  assert_true(offered(t, "vanq.c%d", oren));
-  answer(t, 0, "vanq.c%d", oren);
+  assert_false(vt_offered(t, "gain.1")); /* Armory Spire: Gain 3, covered */
+  assert_false(vt_offered(t, "vanq.c%d", pia)); /* no Ally at her location */
+  assert_true(vt_offered(t, "vanq.c%d", oren));
+  vt_answer(t, 0, "vanq.c%d", oren);
   assert_at(t, oren, VL_Z_FDISC, 0, -1);
   assert_at(t, trooper, VL_Z_REALM, 0, 2);
   assert_int_equal(t->s.seat[0].defeated, 1);
-  assert_true(offered(t, "gain.1"));
+  assert_true(vt_offered(t, "gain.1"));
 }
 
 /* TYPES OF CARDS, Zero Strength Allies and Heroes: "If an Ally or Hero is
@@ -1025,20 +932,20 @@ static void test_zero_strength_hero_needs_an_ally_that_stays(void **unused) {
 static void test_zero_strength_ally_acts_and_moves_only(void **unused) {
   (void)unused;
   table *t = load("zero_strength_ally");
-  int guardian = card(t, 0, "ss_welded_guardian", VL_Z_REALM);
+  int guardian = vt_card(t, 0, "ss_welded_guardian", VL_Z_REALM);
   int grub = card_nth(t, 0, "ss_rivet_grub", VL_Z_REALM, 0);
   int grub2 = card_nth(t, 0, "ss_rivet_grub", VL_Z_REALM, 1);
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
   assert_int_equal(vl_strength(&t->s, guardian), 0);
   assert_int_equal(vl_strength(&t->s, grub),
                    vl_card_of(&t->s, grub)->strength + 1);
-  assert_true(offered(t, "ally.c%d.2", guardian));
-  answer(t, 0, "vanq.c%d", oren);
-  assert_true(offered(t, "pick.c%d", grub));
-  assert_true(offered(t, "pick.c%d", grub2));
-  assert_false(offered(t, "pick.c%d", guardian));
-  answer(t, 0, "pick.c%d", grub);
-  answer(t, 0, "done");
+  assert_true(vt_offered(t, "ally.c%d.2", guardian));
+  vt_answer(t, 0, "vanq.c%d", oren);
+  assert_true(vt_offered(t, "pick.c%d", grub));
+  assert_true(vt_offered(t, "pick.c%d", grub2));
+  assert_false(vt_offered(t, "pick.c%d", guardian));
+  vt_answer(t, 0, "pick.c%d", grub);
+  vt_answer(t, 0, "done");
   assert_at(t, oren, VL_Z_FDISC, 0, -1);
   assert_at(t, grub, VL_Z_VDISC, 0, -1);
   assert_at(t, guardian, VL_Z_REALM, 0, 0);
@@ -1052,18 +959,18 @@ static void test_zero_strength_ally_acts_and_moves_only(void **unused) {
 static void test_vanquish_example(void **unused) {
   (void)unused;
   table *t = load("vanquish_example");
-  int lucan = card(t, COMMON, "cm_lucan_drave", VL_Z_TOP);
-  int knight = card(t, 0, "ss_furnace_knight", VL_Z_REALM);
-  int grub = card(t, 0, "ss_rivet_grub", VL_Z_REALM);
-  int picker = card(t, 0, "ss_tin_picker", VL_Z_REALM);
+  int lucan = vt_card(t, COMMON, "cm_lucan_drave", VL_Z_TOP);
+  int knight = vt_card(t, 0, "ss_furnace_knight", VL_Z_REALM);
+  int grub = vt_card(t, 0, "ss_rivet_grub", VL_Z_REALM);
+  int picker = vt_card(t, 0, "ss_tin_picker", VL_Z_REALM);
   assert_int_equal(vl_strength(&t->s, lucan), 5);
   assert_int_equal(vl_strength(&t->s, knight), 4);
   assert_int_equal(vl_strength(&t->s, grub), 1);
-  answer(t, 0, "vanq.c%d", lucan);
-  answer(t, 0, "pick.c%d", knight);
-  assert_false(offered(t, "done")); /* 4 of 5 */
-  answer(t, 0, "pick.c%d", grub);
-  answer(t, 0, "done");
+  vt_answer(t, 0, "vanq.c%d", lucan);
+  vt_answer(t, 0, "pick.c%d", knight);
+  assert_false(vt_offered(t, "done")); /* 4 of 5 */
+  vt_answer(t, 0, "pick.c%d", grub);
+  vt_answer(t, 0, "done");
   assert_at(t, lucan, VL_Z_FDISC, 0, -1);
   assert_at(t, knight, VL_Z_VDISC, 0, -1);
   assert_at(t, grub, VL_Z_VDISC, 0, -1);
@@ -1085,22 +992,22 @@ static void test_vanquish_example(void **unused) {
 static void test_relocate_anywhere_in_the_domain(void **unused) {
   (void)unused;
   table *t = load("relocate");
-  int tracker = card(t, 0, "nm_rift_tracker", VL_Z_REALM);
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_REALM);
-  int lance = card(t, 0, "nm_shock_lance", VL_Z_REALM);
-  int board = card(t, 0, "nm_bounty_board", VL_Z_REALM);
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
-  int gilt = card(t, 1, "vt_gilt_retriever", VL_Z_TOP);
+  int tracker = vt_card(t, 0, "nm_rift_tracker", VL_Z_REALM);
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_REALM);
+  int lance = vt_card(t, 0, "nm_shock_lance", VL_Z_REALM);
+  int board = vt_card(t, 0, "nm_bounty_board", VL_Z_REALM);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  int gilt = vt_card(t, 1, "vt_gilt_retriever", VL_Z_TOP);
   /* Drop Bay to the three others, the Trophy Gallery two away included. */
-  assert_int_equal(count_prefix(t, "ally.c%d.", tracker), VL_LOCS - 1);
-  assert_true(offered(t, "ally.c%d.4", tracker));
-  assert_int_equal(count_prefix(t, "ally.c%d.", trooper), VL_LOCS - 1);
-  assert_true(offered(t, "ally.c%d.1", trooper));
-  assert_int_equal(count_prefix(t, "ally.c%d.", board), VL_LOCS - 1);
-  assert_int_equal(count_prefix(t, "ally.c%d.", lance), 0);
-  assert_int_equal(count_prefix(t, "ally.c%d.", oren), 0);
-  assert_int_equal(count_prefix(t, "ally.c%d.", gilt), 0); /* not his */
-  answer(t, 0, "ally.c%d.1", trooper);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", tracker), VL_LOCS - 1);
+  assert_true(vt_offered(t, "ally.c%d.4", tracker));
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", trooper), VL_LOCS - 1);
+  assert_true(vt_offered(t, "ally.c%d.1", trooper));
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", board), VL_LOCS - 1);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", lance), 0);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", oren), 0);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", gilt), 0); /* not his */
+  vt_answer(t, 0, "ally.c%d.1", trooper);
   assert_at(t, trooper, VL_Z_REALM, 0, 0);
   assert_at(t, lance, VL_Z_REALM, 0, 0);
   assert_int_equal(t->s.w[lance].host, trooper);
@@ -1115,16 +1022,16 @@ static void test_relocate_anywhere_in_the_domain(void **unused) {
 static void test_relocated_is_not_played(void **unused) {
   (void)unused;
   table *t = load("relocate");
-  int tracker = card(t, 0, "nm_rift_tracker", VL_Z_REALM);
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  int tracker = vt_card(t, 0, "nm_rift_tracker", VL_Z_REALM);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
   int strength = vl_strength(&t->s, tracker);
-  answer(t, 0, "ally.c%d.4", tracker);
+  vt_answer(t, 0, "ally.c%d.4", tracker);
   assert_at(t, tracker, VL_Z_REALM, 0, 3);
   assert_true(vl_vanquishable(&t->s, 0, oren));
   assert_int_equal(t->p.player, 0);
-  assert_false(offered(t, "skip"));
-  assert_false(offered(t, "done"));
-  assert_true(offered(t, "end"));
+  assert_false(vt_offered(t, "skip"));
+  assert_false(vt_offered(t, "done"));
+  assert_true(vt_offered(t, "end"));
   assert_int_equal(vl_strength(&t->s, tracker), strength);
   assert_at(t, oren, VL_Z_TOP, 0, 3);
 }
@@ -1138,18 +1045,18 @@ static void test_relocated_is_not_played(void **unused) {
 static void test_invade_an_opponents_top(void **unused) {
   (void)unused;
   table *t = load("invade");
-  int shade = card(t, 0, "hc_resonant_shade", VL_Z_HAND);
-  int chorister = card(t, 0, "hc_grave_chorister", VL_Z_HAND);
-  int trooper = card(t, 1, "nm_null_trooper", VL_Z_REALM);
+  int shade = vt_card(t, 0, "hc_resonant_shade", VL_Z_HAND);
+  int chorister = vt_card(t, 0, "hc_grave_chorister", VL_Z_HAND);
+  int trooper = vt_card(t, 1, "nm_null_trooper", VL_Z_REALM);
   /* An Ally without Invade: only the own four locations. */
-  answer(t, 0, "play.c%d", chorister);
+  vt_answer(t, 0, "play.c%d", chorister);
   assert_int_equal(t->p.n, VL_LOCS);
-  answer(t, 0, "loc.1");
+  vt_answer(t, 0, "loc.1");
   /* The Shade: any top of the two opponents too. */
-  answer(t, 0, "play.c%d", shade);
+  vt_answer(t, 0, "play.c%d", shade);
   assert_int_equal(t->p.n, VL_LOCS * 3);
-  assert_true(offered(t, "loc.%d", away_dest(2, 3)));
-  answer(t, 0, "loc.%d", away_dest(1, 1));
+  assert_true(vt_offered(t, "loc.%d", away_dest(2, 3)));
+  vt_answer(t, 0, "loc.%d", away_dest(1, 1));
   assert_at(t, shade, VL_Z_TOP, 1, 1);
   assert_true(vl_covered(&t->s, 1, 1));
   assert_false(vl_in_realm(&t->s, shade, 0));
@@ -1158,12 +1065,12 @@ static void test_invade_an_opponents_top(void **unused) {
                                        vl_card_of(&t->s, shade)->cost +
                                        effect_n(t, shade, VL_OP_GAIN_POWER));
   assert_int_equal(power_of(t, 1), 0);
-  answer(t, 0, "end");
+  vt_answer(t, 0, "end");
   /* The Null Marshal's Hunting Grounds: both top actions blocked. */
-  assert_non_null(strstr(label_of(t, "move.2"), "(top covered)"));
-  answer(t, 1, "move.3"); /* Armory Spire: Vanquish at the bottom */
-  assert_true(offered(t, "vanq.c%d", shade));
-  answer(t, 1, "vanq.c%d", shade);
+  assert_non_null(strstr(vt_label_of(t, "move.2"), "(top covered)"));
+  vt_answer(t, 1, "move.3"); /* Armory Spire: Vanquish at the bottom */
+  assert_true(vt_offered(t, "vanq.c%d", shade));
+  vt_answer(t, 1, "vanq.c%d", shade);
   assert_at(t, shade, VL_Z_VDISC, 0, -1);
   assert_at(t, trooper, VL_Z_VDISC, 1, -1);
   assert_false(vl_covered(&t->s, 1, 1));
@@ -1177,14 +1084,14 @@ static void test_invade_an_opponents_top(void **unused) {
 static void test_relocate_an_invader_home(void **unused) {
   (void)unused;
   table *t = load("invader_home");
-  int shade = card(t, 0, "hc_resonant_shade", VL_Z_TOP);
-  int chorister = card(t, 0, "hc_grave_chorister", VL_Z_REALM);
-  assert_int_equal(count_prefix(t, "ally.c%d.", shade), VL_LOCS);
-  assert_int_equal(count_prefix(t, "ally.c%d.", chorister), VL_LOCS - 1);
+  int shade = vt_card(t, 0, "hc_resonant_shade", VL_Z_TOP);
+  int chorister = vt_card(t, 0, "hc_grave_chorister", VL_Z_REALM);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", shade), VL_LOCS);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", chorister), VL_LOCS - 1);
   for (int l = 0; l < VL_LOCS; l++)
-    assert_false(offered(t, "ally.c%d.%d", chorister, away_dest(1, l)));
+    assert_false(vt_offered(t, "ally.c%d.%d", chorister, away_dest(1, l)));
   assert_true(vl_covered(&t->s, 1, 2));
-  answer(t, 0, "ally.c%d.4", shade);
+  vt_answer(t, 0, "ally.c%d.4", shade);
   assert_at(t, shade, VL_Z_REALM, 0, 3);
   assert_false(vl_covered(&t->s, 1, 2));
 }
@@ -1198,10 +1105,10 @@ static void test_activate_in_another_domain_or_at_an_event(void **unused) {
   static const char *const where[] = {"activate_away", "activate_at_event"};
   for (int k = 0; k < 2; k++) {
     table *t = load(where[k]);
-    int esc = card(t, 0, "ho_paradox_escapement", -1);
+    int esc = vt_card(t, 0, "ho_paradox_escapement", -1);
     assert_false(vl_in_realm(&t->s, esc, 0));
-    assert_true(offered(t, "act.c%d", esc));
-    answer(t, 0, "act.c%d", esc);
+    assert_true(vt_offered(t, "act.c%d", esc));
+    vt_answer(t, 0, "act.c%d", esc);
     assert_int_equal(power_of(t, 0), effect_n(t, esc, VL_OP_GAIN_POWER));
   }
 }
@@ -1216,19 +1123,19 @@ static void test_activate_in_another_domain_or_at_an_event(void **unused) {
 static void test_call_home_from_another_domain(void **unused) {
   (void)unused;
   table *t = load("call_home_away");
-  int call = card(t, 0, "vt_call_home", VL_Z_HAND);
-  int gilt = card(t, 0, "vt_gilt_retriever", VL_Z_TOP);
-  int garnet = card(t, COMMON, "st_ember_garnet", -1);
+  int call = vt_card(t, 0, "vt_call_home", VL_Z_HAND);
+  int gilt = vt_card(t, 0, "vt_gilt_retriever", VL_Z_TOP);
+  int garnet = vt_card(t, COMMON, "st_ember_garnet", -1);
   assert_int_equal(t->s.w[garnet].host, gilt);
-  answer(t, 0, "play.c%d", call);
+  vt_answer(t, 0, "play.c%d", call);
   /* The one Ally it can move is picked at once (one possible answer). */
-  assert_true(told(t, -1, "is moving Gilt Retriever"));
-  assert_int_equal(count_prefix(t, "loc."), VL_LOCS);
-  answer(t, 0, "loc.3");
+  assert_true(vt_told(t, -1, "is moving Gilt Retriever"));
+  assert_int_equal(vt_count_prefix(t, "loc."), VL_LOCS);
+  vt_answer(t, 0, "loc.3");
   assert_at(t, gilt, VL_Z_REALM, 0, 2);
   assert_at(t, garnet, VL_Z_SPECIALTY, 0, -1);
-  assert_true(told(t, -1, "called Gilt Retriever home"));
-  assert_true(told(t, -1, "turns to its Specialty side"));
+  assert_true(vt_told(t, -1, "called Gilt Retriever home"));
+  assert_true(vt_told(t, -1, "turns to its Specialty side"));
   assert_false(vl_covered(&t->s, 1, 2));
 }
 
@@ -1240,12 +1147,12 @@ static void test_call_home_from_another_domain(void **unused) {
 static void test_invader_held_by_its_host_domain(void **unused) {
   (void)unused;
   table *t = load("invader_held");
-  int shade = card(t, 0, "hc_resonant_shade", VL_Z_TOP);
-  assert_int_equal(count_prefix(t, "ally.c%d.", shade), 0);
+  int shade = vt_card(t, 0, "hc_resonant_shade", VL_Z_TOP);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", shade), 0);
   /* The same invader elsewhere in that domain may come home. */
   t->s.w[shade].loc = 1;
-  refresh(t);
-  assert_int_equal(count_prefix(t, "ally.c%d.", shade), VL_LOCS);
+  vt_refresh(t);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", shade), VL_LOCS);
 }
 
 /* TYPES OF ACTIONS: "... the card restriction takes precedence and the
@@ -1256,12 +1163,12 @@ static void test_invader_held_by_its_host_domain(void **unused) {
 static void test_activate_away_silenced(void **unused) {
   (void)unused;
   table *t = load("activate_away_silenced");
-  int esc = card(t, 0, "ho_paradox_escapement", -1);
-  assert_false(offered(t, "act.c%d", esc));
-  int pilar = card(t, 1, "nm_pilar_santangelo", VL_Z_TOP);
+  int esc = vt_card(t, 0, "ho_paradox_escapement", -1);
+  assert_false(vt_offered(t, "act.c%d", esc));
+  int pilar = vt_card(t, 1, "nm_pilar_santangelo", VL_Z_TOP);
   t->s.w[pilar].loc = 3; /* she stands elsewhere: it works */
-  refresh(t);
-  assert_true(offered(t, "act.c%d", esc));
+  vt_refresh(t);
+  assert_true(vt_offered(t, "act.c%d", esc));
 }
 
 /* CARD ACTIONS, Reveal: "If you ever need to reveal a card from a Villain
@@ -1276,12 +1183,12 @@ static void test_stone_search_goes_on_into_the_discard(void **unused) {
   int deck = t->s.vdeck[2].n, disc = t->s.vdisc[2].n;
   for (int k = 0; k < deck; k++)
     assert_false(vl_card_of(&t->s, t->s.vdeck[2].c[k])->kind == VL_K_ALLY);
-  answer(t, 0, "fate.1");
-  answer(t, 0, "seat.3");
-  assert_true(told(t, -1, "revealed their whole villain deck"));
-  assert_true(told(t, -1, "shuffled their villain discard pile"));
+  vt_answer(t, 0, "fate.1");
+  vt_answer(t, 0, "seat.3");
+  assert_true(vt_told(t, -1, "revealed their whole villain deck"));
+  assert_true(vt_told(t, -1, "shuffled their villain discard pile"));
   assert_int_equal(t->p.player, 2);
-  answer(t, 2, "loc.2");
+  vt_answer(t, 2, "loc.2");
   int carrier = -1;
   for (int i = 2 * VL_BLOCK; i < 2 * VL_BLOCK + VL_VDECK; i++)
     if (t->s.w[i].zone == VL_Z_REALM && stone_on(t, i) >= 0)
@@ -1300,23 +1207,24 @@ static void test_stone_search_goes_on_into_the_discard(void **unused) {
 static void test_look_at_the_shared_fate_deck(void **unused) {
   (void)unused;
   table *t = load("look_fate");
-  int survey = card(t, 1, "vt_survey_the_stars", VL_Z_HAND);
-  int knight = card(t, COMMON, "cm_granite_knight", VL_Z_FDECK);
-  int pia = card(t, COMMON, "cm_pia_lindqvist", VL_Z_FDECK);
+  int survey = vt_card(t, 1, "vt_survey_the_stars", VL_Z_HAND);
+  int knight = vt_card(t, COMMON, "cm_granite_knight", VL_Z_FDECK);
+  int pia = vt_card(t, COMMON, "cm_pia_lindqvist", VL_Z_FDECK);
   t->s.w[pia].known = 1u << 0; /* the first villain looked at it before */
-  refresh(t);
-  answer(t, 1, "play.c%d", survey);
-  assert_true(offered(t, "pick.c%d", knight));
-  assert_true(offered(t, "pick.c%d", pia));
-  assert_true(offered(t, "done"));
+  vt_refresh(t);
+  vt_answer(t, 1, "play.c%d", survey);
+  assert_true(vt_offered(t, "pick.c%d", knight));
+  assert_true(vt_offered(t, "pick.c%d", pia));
+  assert_true(vt_offered(t, "done"));
   assert_int_equal(t->s.w[knight].known, 1u << 1);
   assert_int_equal(t->s.w[pia].known, (1u << 0) | (1u << 1)); /* both */
-  assert_false(told(t, -1, "Granite Knight"));
-  answer(t, 1, "pick.c%d", knight);
+  assert_false(vt_told(t, -1, "Granite Knight"));
+  vt_answer(t, 1, "pick.c%d", knight);
   assert_at(t, knight, VL_Z_FDISC, 0, -1);
-  assert_true(told(t, -1, "discarded The Granite Knight from the top of "
-                          "the fate deck"));
-  answer(t, 1, "done");
+  assert_true(vt_told(t, -1,
+                      "discarded The Granite Knight from the top of "
+                      "the fate deck"));
+  vt_answer(t, 1, "done");
   assert_at(t, pia, VL_Z_FDECK, 0, -1);
 }
 
@@ -1332,15 +1240,15 @@ static void test_look_at_the_shared_fate_deck(void **unused) {
 static void test_stone_enters_on_an_ally_of_the_target(void **unused) {
   (void)unused;
   table *t = load("stone_enters");
-  int falls = card(t, 1, "vt_a_stone_falls", VL_Z_FDECK);
-  int grub = card(t, 2, "ss_rivet_grub", VL_Z_REALM);
-  int brute = card(t, 2, "ss_slag_brute", VL_Z_REALM);
-  answer(t, 0, "fate.1");
-  answer(t, 0, "seat.3");
+  int falls = vt_card(t, 1, "vt_a_stone_falls", VL_Z_FDECK);
+  int grub = vt_card(t, 2, "ss_rivet_grub", VL_Z_REALM);
+  int brute = vt_card(t, 2, "ss_slag_brute", VL_Z_REALM);
+  vt_answer(t, 0, "fate.1");
+  vt_answer(t, 0, "seat.3");
   assert_int_equal(t->p.player, 2); /* the target attaches it */
   assert_int_equal(t->p.n, 2);
-  assert_true(offered(t, "pick.c%d", grub));
-  answer(t, 2, "pick.c%d", brute);
+  assert_true(vt_offered(t, "pick.c%d", grub));
+  vt_answer(t, 2, "pick.c%d", brute);
   int st = stone_on(t, brute);
   assert_true(st >= 0);
   assert_at(t, st, VL_Z_REALM, 2, 2);
@@ -1355,13 +1263,13 @@ static void test_stone_enters_on_an_ally_of_the_target(void **unused) {
 static void test_stone_carrier_from_the_hand_for_free(void **unused) {
   (void)unused;
   table *t = load("stone_from_hand");
-  int falls = card(t, 1, "vt_a_stone_falls", VL_Z_FDECK);
-  int grub = card(t, 2, "ss_rivet_grub", VL_Z_HAND);
-  answer(t, 0, "fate.1");
-  answer(t, 0, "seat.3");           /* the one Ally in hand: taken at once */
+  int falls = vt_card(t, 1, "vt_a_stone_falls", VL_Z_FDECK);
+  int grub = vt_card(t, 2, "ss_rivet_grub", VL_Z_HAND);
+  vt_answer(t, 0, "fate.1");
+  vt_answer(t, 0, "seat.3");        /* the one Ally in hand: taken at once */
   assert_int_equal(t->p.player, 2); /* where it goes is its owner's */
   assert_int_equal(t->p.n, VL_LOCS);
-  answer(t, 2, "loc.2");
+  vt_answer(t, 2, "loc.2");
   assert_at(t, grub, VL_Z_REALM, 2, 1);
   int st = stone_on(t, grub);
   assert_true(st >= 0);
@@ -1375,20 +1283,21 @@ static void test_stone_carrier_from_the_hand_for_free(void **unused) {
 static void test_stone_carrier_revealed_from_the_deck(void **unused) {
   (void)unused;
   table *t = load("stone_from_deck");
-  int falls = card(t, 1, "vt_a_stone_falls", VL_Z_FDECK);
-  int grub = card(t, 2, "ss_rivet_grub", VL_Z_VDECK);
+  int falls = vt_card(t, 1, "vt_a_stone_falls", VL_Z_FDECK);
+  int grub = vt_card(t, 2, "ss_rivet_grub", VL_Z_VDECK);
   int deck = t->s.vdeck[2].n;
   assert_int_equal(t->s.vdeck[2].c[deck - 3], grub); /* the third card */
-  answer(t, 0, "fate.1");
-  answer(t, 0, "seat.3");
-  assert_true(told(t, -1,
-                   "revealed 3 cards from the top of their villain "
-                   "deck to find the Ally Rivet Grub"));
+  vt_answer(t, 0, "fate.1");
+  vt_answer(t, 0, "seat.3");
+  assert_true(vt_told(t, -1,
+                      "revealed 3 cards from the top of their villain "
+                      "deck to find the Ally Rivet Grub"));
   /* Every card turned up is named (docs: the Stone search is shown). */
-  assert_true(told(t, -1, "Villain 3 turned up Forge Tithe, Scrap Dividend."));
+  assert_true(
+      vt_told(t, -1, "Villain 3 turned up Forge Tithe, Scrap Dividend."));
   assert_int_equal(t->p.player, 2);
   assert_int_equal(t->p.n, VL_LOCS);
-  answer(t, 2, "loc.3");
+  vt_answer(t, 2, "loc.3");
   assert_at(t, grub, VL_Z_REALM, 2, 2);
   assert_true(stone_on(t, grub) >= 0);
   assert_int_equal(t->s.vdeck[2].n, deck - 1);
@@ -1403,10 +1312,10 @@ static void test_stone_carrier_revealed_from_the_deck(void **unused) {
 static void test_stone_stays_when_its_carrier_falls(void **unused) {
   (void)unused;
   table *t = load("stone_carrier_falls");
-  int grub = card(t, 2, "ss_rivet_grub", VL_Z_REALM);
-  int garnet = card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
-  answer(t, 0, "fate.1");
-  answer(t, 0, "seat.3"); /* Rout the Rabble: the one Ally, at once */
+  int grub = vt_card(t, 2, "ss_rivet_grub", VL_Z_REALM);
+  int garnet = vt_card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
+  vt_answer(t, 0, "fate.1");
+  vt_answer(t, 0, "seat.3"); /* Rout the Rabble: the one Ally, at once */
   assert_at(t, grub, VL_Z_VDISC, 2, -1);
   assert_at(t, garnet, VL_Z_REALM, 2, 1);
   assert_int_equal(t->s.w[garnet].host, VL_NONE);
@@ -1420,18 +1329,18 @@ static void test_stone_stays_when_its_carrier_falls(void **unused) {
 static void test_stone_relocated_within_its_domain_only(void **unused) {
   (void)unused;
   table *t = load("stone_relocate");
-  int pearl = card(t, COMMON, "st_tidewell_pearl", VL_Z_REALM);
-  int garnet = card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_REALM);
-  int drone = card(t, 0, "nm_bounty_drone", VL_Z_REALM);
-  int hope = card(t, COMMON, "cm_hope_rekindled", VL_Z_EVENT);
-  assert_int_equal(count_prefix(t, "ally.c%d.", pearl), VL_LOCS - 1);
-  assert_int_equal(count_prefix(t, "ally.c%d.", trooper), VL_LOCS - 1);
-  assert_false(offered(t, "ally.c%d.%d", trooper, event_dest(hope)));
-  assert_int_equal(count_prefix(t, "ally.c%d.", garnet), 0);
+  int pearl = vt_card(t, COMMON, "st_tidewell_pearl", VL_Z_REALM);
+  int garnet = vt_card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_REALM);
+  int drone = vt_card(t, 0, "nm_bounty_drone", VL_Z_REALM);
+  int hope = vt_card(t, COMMON, "cm_hope_rekindled", VL_Z_EVENT);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", pearl), VL_LOCS - 1);
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", trooper), VL_LOCS - 1);
+  assert_false(vt_offered(t, "ally.c%d.%d", trooper, event_dest(hope)));
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", garnet), 0);
   /* Without a Stone the Drone may go to the Event. */
-  assert_true(offered(t, "ally.c%d.%d", drone, event_dest(hope)));
-  answer(t, 0, "ally.c%d.1", pearl);
+  assert_true(vt_offered(t, "ally.c%d.%d", drone, event_dest(hope)));
+  vt_answer(t, 0, "ally.c%d.1", pearl);
   assert_at(t, pearl, VL_Z_REALM, 0, 0);
 }
 
@@ -1443,13 +1352,13 @@ static void test_stone_relocated_within_its_domain_only(void **unused) {
 static void test_stone_activated_once_per_turn(void **unused) {
   (void)unused;
   table *t = load("stone_activate");
-  int garnet = card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
-  int beacon = card(t, 0, "nm_lure_beacon", VL_Z_REALM);
-  assert_false(offered(t, "act.c%d", garnet));
-  assert_true(offered(t, "act.c%d", beacon));
+  int garnet = vt_card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
+  int beacon = vt_card(t, 0, "nm_lure_beacon", VL_Z_REALM);
+  assert_false(vt_offered(t, "act.c%d", garnet));
+  assert_true(vt_offered(t, "act.c%d", beacon));
   pass_turn(t, 1);
-  answer(t, 0, "move.3"); /* Armory Spire: Activate */
-  answer(t, 0, "act.c%d", garnet);
+  vt_answer(t, 0, "move.3"); /* Armory Spire: Activate */
+  vt_answer(t, 0, "act.c%d", garnet);
   assert_int_equal(power_of(t, 0), effect_n(t, garnet, VL_OP_GAIN_POWER));
 }
 
@@ -1461,12 +1370,12 @@ static void test_stone_activated_once_per_turn(void **unused) {
 static void test_stone_straight_to_the_collector(void **unused) {
   (void)unused;
   table *t = load("stone_to_collector");
-  int clerk = card(t, 1, "vt_ledger_clerk", VL_Z_REALM);
-  answer(t, 0, "fate.1"); /* one opponent: the Vault Tyrant at once */
+  int clerk = vt_card(t, 1, "vt_ledger_clerk", VL_Z_REALM);
+  vt_answer(t, 0, "fate.1"); /* one opponent: the Vault Tyrant at once */
   assert_int_equal(stones_in(t, VL_Z_SPECIALTY, 1), 1);
   assert_int_equal(stones_in(t, VL_Z_CENTRE, -1), VL_STONES - 1);
   assert_int_equal(stone_on(t, clerk), -1);
-  assert_true(told(t, -1, "turns to its Specialty side"));
+  assert_true(vt_told(t, -1, "turns to its Specialty side"));
 }
 
 /* THANOS AND THE INFINITY STONES: "Only Thanos can collect the Stone by
@@ -1478,15 +1387,15 @@ static void test_stone_straight_to_the_collector(void **unused) {
 static void test_stone_raid_and_home(void **unused) {
   (void)unused;
   table *t = load("stone_raid");
-  int warden = card(t, 0, "vt_plinth_warden", VL_Z_REALM);
-  int garnet = card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
-  int pearl = card(t, COMMON, "st_tidewell_pearl", VL_Z_REALM);
-  int trooper = card(t, 1, "nm_null_trooper", VL_Z_REALM);
+  int warden = vt_card(t, 0, "vt_plinth_warden", VL_Z_REALM);
+  int garnet = vt_card(t, COMMON, "st_ember_garnet", VL_Z_REALM);
+  int pearl = vt_card(t, COMMON, "st_tidewell_pearl", VL_Z_REALM);
+  int trooper = vt_card(t, 1, "nm_null_trooper", VL_Z_REALM);
   for (int l = 0; l < VL_LOCS; l++)
-    assert_true(offered(t, "ally.c%d.%d", warden, away_dest(1, l)));
-  answer(t, 0, "ally.c%d.%d", warden, away_dest(1, 1));
+    assert_true(vt_offered(t, "ally.c%d.%d", warden, away_dest(1, l)));
+  vt_answer(t, 0, "ally.c%d.%d", warden, away_dest(1, 1));
   assert_at(t, warden, VL_Z_TOP, 1, 1);
-  assert_true(told(t, -1, "took up the Stone Ember Garnet"));
+  assert_true(vt_told(t, -1, "took up the Stone Ember Garnet"));
   assert_at(t, garnet, VL_Z_TOP, 1, 1);
   assert_int_equal(t->s.w[garnet].host, warden);
   assert_at(t, pearl, VL_Z_TOP, 1, 1);
@@ -1494,17 +1403,17 @@ static void test_stone_raid_and_home(void **unused) {
   assert_at(t, trooper, VL_Z_REALM, 1, 1);
   /* Carrying Stones it goes nowhere but home. */
   for (int l = 0; l < VL_LOCS; l++)
-    assert_false(offered(t, "ally.c%d.%d", warden, away_dest(1, l)));
-  pass_turn(t, 1);        /* the Null Marshal cannot vanquish it: 2 against 3 */
-  answer(t, 0, "move.2"); /* Reliquary Stair: Move an Item or Ally */
-  assert_int_equal(count_prefix(t, "ally.c%d.", warden), VL_LOCS);
-  answer(t, 0, "ally.c%d.1", warden);
+    assert_false(vt_offered(t, "ally.c%d.%d", warden, away_dest(1, l)));
+  pass_turn(t, 1); /* the Null Marshal cannot vanquish it: 2 against 3 */
+  vt_answer(t, 0, "move.2"); /* Reliquary Stair: Move an Item or Ally */
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", warden), VL_LOCS);
+  vt_answer(t, 0, "ally.c%d.1", warden);
   assert_at(t, warden, VL_Z_REALM, 0, 0);
   assert_at(t, garnet, VL_Z_SPECIALTY, 0, -1);
   assert_at(t, pearl, VL_Z_SPECIALTY, 0, -1);
-  assert_true(told(t, -1, "turns to its Specialty side"));
+  assert_true(vt_told(t, -1, "turns to its Specialty side"));
   /* A Specialty now, activated from the Specialty area. */
-  assert_true(offered(t, "act.c%d", garnet));
+  assert_true(vt_offered(t, "act.c%d", garnet));
 }
 
 /* THANOS AND THE INFINITY STONES: "Only Thanos can collect the Stone by
@@ -1515,14 +1424,14 @@ static void test_stone_raid_and_home(void **unused) {
 static void test_stone_taken_up_by_an_invader(void **unused) {
   (void)unused;
   table *t = load("stone_invader");
-  int gilt = card(t, 0, "vt_gilt_retriever", VL_Z_HAND);
-  int ruby = card(t, COMMON, "st_verdict_ruby", VL_Z_REALM);
-  answer(t, 0, "play.c%d", gilt);
-  answer(t, 0, "loc.%d", away_dest(1, 2));
+  int gilt = vt_card(t, 0, "vt_gilt_retriever", VL_Z_HAND);
+  int ruby = vt_card(t, COMMON, "st_verdict_ruby", VL_Z_REALM);
+  vt_answer(t, 0, "play.c%d", gilt);
+  vt_answer(t, 0, "loc.%d", away_dest(1, 2));
   assert_at(t, gilt, VL_Z_TOP, 1, 2);
   assert_at(t, ruby, VL_Z_TOP, 1, 2);
   assert_int_equal(t->s.w[ruby].host, gilt);
-  assert_true(told(t, -1, "took up the Stone Verdict Ruby"));
+  assert_true(vt_told(t, -1, "took up the Stone Verdict Ruby"));
 }
 
 /* THANOS AND THE INFINITY STONES: "The Villain whose location the stone
@@ -1531,10 +1440,10 @@ static void test_stone_taken_up_by_an_invader(void **unused) {
 static void test_stone_raider_vanquished(void **unused) {
   (void)unused;
   table *t = load("stone_raider_vanquished");
-  int gilt = card(t, 1, "vt_gilt_retriever", VL_Z_TOP);
-  int garnet = card(t, COMMON, "st_ember_garnet", VL_Z_TOP);
-  int trooper = card(t, 0, "nm_null_trooper", VL_Z_REALM);
-  answer(t, 0, "vanq.c%d", gilt);
+  int gilt = vt_card(t, 1, "vt_gilt_retriever", VL_Z_TOP);
+  int garnet = vt_card(t, COMMON, "st_ember_garnet", VL_Z_TOP);
+  int trooper = vt_card(t, 0, "nm_null_trooper", VL_Z_REALM);
+  vt_answer(t, 0, "vanq.c%d", gilt);
   assert_at(t, gilt, VL_Z_VDISC, 1, -1);
   assert_at(t, trooper, VL_Z_VDISC, 0, -1);
   assert_at(t, garnet, VL_Z_REALM, 0, 1);
@@ -1550,15 +1459,15 @@ static void test_stone_raider_vanquished(void **unused) {
 static void test_stone_card_needs_a_stone_left(void **unused) {
   (void)unused;
   table *t = load("stone_none_left");
-  int bounty = card(t, 0, "vt_seeded_bounty", VL_Z_HAND);
-  int tithe = card(t, 0, "vt_tithe_of_worlds", VL_Z_HAND);
+  int bounty = vt_card(t, 0, "vt_seeded_bounty", VL_Z_HAND);
+  int tithe = vt_card(t, 0, "vt_tithe_of_worlds", VL_Z_HAND);
   assert_int_equal(stones_in(t, VL_Z_CENTRE, -1), 0);
-  assert_false(offered(t, "play.c%d", bounty));
-  assert_true(offered(t, "play.c%d", tithe));
+  assert_false(vt_offered(t, "play.c%d", bounty));
+  assert_true(vt_offered(t, "play.c%d", tithe));
   t = load("stone_one_left");
-  bounty = card(t, 0, "vt_seeded_bounty", VL_Z_HAND);
+  bounty = vt_card(t, 0, "vt_seeded_bounty", VL_Z_HAND);
   assert_int_equal(stones_in(t, VL_Z_CENTRE, -1), 1);
-  assert_true(offered(t, "play.c%d", bounty));
+  assert_true(vt_offered(t, "play.c%d", bounty));
 }
 
 /* ======================================================================
@@ -1577,19 +1486,19 @@ static void test_objective_stones_at_the_start_of_the_turn(void **unused) {
   const vl_villain *v = vl_villain_of(&t->s, 0);
   assert_int_equal(v->obj.count, VL_C_STONES);
   assert_true(v->obj.at_start);
-  int warden = card(t, 0, "vt_plinth_warden", VL_Z_TOP);
-  int sapphire = card(t, COMMON, "st_hollow_sapphire", VL_Z_TOP);
-  answer(t, 0, "ally.c%d.1", warden);
+  int warden = vt_card(t, 0, "vt_plinth_warden", VL_Z_TOP);
+  int sapphire = vt_card(t, COMMON, "st_hollow_sapphire", VL_Z_TOP);
+  vt_answer(t, 0, "ally.c%d.1", warden);
   assert_at(t, sapphire, VL_Z_SPECIALTY, 0, -1);
   assert_int_equal(stones_in(t, VL_Z_SPECIALTY, 0), v->obj.n);
   assert_false(t->s.over);
-  answer(t, 0, "end");
+  vt_answer(t, 0, "end");
   assert_false(t->s.over);
-  answer(t, 1, "move.2");
-  answer(t, 1, "end");
+  vt_answer(t, 1, "move.2");
+  vt_answer(t, 1, "end");
   assert_true(t->s.over);
   assert_int_equal(t->s.winners, 1);
-  assert_true(told(t, -1, "Villain 1, The Vault Tyrant, has achieved"));
+  assert_true(vt_told(t, -1, "Villain 1, The Vault Tyrant, has achieved"));
 }
 
 /* ENDING THE GAME: "As soon as a player fulfills their Villain’s
@@ -1603,9 +1512,9 @@ static void test_objective_as_soon_as_fulfilled(void **unused) {
   assert_false(v->obj.at_start);
   /* One Hero short, whatever the tuned objective. */
   t->s.seat[0].defeated = (uint8_t)(v->obj.n - 1);
-  refresh(t);
-  int oren = card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
-  answer(t, 0, "vanq.c%d", oren);
+  vt_refresh(t);
+  int oren = vt_card(t, COMMON, "cm_oren_blackwood", VL_Z_TOP);
+  vt_answer(t, 0, "vanq.c%d", oren);
   assert_true(t->s.over);
   assert_int_equal(t->s.winners, 1);
   assert_int_equal(t->s.phase, VL_PH_OVER);

@@ -29,6 +29,7 @@
 #include "games/villainous/vl.h"
 #include "prompt_util.h"
 #include "vl_position.h"
+#include "vl_table.h"
 
 #ifndef VL_TEST_DATA
 #error "VL_TEST_DATA must name tests/data/villainous (see tests.cmake)"
@@ -36,33 +37,12 @@
 
 /* ---- the table: a state, its prompt, the last answer's lines ---------- */
 
-typedef struct table {
-  vl_state s;
-  eng_prompt p;
-  unsigned flags;
-  eng_events ev; /* what the last answer told */
-} table;
-
-static void check_state(const vl_state *s) {
-  char msg[400];
-  if (vl_position_check_state(s, msg, sizeof msg))
-    fail_msg("%s", msg);
-}
-
-static void refresh(table *t) {
-  vl_ruleset.prompt(&t->s, &t->p);
-  check_state(&t->s);
-}
+typedef vl_table table;
 
 /* Loads tests/data/villainous/NAME.json into a fresh table. */
 static table *load(const char *name) {
   static table t;
-  char path[512], err[400];
-  snprintf(path, sizeof path, "%s/%s.json", VL_TEST_DATA, name);
-  memset(&t, 0, sizeof t);
-  if (vl_position_load(&t.s, path, err, sizeof err))
-    fail_msg("position %s: %s", name, err);
-  refresh(&t);
+  vt_load(&t, &vl_ruleset, VL_TEST_DATA, name);
   return &t;
 }
 
@@ -71,69 +51,16 @@ static table *setup(int players, const char *mode, int first, uint64_t seed) {
   static table t;
   eng_config cfg = {.players = players, .first = first};
   memset(&t, 0, sizeof t);
+  t.rs = &vl_ruleset;
   snprintf(cfg.mode, sizeof cfg.mode, "%s", mode);
   assert_int_equal(vl_ruleset.setup(&t.s, &cfg, seed), ENG_OK);
-  refresh(&t);
+  vt_refresh(&t);
   return &t;
 }
 
 static void option_id(const table *t, int i, char id[ENG_ID_MAX + 1]) {
   char label[ENG_LABEL_MAX + 1];
   vl_ruleset.option(&t->s, &t->p, i, id, label);
-}
-
-static int find_option(const table *t, const char *id) {
-  return pu_find(&vl_ruleset, &t->s, &t->p, id);
-}
-
-/* All option ids of the prompt, space-separated, for failure messages. */
-static const char *options_text(const table *t) {
-  return pu_ids(&vl_ruleset, &t->s, &t->p);
-}
-
-static bool offered(const table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static bool offered(const table *t, const char *fmt, ...) {
-  char id[64];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(id, sizeof id, fmt, ap);
-  va_end(ap);
-  return find_option(t, id) >= 0;
-}
-
-/* Answers the current prompt as seat with the option id; fails when the
- * prompt is someone else's or the option is not offered. */
-static void answer(table *t, int seat, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void answer(table *t, int seat, const char *fmt, ...) {
-  char id[64];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(id, sizeof id, fmt, ap);
-  va_end(ap);
-  int i = pu_expect(&vl_ruleset, &t->s, &t->p, seat, id);
-  char msg[700];
-  if (vl_position_apply(&t->s, t->p.code[i], &t->flags, &t->ev, msg,
-                        sizeof msg))
-    fail_msg("answer %s: %s", id, msg);
-  refresh(t);
-}
-
-/* Whether some line of the last answer for seat (-1: public) holds text. */
-static bool told(const table *t, int seat, const char *text) {
-  for (int k = 0; k < t->ev.n; k++)
-    if (t->ev.ev[k].seat == seat && strstr(t->ev.ev[k].text, text))
-      return true;
-  return false;
-}
-
-/* The lowest instance of card id of seat's villain in zone (-1: any). */
-static int card(const table *t, int seat, const char *id, int zone) {
-  int i = vl_position_find(&t->s, seat, id, zone);
-  if (i < 0)
-    fail_msg("no '%s' of seat %d in zone %s", id, seat, vl_zone_name(zone));
-  return i;
 }
 
 static void assert_zone(const table *t, int i, int zone) {
@@ -150,34 +77,6 @@ static int hand(const table *t, int seat) {
 }
 
 /* ---- more of the harness ------------------------------------------------ */
-
-/* How many options of the prompt have an id starting with the prefix. */
-static int count_prefix(const table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int count_prefix(const table *t, const char *fmt, ...) {
-  char prefix[64], id[ENG_ID_MAX + 1];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(prefix, sizeof prefix, fmt, ap);
-  va_end(ap);
-  int n = 0;
-  for (int i = 0; i < t->p.n; i++) {
-    option_id(t, i, id);
-    n += strncmp(id, prefix, strlen(prefix)) == 0;
-  }
-  return n;
-}
-
-/* The label of the option with the id (fails when it is not offered). */
-static const char *label_of(const table *t, const char *id) {
-  static char label[ENG_LABEL_MAX + 1];
-  char oid[ENG_ID_MAX + 1];
-  int i = find_option(t, id);
-  if (i < 0)
-    fail_msg("%s is not offered; the options are: %s", id, options_text(t));
-  vl_ruleset.option(&t->s, &t->p, i, oid, label);
-  return label;
-}
 
 /* The question of the current prompt. */
 static const char *question(const table *t) {
@@ -226,7 +125,7 @@ static int effect_n(const table *t, int seat, const char *id, int op) {
 static void answer_nth(table *t, int i) {
   char id[ENG_ID_MAX + 1];
   option_id(t, i, id);
-  answer(t, t->p.player, "%s", id);
+  vt_answer(t, t->p.player, "%s", id);
 }
 
 static int power_of(const table *t, int seat) { return t->s.seat[seat].power; }
@@ -307,13 +206,13 @@ static void test_setup_villains_chosen_in_seat_order(void **unused) {
   assert_int_equal(t->s.phase, VL_PH_CHOOSE);
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->p.n, vl_loaded[VL_PROFILE_DISNEY].n);
-  answer(t, 0, "villain.hive_queen");
-  assert_true(told(t, -1, "Villain 1 chose The Hive Queen"));
+  vt_answer(t, 0, "villain.hive_queen");
+  assert_true(vt_told(t, -1, "Villain 1 chose The Hive Queen"));
   assert_int_equal(t->p.player, 1);
-  assert_false(offered(t, "villain.hive_queen"));
+  assert_false(vt_offered(t, "villain.hive_queen"));
   assert_int_equal(t->p.n, vl_loaded[VL_PROFILE_DISNEY].n - 1);
-  answer(t, 1, "villain.bog_witch");
-  answer(t, 2, "villain.gilded_baron");
+  vt_answer(t, 1, "villain.bog_witch");
+  vt_answer(t, 2, "villain.gilded_baron");
   /* All chosen: the game is dealt and the first player moves. */
   assert_int_equal(t->s.phase, VL_PH_MOVE);
   assert_int_equal(t->p.player, 0);
@@ -356,7 +255,8 @@ static void test_setup_first_player_from_seed_or_host(void **unused) {
 static void test_decision_villains_calibrated(void **unused) {
   (void)unused;
   assert_non_null(vl_data_get(VL_PROFILE_DISNEY));
-  assert_true(vl_loaded[VL_PROFILE_DISNEY].n >= VL_SEATS); /* six villains for six players */
+  assert_true(vl_loaded[VL_PROFILE_DISNEY].n >=
+              VL_SEATS); /* six villains for six players */
   for (int a = 0; a < vl_loaded[VL_PROFILE_DISNEY].n; a++) {
     const vl_villain *v = &vl_loaded[VL_PROFILE_DISNEY].v[a];
     int deck = 0, fate = 0, heroes = 0, cond_defs = 0, cond_cards = 0;
@@ -423,13 +323,13 @@ static void test_move_elsewhere_never_to_a_lock(void **unused) {
   table *t = load("move_elsewhere");
   /* The Drowned Captain at Gallows Reef (2), the Lighthouse (4) locked. */
   assert_int_equal(t->p.player, 0);
-  assert_false(offered(t, "move.2"));
-  assert_false(offered(t, "move.4"));
-  assert_true(offered(t, "move.1") && offered(t, "move.3"));
+  assert_false(vt_offered(t, "move.2"));
+  assert_false(vt_offered(t, "move.4"));
+  assert_true(vt_offered(t, "move.1") && vt_offered(t, "move.3"));
   assert_int_equal(t->p.n, 2);
-  answer(t, 0, "move.3");
+  vt_answer(t, 0, "move.3");
   assert_int_equal(t->s.seat[0].mover, 2);
-  assert_true(told(t, -1, "moved to Brinewater Undercroft"));
+  assert_true(vt_told(t, -1, "moved to Brinewater Undercroft"));
 }
 
 /* Dein Spielzug, Beispiel: "Bewegst du dich an diesen Ort, darfst du
@@ -439,17 +339,17 @@ static void test_move_elsewhere_never_to_a_lock(void **unused) {
 static void test_turn_example_actions_of_a_location(void **unused) {
   (void)unused;
   table *t = load("turn_example");
-  assert_string_equal(label_of(t, "move.1"),
+  assert_string_equal(vt_label_of(t, "move.1"),
                       "Move to Crooked Stilt-Hut: Gain 2, Play, Play, Discard");
-  assert_string_equal(label_of(t, "move.2"),
+  assert_string_equal(vt_label_of(t, "move.2"),
                       "Move to Sinkmoss Flats: Fate, Vanquish (top covered)");
-  assert_false(offered(t, "move.3")); /* where the mover stands */
-  answer(t, 0, "move.2");
-  assert_true(told(t, -1,
-                   "Gain 3 Power (covered), Move an Item or Ally "
-                   "(covered), Fate, Vanquish"));
-  assert_int_equal(count_prefix(t, "gain."), 0);
-  assert_true(offered(t, "fate.2"));
+  assert_false(vt_offered(t, "move.3")); /* where the mover stands */
+  vt_answer(t, 0, "move.2");
+  assert_true(vt_told(t, -1,
+                      "Gain 3 Power (covered), Move an Item or Ally "
+                      "(covered), Fate, Vanquish"));
+  assert_int_equal(vt_count_prefix(t, "gain."), 0);
+  assert_true(vt_offered(t, "fate.2"));
 }
 
 /* Dein Spielzug, 2 Aktionen ausführen: "Du darfst alle diese Aktionen
@@ -462,31 +362,31 @@ static void test_turn_each_action_once_in_any_order(void **unused) {
   table *t = load("turn_actions");
   /* Gallows Reef: Play a Card, Move a Hero | Gain 1, Play a Card,
    * Vanquish. */
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_HAND);
-  int wraith = card(t, 0, "anchor_wraith", VL_Z_HAND);
-  int nell = card(t, 0, "nell_fathom", VL_Z_TOP);
-  assert_true(offered(t, "gain.3"));
-  assert_true(offered(t, "hero.c%d.2", nell));
-  assert_int_equal(count_prefix(t, "vanq."), 0); /* no Ally with Nell */
-  answer(t, 0, "play.c%d", deck);
-  answer(t, 0, "loc.3");
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_HAND);
+  int wraith = vt_card(t, 0, "anchor_wraith", VL_Z_HAND);
+  int nell = vt_card(t, 0, "nell_fathom", VL_Z_TOP);
+  assert_true(vt_offered(t, "gain.3"));
+  assert_true(vt_offered(t, "hero.c%d.2", nell));
+  assert_int_equal(vt_count_prefix(t, "vanq."), 0); /* no Ally with Nell */
+  vt_answer(t, 0, "play.c%d", deck);
+  vt_answer(t, 0, "loc.3");
   assert_int_equal(power_of(t, 0), 2);
   /* The second Play symbol plays another card. */
-  int deck2 = card(t, 0, "drowned_deckhand", VL_Z_HAND);
-  assert_true(offered(t, "play.c%d", deck2));
+  int deck2 = vt_card(t, 0, "drowned_deckhand", VL_Z_HAND);
+  assert_true(vt_offered(t, "play.c%d", deck2));
   /* A bottom action before the top Move a Hero: any order. */
-  answer(t, 0, "vanq.c%d", nell);
+  vt_answer(t, 0, "vanq.c%d", nell);
   assert_zone(t, nell, VL_Z_FDISC);
-  answer(t, 0, "gain.3");
+  vt_answer(t, 0, "gain.3");
   assert_int_equal(power_of(t, 0), 3);
-  assert_false(offered(t, "gain.3")); /* once */
-  answer(t, 0, "play.c%d", wraith);
-  answer(t, 0, "loc.3");
+  assert_false(vt_offered(t, "gain.3")); /* once */
+  vt_answer(t, 0, "play.c%d", wraith);
+  vt_answer(t, 0, "loc.3");
   /* Both Play symbols used, one card each; nothing else to do: the turn
    * ended and the next villain moves. */
   assert_zone(t, deck2, VL_Z_HAND);
-  assert_zone(t, card(t, 0, "undertow", -1), VL_Z_HAND);
-  assert_true(told(t, -1, "Villain 1 ended their turn."));
+  assert_zone(t, vt_card(t, 0, "undertow", -1), VL_Z_HAND);
+  assert_true(vt_told(t, -1, "Villain 1 ended their turn."));
   assert_int_equal(t->s.current, 1);
   assert_int_equal(t->p.player, 1);
 }
@@ -499,12 +399,12 @@ static void test_turn_covered_top_actions_not_offered(void **unused) {
   table *t = load("covered_top");
   /* Sinkmoss Flats: Gain 3 Power, Move an Item or Ally | Fate, Vanquish;
    * Hob Kettering stands on it. */
-  int hob = card(t, 0, "hob_kettering", VL_Z_TOP);
+  int hob = vt_card(t, 0, "hob_kettering", VL_Z_TOP);
   assert_true(vl_covered(&t->s, 0, 1));
-  assert_false(offered(t, "gain.1"));
-  assert_int_equal(count_prefix(t, "ally."), 0);
-  assert_true(offered(t, "fate.2"));
-  assert_true(offered(t, "vanq.c%d", hob));
+  assert_false(vt_offered(t, "gain.1"));
+  assert_int_equal(vt_count_prefix(t, "ally."), 0);
+  assert_true(vt_offered(t, "fate.2"));
+  assert_true(vt_offered(t, "vanq.c%d", hob));
 }
 
 /* Häufige Fragen: "Ich besiege in meinem Zug einen Helden, und dadurch
@@ -515,14 +415,14 @@ static void test_turn_covered_top_actions_not_offered(void **unused) {
 static void test_faq_uncovered_by_vanquish_usable_at_once(void **unused) {
   (void)unused;
   table *t = load("covered_top");
-  int hob = card(t, 0, "hob_kettering", VL_Z_TOP);
-  int mud = card(t, 0, "mudling", VL_Z_REALM);
-  answer(t, 0, "vanq.c%d", hob); /* Sedge Ogre, the only Ally there */
+  int hob = vt_card(t, 0, "hob_kettering", VL_Z_TOP);
+  int mud = vt_card(t, 0, "mudling", VL_Z_REALM);
+  vt_answer(t, 0, "vanq.c%d", hob); /* Sedge Ogre, the only Ally there */
   assert_zone(t, hob, VL_Z_FDISC);
   assert_false(vl_covered(&t->s, 0, 1));
-  assert_true(offered(t, "gain.1"));
-  assert_true(offered(t, "ally.c%d.2", mud));
-  answer(t, 0, "gain.1");
+  assert_true(vt_offered(t, "gain.1"));
+  assert_true(vt_offered(t, "ally.c%d.2", mud));
+  vt_answer(t, 0, "gain.1");
   assert_int_equal(power_of(t, 0), 3);
 }
 
@@ -536,16 +436,16 @@ static void test_turn_uncovered_by_moving_the_hero_away(void **unused) {
   table *t = load("uncover_by_move");
   /* Heron Mere: Play a Card, Activate | Gain 1, Move a Hero, Move an
    * Item or Ally; Tobiah Lantry covers the top. */
-  int tobiah = card(t, 0, "tobiah_lantry", VL_Z_TOP);
-  int mud = card(t, 0, "mudling", VL_Z_HAND);
-  int cauldron = card(t, 0, "black_iron_cauldron", VL_Z_REALM);
-  int ring = card(t, 0, "toadstool_ring", VL_Z_VDISC);
-  assert_false(offered(t, "play.c%d", mud));
-  assert_int_equal(count_prefix(t, "act."), 0);
-  answer(t, 0, "hero.c%d.2", tobiah);
+  int tobiah = vt_card(t, 0, "tobiah_lantry", VL_Z_TOP);
+  int mud = vt_card(t, 0, "mudling", VL_Z_HAND);
+  int cauldron = vt_card(t, 0, "black_iron_cauldron", VL_Z_REALM);
+  int ring = vt_card(t, 0, "toadstool_ring", VL_Z_VDISC);
+  assert_false(vt_offered(t, "play.c%d", mud));
+  assert_int_equal(vt_count_prefix(t, "act."), 0);
+  vt_answer(t, 0, "hero.c%d.2", tobiah);
   assert_zone(t, tobiah, VL_Z_TOP);
-  assert_true(offered(t, "play.c%d", mud));
-  answer(t, 0, "act.c%d", cauldron);
+  assert_true(vt_offered(t, "play.c%d", mud));
+  vt_answer(t, 0, "act.c%d", cauldron);
   assert_zone(t, ring, VL_Z_HAND); /* the only Item in the discard pile */
   assert_int_equal(power_of(t, 0), 0);
 }
@@ -558,20 +458,20 @@ static void test_faq_covered_before_use_is_lost(void **unused) {
   (void)unused;
   table *t = load("covered_mid_turn");
   /* Anvil Keep: Gain 2 Power, Play a Card | Play a Card, Move. */
-  int call = card(t, 0, "iw_call_out_champion", VL_Z_HAND);
-  int levy = card(t, 0, "iw_war_levy", VL_Z_HAND);
-  int corbin = card(t, 0, "iw_corbin_tallow", VL_Z_FDECK);
-  assert_true(offered(t, "gain.1"));
-  answer(t, 0, "play.c%d", call);
+  int call = vt_card(t, 0, "iw_call_out_champion", VL_Z_HAND);
+  int levy = vt_card(t, 0, "iw_war_levy", VL_Z_HAND);
+  int corbin = vt_card(t, 0, "iw_corbin_tallow", VL_Z_FDECK);
+  assert_true(vt_offered(t, "gain.1"));
+  vt_answer(t, 0, "play.c%d", call);
   assert_true(t->flags & ENG_REVEALED);
-  assert_true(told(t, -1, "turned up Corbin Tallow, Deserter"));
+  assert_true(vt_told(t, -1, "turned up Corbin Tallow, Deserter"));
   assert_int_equal(t->p.player, 0); /* she places it */
-  answer(t, 0, "loc.1");
+  vt_answer(t, 0, "loc.1");
   assert_zone(t, corbin, VL_Z_TOP);
   assert_int_equal(t->s.w[corbin].loc, 0);
   assert_int_equal(power_of(t, 0), 1);
-  assert_false(offered(t, "gain.1"));        /* covered before it was used */
-  assert_true(offered(t, "play.c%d", levy)); /* the bottom Play stays */
+  assert_false(vt_offered(t, "gain.1"));        /* covered before it was used */
+  assert_true(vt_offered(t, "play.c%d", levy)); /* the bottom Play stays */
 }
 
 /* 3 Karten ziehen: "Ziehe am Ende deines Zugs so viele Bösewicht-Karten
@@ -583,25 +483,25 @@ static void test_turn_draw_up_to_four_at_the_end(void **unused) {
   (void)unused;
   table *t = load("draw_end");
   assert_int_equal(hand(t, 0), 1); /* fewer than four at the start */
-  answer(t, 0, "move.2");
-  answer(t, 0, "end");
+  vt_answer(t, 0, "move.2");
+  vt_answer(t, 0, "end");
   assert_int_equal(hand(t, 0), 4);
-  assert_true(told(t, -1, "Villain 1 drew 3 cards."));
+  assert_true(vt_told(t, -1, "Villain 1 drew 3 cards."));
   assert_true(t->flags & ENG_REVEALED);
   assert_int_equal(t->s.current, 1);
   assert_int_equal(hand(t, 1), 5);
-  answer(t, 1, "move.2");
-  answer(t, 1, "end");
+  vt_answer(t, 1, "move.2");
+  vt_answer(t, 1, "end");
   assert_int_equal(hand(t, 1), 5);
-  assert_false(told(t, -1, "Villain 2 drew"));
+  assert_false(vt_told(t, -1, "Villain 2 drew"));
   assert_false(t->flags & ENG_REVEALED);
   assert_int_equal(t->s.current, 0);
   assert_int_equal(t->s.round, 2);
   /* Exactly four: nothing either. */
-  answer(t, 0, "move.1");
-  answer(t, 0, "end");
+  vt_answer(t, 0, "move.1");
+  vt_answer(t, 0, "end");
   assert_int_equal(hand(t, 0), 4);
-  assert_false(told(t, -1, "Villain 1 drew"));
+  assert_false(vt_told(t, -1, "Villain 1 drew"));
 }
 
 /* 3 Karten ziehen: "Ist dein Bösewicht-Kartenstapel aufgebraucht? Dann
@@ -610,15 +510,15 @@ static void test_turn_draw_up_to_four_at_the_end(void **unused) {
 static void test_turn_empty_deck_refilled_from_discard(void **unused) {
   (void)unused;
   table *t = load("deck_empty");
-  int recital = card(t, 0, "la_black_recital", VL_Z_VDECK);
+  int recital = vt_card(t, 0, "la_black_recital", VL_Z_VDECK);
   assert_int_equal(t->s.vdeck[0].n, 1);
   assert_int_equal(t->s.vdisc[0].n, 27);
-  answer(t, 0, "end");
+  vt_answer(t, 0, "end");
   assert_int_equal(hand(t, 0), 4);
   assert_zone(t, recital, VL_Z_HAND); /* the last card of the old deck */
-  assert_true(told(t, -1,
-                   "Villain 1 shuffled their villain discard pile "
-                   "(27 cards) into a new villain deck."));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 shuffled their villain discard pile "
+                      "(27 cards) into a new villain deck."));
   assert_int_equal(t->s.vdeck[0].n, 26);
   assert_int_equal(t->s.vdisc[0].n, 0);
 }
@@ -633,16 +533,16 @@ static void test_turn_empty_deck_refilled_from_discard(void **unused) {
 static void test_action_gain_power_with_modifiers(void **unused) {
   (void)unused;
   table *t = load("gain_modifiers");
-  assert_string_equal(label_of(t, "gain.1"), "Gain 3 Power (to 3)");
-  answer(t, 0, "gain.1");
+  assert_string_equal(vt_label_of(t, "gain.1"), "Gain 3 Power (to 3)");
+  vt_answer(t, 0, "gain.1");
   assert_int_equal(power_of(t, 0), 3);
-  assert_true(told(t, -1, "Villain 1 gained 3 Power (now 3)."));
+  assert_true(vt_told(t, -1, "Villain 1 gained 3 Power (now 3)."));
   assert_false(t->flags & ENG_REVEALED);
   /* Gain 1, +1, -2 (Elias Thorne): never below 0. */
   t = load("gain_floor");
-  answer(t, 0, "gain.3");
+  vt_answer(t, 0, "gain.3");
   assert_int_equal(power_of(t, 0), 4);
-  assert_true(told(t, -1, "Villain 1 gained 0 Power (now 4)."));
+  assert_true(vt_told(t, -1, "Villain 1 gained 0 Power (now 4)."));
 }
 
 /* Eine Karte ausspielen: "Die meisten Karten kosten Machtchips. Um die
@@ -652,27 +552,27 @@ static void test_action_gain_power_with_modifiers(void **unused) {
 static void test_action_play_pays_cost_unaffordable_not_offered(void **unused) {
   (void)unused;
   table *t = load("play_cost");
-  int hurlock = card(t, 0, "gb_bastion_hurlock", VL_Z_HAND);
-  int cudgel = card(t, 0, "gb_hired_cudgel", VL_Z_HAND);
-  int tbl = card(t, 0, "gb_counting_table", VL_Z_HAND);
-  int clerk = card(t, 0, "gb_coin_clerk", VL_Z_HAND);
+  int hurlock = vt_card(t, 0, "gb_bastion_hurlock", VL_Z_HAND);
+  int cudgel = vt_card(t, 0, "gb_hired_cudgel", VL_Z_HAND);
+  int tbl = vt_card(t, 0, "gb_counting_table", VL_Z_HAND);
+  int clerk = vt_card(t, 0, "gb_coin_clerk", VL_Z_HAND);
   assert_int_equal(vl_cost(&t->s, 0, cudgel), 3);
   assert_int_equal(vl_cost(&t->s, 0, clerk), 2);
-  assert_false(offered(t, "play.c%d", hurlock));
-  assert_false(offered(t, "play.c%d", cudgel));
-  assert_true(offered(t, "play.c%d", tbl));
-  assert_true(offered(t, "play.c%d", clerk));
-  answer(t, 0, "play.c%d", tbl);
-  assert_true(told(t, -1, "Villain 1 is playing a card from their hand."));
-  assert_true(told(t, 0, "You are playing Counting Table."));
-  answer(t, 0, "loc.3");
+  assert_false(vt_offered(t, "play.c%d", hurlock));
+  assert_false(vt_offered(t, "play.c%d", cudgel));
+  assert_true(vt_offered(t, "play.c%d", tbl));
+  assert_true(vt_offered(t, "play.c%d", clerk));
+  vt_answer(t, 0, "play.c%d", tbl);
+  assert_true(vt_told(t, -1, "Villain 1 is playing a card from their hand."));
+  assert_true(vt_told(t, 0, "You are playing Counting Table."));
+  vt_answer(t, 0, "loc.3");
   assert_zone(t, tbl, VL_Z_REALM);
   assert_int_equal(t->s.w[tbl].loc, 2);
   assert_int_equal(power_of(t, 0), 0);
-  assert_true(told(t, -1,
-                   "Villain 1 played the Item Counting Table at The "
-                   "Tollgate, paying 2 Power (0 left)."));
-  assert_false(offered(t, "play.c%d", clerk)); /* nothing left to pay */
+  assert_true(vt_told(t, -1,
+                      "Villain 1 played the Item Counting Table at The "
+                      "Tollgate, paying 2 Power (0 left)."));
+  assert_false(vt_offered(t, "play.c%d", clerk)); /* nothing left to pay */
 }
 
 /* Häufige Fragen: "Was geschieht, wenn sich Kartentext und Spielregeln
@@ -683,23 +583,23 @@ static void test_action_play_pays_cost_unaffordable_not_offered(void **unused) {
 static void test_faq_card_beats_the_rulebook(void **unused) {
   (void)unused;
   table *t = load("cost_reduced");
-  int guard = card(t, 0, "hq_guard_brood", VL_Z_HAND);
-  int nectar = card(t, 0, "hq_nectar_brood", VL_Z_HAND);
-  int soldier = card(t, 0, "hq_soldier_drone", VL_Z_HAND);
+  int guard = vt_card(t, 0, "hq_guard_brood", VL_Z_HAND);
+  int nectar = vt_card(t, 0, "hq_nectar_brood", VL_Z_HAND);
+  int soldier = vt_card(t, 0, "hq_soldier_drone", VL_Z_HAND);
   assert_int_equal(vl_cost(&t->s, 0, guard), 1);
   assert_int_equal(vl_cost(&t->s, 0, nectar), 0); /* never below 0 */
-  assert_true(offered(t, "play.c%d", guard));
-  assert_false(offered(t, "play.c%d", soldier));
-  answer(t, 0, "play.c%d", guard);
-  answer(t, 0, "loc.3");
+  assert_true(vt_offered(t, "play.c%d", guard));
+  assert_false(vt_offered(t, "play.c%d", soldier));
+  vt_answer(t, 0, "play.c%d", guard);
+  vt_answer(t, 0, "loc.3");
   assert_int_equal(power_of(t, 0), 0);
 
   t = load("card_beats_rule_move");
-  int tamsin = card(t, 0, "tamsin_reed", VL_Z_TOP);
-  answer(t, 0, "play.c%d", card(t, 0, "undertow", VL_Z_HAND));
-  assert_true(offered(t, "loc.3"));  /* two locations away */
-  assert_false(offered(t, "loc.4")); /* still never to a lock */
-  answer(t, 0, "loc.3");
+  int tamsin = vt_card(t, 0, "tamsin_reed", VL_Z_TOP);
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "undertow", VL_Z_HAND));
+  assert_true(vt_offered(t, "loc.3"));  /* two locations away */
+  assert_false(vt_offered(t, "loc.4")); /* still never to a lock */
+  vt_answer(t, 0, "loc.3");
   assert_zone(t, tamsin, VL_Z_TOP);
   assert_int_equal(t->s.w[tamsin].loc, 2);
 }
@@ -709,12 +609,12 @@ static void test_faq_card_beats_the_rulebook(void **unused) {
 static void test_action_play_never_to_a_lock(void **unused) {
   (void)unused;
   table *t = load("turn_actions");
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_HAND);
-  answer(t, 0, "play.c%d", deck);
-  assert_true(offered(t, "loc.1") && offered(t, "loc.2") &&
-              offered(t, "loc.3"));
-  assert_false(offered(t, "loc.4")); /* Hollow Lighthouse, locked */
-  answer(t, 0, "loc.1");
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_HAND);
+  vt_answer(t, 0, "play.c%d", deck);
+  assert_true(vt_offered(t, "loc.1") && vt_offered(t, "loc.2") &&
+              vt_offered(t, "loc.3"));
+  assert_false(vt_offered(t, "loc.4")); /* Hollow Lighthouse, locked */
+  vt_answer(t, 0, "loc.1");
   assert_zone(t, deck, VL_Z_REALM);
   assert_int_equal(t->s.w[deck].loc, 0);
   assert_false(t->flags & ENG_REVEALED);
@@ -725,12 +625,12 @@ static void test_action_play_never_to_a_lock(void **unused) {
 static void test_action_play_item_example(void **unused) {
   (void)unused;
   table *t = load("item_example");
-  int index = card(t, 0, "la_index_damned", VL_Z_HAND);
-  answer(t, 0, "play.c%d", index);
-  assert_true(offered(t, "loc.1") && offered(t, "loc.2") &&
-              offered(t, "loc.3"));
-  assert_false(offered(t, "loc.4")); /* The Sealed Stacks, locked */
-  answer(t, 0, "loc.2");
+  int index = vt_card(t, 0, "la_index_damned", VL_Z_HAND);
+  vt_answer(t, 0, "play.c%d", index);
+  assert_true(vt_offered(t, "loc.1") && vt_offered(t, "loc.2") &&
+              vt_offered(t, "loc.3"));
+  assert_false(vt_offered(t, "loc.4")); /* The Sealed Stacks, locked */
+  vt_answer(t, 0, "loc.2");
   assert_zone(t, index, VL_Z_REALM);
   assert_int_equal(t->s.w[index].loc, 1);
   assert_int_equal(power_of(t, 0), 0);
@@ -745,20 +645,20 @@ static void test_action_play_item_example(void **unused) {
 static void test_action_play_attached_item_needs_an_ally(void **unused) {
   (void)unused;
   table *t = load("attach_no_ally");
-  int cutlass = card(t, 0, "boarding_cutlass", VL_Z_HAND);
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_HAND);
-  assert_false(offered(t, "play.c%d", cutlass));
-  answer(t, 0, "play.c%d", deck);
-  answer(t, 0, "loc.3");
-  assert_true(offered(t, "play.c%d", cutlass));
-  answer(t, 0, "play.c%d", cutlass); /* the one Ally: taken at once */
+  int cutlass = vt_card(t, 0, "boarding_cutlass", VL_Z_HAND);
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_HAND);
+  assert_false(vt_offered(t, "play.c%d", cutlass));
+  vt_answer(t, 0, "play.c%d", deck);
+  vt_answer(t, 0, "loc.3");
+  assert_true(vt_offered(t, "play.c%d", cutlass));
+  vt_answer(t, 0, "play.c%d", cutlass); /* the one Ally: taken at once */
   assert_zone(t, cutlass, VL_Z_REALM);
   assert_int_equal(t->s.w[cutlass].host, deck);
   assert_int_equal(t->s.w[cutlass].loc, 2);
   assert_int_equal(vl_strength(&t->s, deck), 3);
-  assert_true(told(t, -1,
-                   "played the Item Boarding Cutlass on Drowned "
-                   "Deckhand at Brinewater Undercroft"));
+  assert_true(vt_told(t, -1,
+                      "played the Item Boarding Cutlass on Drowned "
+                      "Deckhand at Brinewater Undercroft"));
 }
 
 /* Gegenstände: "Es gibt kein Limit für die Anzahl an Gegenständen, die
@@ -766,12 +666,12 @@ static void test_action_play_attached_item_needs_an_ally(void **unused) {
 static void test_action_no_limit_of_items_on_an_ally(void **unused) {
   (void)unused;
   table *t = load("items_on_ally");
-  int cutlass = card(t, 0, "boarding_cutlass", VL_Z_HAND);
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_REALM);
-  int bosun = card(t, 0, "barnacle_bosun", VL_Z_REALM);
-  answer(t, 0, "play.c%d", cutlass);
-  assert_true(offered(t, "pick.c%d", bosun));
-  answer(t, 0, "pick.c%d", deck);
+  int cutlass = vt_card(t, 0, "boarding_cutlass", VL_Z_HAND);
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_REALM);
+  int bosun = vt_card(t, 0, "barnacle_bosun", VL_Z_REALM);
+  vt_answer(t, 0, "play.c%d", cutlass);
+  assert_true(vt_offered(t, "pick.c%d", bosun));
+  vt_answer(t, 0, "pick.c%d", deck);
   int on = 0;
   for (int i = 0; i < VL_BLOCK; i++)
     on += t->s.w[i].zone == VL_Z_REALM && t->s.w[i].host == deck;
@@ -784,12 +684,12 @@ static void test_action_no_limit_of_items_on_an_ally(void **unused) {
 static void test_action_play_never_a_condition(void **unused) {
   (void)unused;
   table *t = load("attach_no_ally");
-  int riptide = card(t, 0, "riptide", VL_Z_HAND);
-  assert_false(offered(t, "play.c%d", riptide));
+  int riptide = vt_card(t, 0, "riptide", VL_Z_HAND);
+  assert_false(vt_offered(t, "play.c%d", riptide));
   assert_true(
-      offered(t, "play.c%d", card(t, 0, "drowned_deckhand", VL_Z_HAND)));
+      vt_offered(t, "play.c%d", vt_card(t, 0, "drowned_deckhand", VL_Z_HAND)));
   /* Nor in the villain's own turn by any other way. */
-  assert_int_equal(count_prefix(t, "cond."), 0);
+  assert_int_equal(vt_count_prefix(t, "cond."), 0);
 }
 
 /* Häufige Fragen: "Darf ich eine Karte auch dann ausspielen, wenn ich
@@ -802,13 +702,13 @@ static void test_faq_effect_only_if_it_can_be_done(void **unused) {
   table *t = load("effect_unplayable");
   /* Harbourmaster Ide Quell (Strength 4) is the only Hero, and nothing is
    * locked. */
-  assert_true(offered(t, "play.c%d", card(t, 0, "undertow", VL_Z_HAND)));
+  assert_true(vt_offered(t, "play.c%d", vt_card(t, 0, "undertow", VL_Z_HAND)));
+  assert_false(vt_offered(t, "play.c%d",
+                          vt_card(t, 0, "the_sea_takes_its_due", VL_Z_HAND)));
+  assert_false(vt_offered(t, "play.c%d",
+                          vt_card(t, 0, "force_the_lamp_door", VL_Z_HAND)));
   assert_false(
-      offered(t, "play.c%d", card(t, 0, "the_sea_takes_its_due", VL_Z_HAND)));
-  assert_false(
-      offered(t, "play.c%d", card(t, 0, "force_the_lamp_door", VL_Z_HAND)));
-  assert_false(
-      offered(t, "play.c%d", card(t, 0, "turn_of_the_tide", VL_Z_HAND)));
+      vt_offered(t, "play.c%d", vt_card(t, 0, "turn_of_the_tide", VL_Z_HAND)));
 }
 
 /* Häufige Fragen: "Ist im Kartentext von 'dürfen' die Rede, ist das, was
@@ -819,20 +719,20 @@ static void test_faq_effect_only_if_it_can_be_done(void **unused) {
 static void test_faq_optional_effect_offers_skip(void **unused) {
   (void)unused;
   table *t = load("drag_below");
-  int drag = card(t, 0, "drag_below", VL_Z_HAND);
-  int tamsin = card(t, 0, "tamsin_reed", VL_Z_TOP);
-  int anselm = card(t, 0, "brother_anselm", VL_Z_TOP);
-  answer(t, 0, "play.c%d", drag);
-  assert_true(offered(t, "pick.c%d", anselm));
-  assert_false(offered(t, "skip"));
-  answer(t, 0, "pick.c%d", tamsin); /* to the mover: one place */
+  int drag = vt_card(t, 0, "drag_below", VL_Z_HAND);
+  int tamsin = vt_card(t, 0, "tamsin_reed", VL_Z_TOP);
+  int anselm = vt_card(t, 0, "brother_anselm", VL_Z_TOP);
+  vt_answer(t, 0, "play.c%d", drag);
+  assert_true(vt_offered(t, "pick.c%d", anselm));
+  assert_false(vt_offered(t, "skip"));
+  vt_answer(t, 0, "pick.c%d", tamsin); /* to the mover: one place */
   assert_int_equal(t->s.w[tamsin].loc, 1);
   assert_true(strstr(question(t), "(optional)") != NULL);
-  assert_true(offered(t, "done") && offered(t, "skip"));
-  answer(t, 0, "skip");
+  assert_true(vt_offered(t, "done") && vt_offered(t, "skip"));
+  vt_answer(t, 0, "skip");
   assert_zone(t, tamsin, VL_Z_TOP);
   assert_zone(t, drag, VL_Z_VDISC);
-  assert_zone(t, card(t, 0, "anchor_wraith", -1), VL_Z_REALM);
+  assert_zone(t, vt_card(t, 0, "anchor_wraith", -1), VL_Z_REALM);
   assert_int_equal(t->p.player, 0);
 }
 
@@ -842,16 +742,16 @@ static void test_faq_optional_effect_offers_skip(void **unused) {
 static void test_action_effect_example(void **unused) {
   (void)unused;
   table *t = load("effect_example");
-  int unseal = card(t, 0, "la_unseal_stacks", VL_Z_HAND);
-  answer(t, 0, "play.c%d", unseal);
+  int unseal = vt_card(t, 0, "la_unseal_stacks", VL_Z_HAND);
+  vt_answer(t, 0, "play.c%d", unseal);
   assert_int_equal(power_of(t, 0), 0);
   assert_int_equal(t->s.seat[0].locked, 0);
   assert_int_equal(t->s.seat[0].track, 1);
   assert_zone(t, unseal, VL_Z_VDISC);
   assert_true(view_names(t, -1, "discard_1", "Unseal the Stacks"));
-  assert_true(told(t, -1,
-                   "Villain 1 played the Effect Unseal the Stacks, "
-                   "paying 1 Power (0 left)"));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 played the Effect Unseal the Stacks, "
+                      "paying 1 Power (0 left)"));
 }
 
 /* Eine Fähigkeit aktivieren, Beispiel: "Bezahle einen Machtchip, um die
@@ -865,21 +765,21 @@ static void test_faq_activate_card_stays_and_again(void **unused) {
   (void)unused;
   table *t = load("activate_twice");
   /* The Sealed Stacks (unlocked): Activate, Play | Activate, Gain 1. */
-  int ink = card(t, 0, "la_marrow_inkwell", VL_Z_REALM);
-  int index = card(t, 0, "la_index_damned", VL_Z_REALM);
-  answer(t, 0, "act.c%d", ink);
+  int ink = vt_card(t, 0, "la_marrow_inkwell", VL_Z_REALM);
+  int index = vt_card(t, 0, "la_index_damned", VL_Z_REALM);
+  vt_answer(t, 0, "act.c%d", ink);
   assert_int_equal(power_of(t, 0), 2);
   assert_int_equal(t->s.seat[0].track, 1);
   assert_zone(t, ink, VL_Z_REALM);
-  assert_true(told(t, -1,
-                   "Villain 1 activated Marrow Inkwell at Ossuary "
-                   "Lectern, paying 1 Power (2 left)."));
-  assert_true(offered(t, "act.c%d", index));
-  assert_true(offered(t, "act.c%d", ink)); /* the second Activate symbol */
-  answer(t, 0, "act.c%d", ink);
+  assert_true(vt_told(t, -1,
+                      "Villain 1 activated Marrow Inkwell at Ossuary "
+                      "Lectern, paying 1 Power (2 left)."));
+  assert_true(vt_offered(t, "act.c%d", index));
+  assert_true(vt_offered(t, "act.c%d", ink)); /* the second Activate symbol */
+  vt_answer(t, 0, "act.c%d", ink);
   assert_int_equal(power_of(t, 0), 1);
   assert_int_equal(t->s.seat[0].track, 2);
-  assert_int_equal(count_prefix(t, "act."), 0); /* both symbols used */
+  assert_int_equal(vt_count_prefix(t, "act."), 0); /* both symbols used */
 }
 
 /* Eine Fähigkeit aktivieren: "Zahle die Aktivierungskosten und nutze
@@ -891,10 +791,10 @@ static void test_action_activate_cost_and_no_activate(void **unused) {
   table *t = load("activate_blocked");
   int ink_a = card_at(t, 0, "la_marrow_inkwell", VL_Z_REALM, 0);
   int ink_b = card_at(t, 0, "la_marrow_inkwell", VL_Z_REALM, 2);
-  int index = card(t, 0, "la_index_damned", VL_Z_REALM);
-  assert_true(offered(t, "act.c%d", ink_b));
-  assert_false(offered(t, "act.c%d", ink_a)); /* beside Corisande */
-  assert_false(offered(t, "act.c%d", index)); /* 2 Power, 1 held */
+  int index = vt_card(t, 0, "la_index_damned", VL_Z_REALM);
+  assert_true(vt_offered(t, "act.c%d", ink_b));
+  assert_false(vt_offered(t, "act.c%d", ink_a)); /* beside Corisande */
+  assert_false(vt_offered(t, "act.c%d", index)); /* 2 Power, 1 held */
 }
 
 /* Einen Gegenstand oder Handlanger zu einem anderen Ort ziehen: "Ziehe
@@ -909,23 +809,23 @@ static void test_action_activate_cost_and_no_activate(void **unused) {
 static void test_action_move_item_or_ally(void **unused) {
   (void)unused;
   table *t = load("move_ally");
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_REALM);
-  int cutlass = card(t, 0, "boarding_cutlass", VL_Z_REALM);
-  int lantern = card(t, 0, "corpse_light_lantern", VL_Z_REALM);
-  int wraith = card(t, 0, "anchor_wraith", VL_Z_REALM);
-  assert_true(offered(t, "ally.c%d.2", deck));
-  assert_false(offered(t, "ally.c%d.4", deck)); /* the Lighthouse: lock */
-  assert_false(offered(t, "ally.c%d.1", deck)); /* not adjacent */
-  assert_int_equal(count_prefix(t, "ally.c%d.", cutlass), 0);
-  assert_true(offered(t, "ally.c%d.2", lantern)); /* an Item alone */
-  assert_false(offered(t, "ally.c%d.3", lantern));
-  assert_int_equal(count_prefix(t, "ally.c%d.", wraith), 0); /* Nell */
-  answer(t, 0, "ally.c%d.2", deck);
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_REALM);
+  int cutlass = vt_card(t, 0, "boarding_cutlass", VL_Z_REALM);
+  int lantern = vt_card(t, 0, "corpse_light_lantern", VL_Z_REALM);
+  int wraith = vt_card(t, 0, "anchor_wraith", VL_Z_REALM);
+  assert_true(vt_offered(t, "ally.c%d.2", deck));
+  assert_false(vt_offered(t, "ally.c%d.4", deck)); /* the Lighthouse: lock */
+  assert_false(vt_offered(t, "ally.c%d.1", deck)); /* not adjacent */
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", cutlass), 0);
+  assert_true(vt_offered(t, "ally.c%d.2", lantern)); /* an Item alone */
+  assert_false(vt_offered(t, "ally.c%d.3", lantern));
+  assert_int_equal(vt_count_prefix(t, "ally.c%d.", wraith), 0); /* Nell */
+  vt_answer(t, 0, "ally.c%d.2", deck);
   assert_int_equal(t->s.w[deck].loc, 1);
   assert_int_equal(t->s.w[cutlass].loc, 1);
   assert_int_equal(t->s.w[cutlass].host, deck);
   assert_false(t->flags & ENG_REVEALED);
-  assert_int_equal(count_prefix(t, "ally."), 0); /* the one symbol used */
+  assert_int_equal(vt_count_prefix(t, "ally."), 0); /* the one symbol used */
 }
 
 /* Einen Helden zu einem anderen Ort ziehen: "Ziehe eine Karte des Typs
@@ -936,26 +836,26 @@ static void test_action_move_item_or_ally(void **unused) {
 static void test_action_move_hero(void **unused) {
   (void)unused;
   table *t = load("move_hero_lock");
-  int anselm = card(t, 0, "brother_anselm", VL_Z_TOP);
-  int ide = card(t, 0, "ide_quell", VL_Z_TOP);
-  assert_true(offered(t, "hero.c%d.2", anselm));
-  assert_false(offered(t, "hero.c%d.4", anselm)); /* lock */
-  assert_false(offered(t, "hero.c%d.1", anselm)); /* not adjacent */
-  assert_true(offered(t, "hero.c%d.2", ide));
-  answer(t, 0, "hero.c%d.2", anselm);
+  int anselm = vt_card(t, 0, "brother_anselm", VL_Z_TOP);
+  int ide = vt_card(t, 0, "ide_quell", VL_Z_TOP);
+  assert_true(vt_offered(t, "hero.c%d.2", anselm));
+  assert_false(vt_offered(t, "hero.c%d.4", anselm)); /* lock */
+  assert_false(vt_offered(t, "hero.c%d.1", anselm)); /* not adjacent */
+  assert_true(vt_offered(t, "hero.c%d.2", ide));
+  vt_answer(t, 0, "hero.c%d.2", anselm);
   assert_zone(t, anselm, VL_Z_TOP);
   assert_int_equal(t->s.w[anselm].loc, 1);
-  assert_true(told(t, -1,
-                   "Villain 1 moved Brother Anselm, Bellringer from "
-                   "Brinewater Undercroft to Gallows Reef."));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 moved Brother Anselm, Bellringer from "
+                      "Brinewater Undercroft to Gallows Reef."));
   assert_false(t->flags & ENG_REVEALED);
 
   t = load("move_hero_no_heroes");
-  int bram = card(t, 0, "hq_bram_netcaster", VL_Z_TOP);
-  int hedda = card(t, 0, "hq_hedda_ashgrove", VL_Z_TOP);
-  assert_true(offered(t, "hero.c%d.4", bram));
-  assert_false(offered(t, "hero.c%d.2", bram)); /* Wax Bulwark */
-  assert_int_equal(count_prefix(t, "hero.c%d.", hedda), 0);
+  int bram = vt_card(t, 0, "hq_bram_netcaster", VL_Z_TOP);
+  int hedda = vt_card(t, 0, "hq_hedda_ashgrove", VL_Z_TOP);
+  assert_true(vt_offered(t, "hero.c%d.4", bram));
+  assert_false(vt_offered(t, "hero.c%d.2", bram)); /* Wax Bulwark */
+  assert_int_equal(vt_count_prefix(t, "hero.c%d.", hedda), 0);
 }
 
 /* Häufige Fragen: "Es befinden sich mehrere Helden an einem Ort. Muss ich
@@ -966,19 +866,19 @@ static void test_action_move_hero(void **unused) {
 static void test_faq_several_heroes_any_order(void **unused) {
   (void)unused;
   table *t = load("vanquish_order");
-  int hob = card(t, 0, "hob_kettering", VL_Z_TOP); /* placed first */
-  int tobiah = card(t, 0, "tobiah_lantry", VL_Z_TOP);
-  int ogre = card(t, 0, "sedge_ogre", VL_Z_REALM);
+  int hob = vt_card(t, 0, "hob_kettering", VL_Z_TOP); /* placed first */
+  int tobiah = vt_card(t, 0, "tobiah_lantry", VL_Z_TOP);
+  int ogre = vt_card(t, 0, "sedge_ogre", VL_Z_REALM);
   int mud1 = card_nth(t, 0, "mudling", VL_Z_REALM, 0);
   int mud2 = card_nth(t, 0, "mudling", VL_Z_REALM, 1);
-  assert_true(offered(t, "vanq.c%d", hob));
-  assert_true(offered(t, "vanq.c%d", tobiah));
-  answer(t, 0, "vanq.c%d", tobiah);
-  answer(t, 0, "pick.c%d", mud1);
-  assert_false(offered(t, "done"));
-  answer(t, 0, "pick.c%d", mud2);
-  assert_true(offered(t, "done") && offered(t, "pick.c%d", ogre));
-  answer(t, 0, "done");
+  assert_true(vt_offered(t, "vanq.c%d", hob));
+  assert_true(vt_offered(t, "vanq.c%d", tobiah));
+  vt_answer(t, 0, "vanq.c%d", tobiah);
+  vt_answer(t, 0, "pick.c%d", mud1);
+  assert_false(vt_offered(t, "done"));
+  vt_answer(t, 0, "pick.c%d", mud2);
+  assert_true(vt_offered(t, "done") && vt_offered(t, "pick.c%d", ogre));
+  vt_answer(t, 0, "done");
   assert_zone(t, tobiah, VL_Z_FDISC);
   assert_zone(t, hob, VL_Z_TOP);
   assert_zone(t, ogre, VL_Z_REALM);
@@ -991,12 +891,12 @@ static void test_faq_several_heroes_any_order(void **unused) {
 static void test_vanquish_next_hero_covers(void **unused) {
   (void)unused;
   table *t = load("vanquish_order");
-  int hob = card(t, 0, "hob_kettering", VL_Z_TOP);
-  int tobiah = card(t, 0, "tobiah_lantry", VL_Z_TOP);
-  int ogre = card(t, 0, "sedge_ogre", VL_Z_REALM);
-  answer(t, 0, "vanq.c%d", hob);
-  answer(t, 0, "pick.c%d", ogre);
-  answer(t, 0, "done");
+  int hob = vt_card(t, 0, "hob_kettering", VL_Z_TOP);
+  int tobiah = vt_card(t, 0, "tobiah_lantry", VL_Z_TOP);
+  int ogre = vt_card(t, 0, "sedge_ogre", VL_Z_REALM);
+  vt_answer(t, 0, "vanq.c%d", hob);
+  vt_answer(t, 0, "pick.c%d", ogre);
+  vt_answer(t, 0, "done");
   assert_zone(t, hob, VL_Z_FDISC);
   assert_zone(t, tobiah, VL_Z_TOP);
   assert_true(vl_covered(&t->s, 0, 2));
@@ -1011,16 +911,16 @@ static void test_vanquish_next_hero_covers(void **unused) {
 static void test_vanquish_same_location_items_go_along(void **unused) {
   (void)unused;
   table *t = load("vanquish_items");
-  int tamsin = card(t, 0, "tamsin_reed", VL_Z_TOP);
-  int belt = card(t, 0, "cork_lifebelt", VL_Z_TOP);
-  int deck1 = card(t, 0, "drowned_deckhand", VL_Z_REALM); /* with cutlass */
-  int cutlass = card(t, 0, "boarding_cutlass", VL_Z_REALM);
-  int wraith = card(t, 0, "anchor_wraith", VL_Z_REALM);
+  int tamsin = vt_card(t, 0, "tamsin_reed", VL_Z_TOP);
+  int belt = vt_card(t, 0, "cork_lifebelt", VL_Z_TOP);
+  int deck1 = vt_card(t, 0, "drowned_deckhand", VL_Z_REALM); /* with cutlass */
+  int cutlass = vt_card(t, 0, "boarding_cutlass", VL_Z_REALM);
+  int wraith = vt_card(t, 0, "anchor_wraith", VL_Z_REALM);
   assert_int_equal(t->s.w[cutlass].host, deck1);
   assert_int_equal(vl_strength(&t->s, tamsin), 4);
-  answer(t, 0, "vanq.c%d", tamsin);
-  assert_false(offered(t, "pick.c%d", wraith)); /* elsewhere: no help */
-  answer(t, 0, "pick.c%d", deck1); /* 3; the other Deckhand follows */
+  vt_answer(t, 0, "vanq.c%d", tamsin);
+  assert_false(vt_offered(t, "pick.c%d", wraith)); /* elsewhere: no help */
+  vt_answer(t, 0, "pick.c%d", deck1); /* 3; the other Deckhand follows */
   assert_zone(t, tamsin, VL_Z_FDISC);
   assert_zone(t, belt, VL_Z_FDISC);
   assert_zone(t, deck1, VL_Z_VDISC);
@@ -1035,13 +935,13 @@ static void test_vanquish_same_location_items_go_along(void **unused) {
 static void test_vanquish_zero_strength_ally_cannot_help(void **unused) {
   (void)unused;
   table *t = load("vanquish_zero_ally");
-  int bram = card(t, 0, "hq_bram_netcaster", VL_Z_TOP);
-  int worker = card(t, 0, "hq_worker_drone", VL_Z_REALM);
-  int soldier = card(t, 0, "hq_soldier_drone", VL_Z_REALM);
+  int bram = vt_card(t, 0, "hq_bram_netcaster", VL_Z_TOP);
+  int worker = vt_card(t, 0, "hq_worker_drone", VL_Z_REALM);
+  int soldier = vt_card(t, 0, "hq_soldier_drone", VL_Z_REALM);
   assert_int_equal(vl_strength(&t->s, worker), 0);
-  answer(t, 0, "vanq.c%d", bram);
-  assert_false(offered(t, "pick.c%d", worker));
-  answer(t, 0, "pick.c%d", soldier);
+  vt_answer(t, 0, "vanq.c%d", bram);
+  assert_false(vt_offered(t, "pick.c%d", worker));
+  vt_answer(t, 0, "pick.c%d", soldier);
   assert_zone(t, bram, VL_Z_FDISC);
   assert_zone(t, worker, VL_Z_REALM);
 }
@@ -1053,11 +953,11 @@ static void test_vanquish_zero_strength_ally_cannot_help(void **unused) {
 static void test_vanquish_spent_allies_abilities(void **unused) {
   (void)unused;
   table *t = load("spent_allies");
-  int corbin = card(t, 0, "iw_corbin_tallow", VL_Z_TOP);
+  int corbin = vt_card(t, 0, "iw_corbin_tallow", VL_Z_TOP);
   int leg_here = card_at(t, 0, "iw_iron_legionnaire", VL_Z_REALM, 2);
   int leg_away = card_at(t, 0, "iw_iron_legionnaire", VL_Z_REALM, 0);
-  answer(t, 0, "vanq.c%d", corbin);
-  answer(t, 0, "pick.c%d", leg_here); /* the Thrall follows */
+  vt_answer(t, 0, "vanq.c%d", corbin);
+  vt_answer(t, 0, "pick.c%d", leg_here); /* the Thrall follows */
   assert_zone(t, corbin, VL_Z_FDISC);
   assert_zone(t, leg_here, VL_Z_VDISC);
   assert_zone(t, leg_away, VL_Z_REALM);
@@ -1071,20 +971,20 @@ static void test_vanquish_spent_allies_abilities(void **unused) {
 static void test_action_discard_cards(void **unused) {
   (void)unused;
   table *t = load("discard");
-  int scribe = card(t, 0, "la_bone_scribe", VL_Z_HAND);
-  answer(t, 0, "discard");
-  assert_int_equal(count_prefix(t, "pick."), 3); /* copies offered once */
-  assert_true(offered(t, "done"));
-  answer(t, 0, "pick.c%d", scribe);
-  assert_true(told(t, -1, "Villain 1 discarded Bone Scribe."));
+  int scribe = vt_card(t, 0, "la_bone_scribe", VL_Z_HAND);
+  vt_answer(t, 0, "discard");
+  assert_int_equal(vt_count_prefix(t, "pick."), 3); /* copies offered once */
+  assert_true(vt_offered(t, "done"));
+  vt_answer(t, 0, "pick.c%d", scribe);
+  assert_true(vt_told(t, -1, "Villain 1 discarded Bone Scribe."));
   assert_zone(t, scribe, VL_Z_VDISC);
-  answer(t, 0, "pick.c%d", card(t, 0, "la_bone_scribe", VL_Z_HAND));
-  answer(t, 0, "done");
-  assert_true(told(t, -1, "Villain 1 is done discarding (2 cards)."));
+  vt_answer(t, 0, "pick.c%d", vt_card(t, 0, "la_bone_scribe", VL_Z_HAND));
+  vt_answer(t, 0, "done");
+  assert_true(vt_told(t, -1, "Villain 1 is done discarding (2 cards)."));
   assert_int_equal(hand(t, 0), 2); /* nothing drawn yet */
   assert_false(t->flags & ENG_REVEALED);
-  assert_false(offered(t, "discard")); /* the one symbol used */
-  answer(t, 0, "end");
+  assert_false(vt_offered(t, "discard")); /* the one symbol used */
+  vt_answer(t, 0, "end");
   assert_int_equal(hand(t, 0), 4);
 }
 
@@ -1101,26 +1001,26 @@ static void test_action_discard_cards(void **unused) {
 static void test_vanquish_worked_example(void **unused) {
   (void)unused;
   table *t = load("vanquish_example");
-  int hero = card(t, 0, "odile_vance", VL_Z_TOP);
-  int ogre = card(t, 0, "sedge_ogre", VL_Z_REALM);
-  int mud1 = card(t, 0, "mudling", VL_Z_REALM);
+  int hero = vt_card(t, 0, "odile_vance", VL_Z_TOP);
+  int ogre = vt_card(t, 0, "sedge_ogre", VL_Z_REALM);
+  int mud1 = vt_card(t, 0, "mudling", VL_Z_REALM);
   assert_int_equal(vl_strength(&t->s, hero), 5);
-  answer(t, 0, "vanq.c%d", hero);
+  vt_answer(t, 0, "vanq.c%d", hero);
   /* Not enough yet: no "done" until 5 is reached. */
-  assert_false(offered(t, "done"));
-  answer(t, 0, "pick.c%d", ogre);
-  assert_false(offered(t, "done"));
-  answer(t, 0, "pick.c%d", mud1);
-  assert_true(offered(t, "done"));
-  answer(t, 0, "done");
+  assert_false(vt_offered(t, "done"));
+  vt_answer(t, 0, "pick.c%d", ogre);
+  assert_false(vt_offered(t, "done"));
+  vt_answer(t, 0, "pick.c%d", mud1);
+  assert_true(vt_offered(t, "done"));
+  vt_answer(t, 0, "done");
   assert_zone(t, hero, VL_Z_FDISC);
   assert_zone(t, ogre, VL_Z_VDISC);
   assert_zone(t, mud1, VL_Z_VDISC);
   /* The third Ally stays. */
-  int mud2 = card(t, 0, "mudling", VL_Z_REALM);
+  int mud2 = vt_card(t, 0, "mudling", VL_Z_REALM);
   assert_int_equal(t->s.w[mud2].loc, 1);
   assert_int_equal(t->s.seat[0].defeated, 1);
-  assert_true(told(t, -1, "vanquished Magistrate Odile Vance (Strength 5)"));
+  assert_true(vt_told(t, -1, "vanquished Magistrate Odile Vance (Strength 5)"));
 }
 
 /* Häufige Fragen: "Die Stärke eines Helden wird durch die Fähigkeit einer
@@ -1132,13 +1032,13 @@ static void test_vanquish_worked_example(void **unused) {
 static void test_vanquish_zero_strength_hero(void **unused) {
   (void)unused;
   table *t = load("zero_strength_hero");
-  int nell = card(t, 0, "nell_fathom", VL_Z_TOP);
-  int deckhand = card(t, 0, "drowned_deckhand", VL_Z_REALM);
+  int nell = vt_card(t, 0, "nell_fathom", VL_Z_TOP);
+  int deckhand = vt_card(t, 0, "drowned_deckhand", VL_Z_REALM);
   /* The Sunken Bell takes 2 from Nell Fathom's 2. */
   assert_int_equal(vl_strength(&t->s, nell), 0);
   /* Still never simply removed: it takes the Vanquish action. */
   assert_zone(t, nell, VL_Z_TOP);
-  answer(t, 0, "vanq.c%d", nell);
+  vt_answer(t, 0, "vanq.c%d", nell);
   assert_zone(t, nell, VL_Z_FDISC);
   assert_zone(t, deckhand, VL_Z_REALM); /* no Ally spent */
 }
@@ -1151,12 +1051,12 @@ static void test_vanquish_zero_strength_hero(void **unused) {
 static void test_strength_counts_every_card_of_the_realm(void **unused) {
   (void)unused;
   table *t = load("zero_strength_hero");
-  int maren = card(t, 0, "maren_holt", VL_Z_TOP);
+  int maren = vt_card(t, 0, "maren_holt", VL_Z_TOP);
   /* Maren Holt (printed 6) at the Sunken Bell's location (-2): 4. */
   assert_int_equal(vl_strength(&t->s, maren),
                    vl_card_of(&t->s, maren)->strength - 2);
   /* A card never affects another realm: the Bell is the Captain's. */
-  int hero1 = card(t, 1, "pell_ashby", VL_Z_TOP);
+  int hero1 = vt_card(t, 1, "pell_ashby", VL_Z_TOP);
   assert_int_equal(vl_strength(&t->s, hero1), 4);
 }
 
@@ -1172,19 +1072,19 @@ static void test_strength_counts_every_card_of_the_realm(void **unused) {
 static void test_fate_reveals_two_plays_one(void **unused) {
   (void)unused;
   table *t = load("fate_two");
-  int maren = card(t, 1, "maren_holt", VL_Z_FDECK);
-  int belt = card(t, 1, "cork_lifebelt", VL_Z_FDECK);
-  answer(t, 0, "fate.2");
+  int maren = vt_card(t, 1, "maren_holt", VL_Z_FDECK);
+  int belt = vt_card(t, 1, "cork_lifebelt", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.2");
   assert_true(t->flags & ENG_REVEALED);
   assert_zone(t, maren, VL_Z_REVEALED);
   assert_zone(t, belt, VL_Z_REVEALED);
-  assert_true(told(t, -1, "revealed Maren Holt, the Lightkeeper"));
+  assert_true(vt_told(t, -1, "revealed Maren Holt, the Lightkeeper"));
   assert_int_equal(t->p.player, 0); /* the fating player chooses */
-  answer(t, 0, "pick.c%d", maren);
+  vt_answer(t, 0, "pick.c%d", maren);
   assert_zone(t, belt, VL_Z_FDISC);
   /* The Captain's Lighthouse (4) is locked: not offered. */
-  assert_false(offered(t, "loc.4"));
-  answer(t, 0, "loc.2");
+  assert_false(vt_offered(t, "loc.4"));
+  vt_answer(t, 0, "loc.2");
   assert_zone(t, maren, VL_Z_TOP);
   assert_int_equal(t->s.w[maren].loc, 1);
   assert_true(vl_covered(&t->s, 1, 1));
@@ -1199,14 +1099,14 @@ static void test_fate_reveals_two_plays_one(void **unused) {
 static void test_fate_unplayable_cards_go_without_effect(void **unused) {
   (void)unused;
   table *t = load("fate_unplayable");
-  int lens = card(t, 1, "keepers_great_lens", VL_Z_FDECK);
-  int salvage = card(t, 1, "salvage_claim", VL_Z_FDECK);
-  answer(t, 0, "fate.2");
+  int lens = vt_card(t, 1, "keepers_great_lens", VL_Z_FDECK);
+  int salvage = vt_card(t, 1, "salvage_claim", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.2");
   /* No Hero to carry the Lens, no Item for Salvage Claim to discard. */
-  answer(t, 0, "pick.c%d", lens);
+  vt_answer(t, 0, "pick.c%d", lens);
   assert_zone(t, lens, VL_Z_FDISC);
   assert_zone(t, salvage, VL_Z_FDISC);
-  assert_true(told(t, -1, "without effect"));
+  assert_true(vt_told(t, -1, "without effect"));
   assert_int_equal(t->p.player, 0); /* the turn goes on */
 }
 
@@ -1219,18 +1119,18 @@ static void test_fate_unplayable_cards_go_without_effect(void **unused) {
 static void test_fate_token_five_players(void **unused) {
   (void)unused;
   table *t = load("fate_token5");
-  assert_true(offered(t, "fate.2") && offered(t, "fate.4") &&
-              offered(t, "fate.5"));
-  assert_false(offered(t, "fate.3")); /* Villain 3 holds the token */
-  assert_false(offered(t, "fate.1")); /* never oneself */
-  answer(t, 0, "fate.2");
+  assert_true(vt_offered(t, "fate.2") && vt_offered(t, "fate.4") &&
+              vt_offered(t, "fate.5"));
+  assert_false(vt_offered(t, "fate.3")); /* Villain 3 holds the token */
+  assert_false(vt_offered(t, "fate.1")); /* never oneself */
+  vt_answer(t, 0, "fate.2");
   assert_int_equal(t->s.fate_token, 1);
-  assert_true(told(t, -1, "Villain 2 takes the Fate token"));
+  assert_true(vt_told(t, -1, "Villain 2 takes the Fate token"));
   /* The target's own fate deck: two cards off it, none off the Lich's. */
   assert_int_equal(t->s.fdeck[1].n, 13);
   assert_int_equal(t->s.fdeck[0].n, 15);
-  answer(t, 0, "pick.c%d", card(t, 1, "aldith_carrow", VL_Z_REVEALED));
-  answer(t, 0, "loc.1");
+  vt_answer(t, 0, "pick.c%d", vt_card(t, 1, "aldith_carrow", VL_Z_REVEALED));
+  vt_answer(t, 0, "loc.1");
   assert_int_equal(t->s.fate_token, 1);
 }
 
@@ -1239,11 +1139,11 @@ static void test_fate_token_five_players(void **unused) {
 static void test_fate_no_token_four_players(void **unused) {
   (void)unused;
   table *t = load("fate_token4");
-  assert_true(offered(t, "fate.2") && offered(t, "fate.3") &&
-              offered(t, "fate.4"));
-  answer(t, 0, "fate.2");
+  assert_true(vt_offered(t, "fate.2") && vt_offered(t, "fate.3") &&
+              vt_offered(t, "fate.4"));
+  vt_answer(t, 0, "fate.2");
   assert_int_equal(t->s.fate_token, 0xff);
-  assert_false(told(t, -1, "Fate token"));
+  assert_false(vt_told(t, -1, "Fate token"));
 }
 
 /* Schicksal: "Ist der Schicksal-Kartenstapel des gewählten Mitstreiters
@@ -1252,12 +1152,12 @@ static void test_fate_no_token_four_players(void **unused) {
 static void test_fate_deck_refilled_from_discard(void **unused) {
   (void)unused;
   table *t = load("fate_refill");
-  int maren = card(t, 1, "maren_holt", VL_Z_FDECK);
+  int maren = vt_card(t, 1, "maren_holt", VL_Z_FDECK);
   assert_int_equal(t->s.fdeck[1].n, 1);
-  answer(t, 0, "fate.2");
-  assert_true(told(t, -1,
-                   "Villain 2's fate discard pile (14 cards) was "
-                   "shuffled into a new fate deck."));
+  vt_answer(t, 0, "fate.2");
+  assert_true(vt_told(t, -1,
+                      "Villain 2's fate discard pile (14 cards) was "
+                      "shuffled into a new fate deck."));
   assert_zone(t, maren, VL_Z_REVEALED);
   int revealed = 0;
   for (int i = VL_BLOCK; i < 2 * VL_BLOCK; i++)
@@ -1265,8 +1165,8 @@ static void test_fate_deck_refilled_from_discard(void **unused) {
   assert_int_equal(revealed, 2);
   assert_int_equal(t->s.fdeck[1].n, 13);
   assert_int_equal(t->s.fdisc[1].n, 0);
-  answer(t, 0, "pick.c%d", maren);
-  answer(t, 0, "loc.2");
+  vt_answer(t, 0, "pick.c%d", maren);
+  vt_answer(t, 0, "loc.2");
   assert_zone(t, maren, VL_Z_TOP);
   assert_int_equal(t->s.fdisc[1].n, 1);
 }
@@ -1277,18 +1177,18 @@ static void test_fate_deck_refilled_from_discard(void **unused) {
 static void test_fate_item_attached_to_a_hero(void **unused) {
   (void)unused;
   table *t = load("fate_item");
-  int belt = card(t, 1, "cork_lifebelt", VL_Z_FDECK);
-  int lens = card(t, 1, "keepers_great_lens", VL_Z_FDECK);
-  int anselm = card(t, 1, "brother_anselm", VL_Z_TOP);
+  int belt = vt_card(t, 1, "cork_lifebelt", VL_Z_FDECK);
+  int lens = vt_card(t, 1, "keepers_great_lens", VL_Z_FDECK);
+  int anselm = vt_card(t, 1, "brother_anselm", VL_Z_TOP);
   assert_int_equal(vl_strength(&t->s, anselm), 4);
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", belt); /* the one Hero carries it */
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d", belt); /* the one Hero carries it */
   assert_zone(t, belt, VL_Z_TOP);
   assert_int_equal(t->s.w[belt].host, anselm);
   assert_int_equal(t->s.w[belt].loc, 0);
   assert_zone(t, lens, VL_Z_FDISC);
   assert_int_equal(vl_strength(&t->s, anselm), 5);
-  assert_true(told(t, -1, "played the Item Cork Lifebelt"));
+  assert_true(vt_told(t, -1, "played the Item Cork Lifebelt"));
 }
 
 /* Häufige Fragen: "Ich decke eine Schicksal-Karte auf, die nicht
@@ -1299,14 +1199,14 @@ static void test_fate_item_attached_to_a_hero(void **unused) {
 static void test_faq_unplayable_fate_card_no_new_reveal(void **unused) {
   (void)unused;
   table *t = load("fate_choose_unplayable");
-  int belt = card(t, 1, "cork_lifebelt", VL_Z_FDECK);
-  int aldith = card(t, 1, "aldith_carrow", VL_Z_FDECK);
-  answer(t, 0, "fate.2");
-  assert_true(offered(t, "pick.c%d", belt));
-  answer(t, 0, "pick.c%d", belt);
+  int belt = vt_card(t, 1, "cork_lifebelt", VL_Z_FDECK);
+  int aldith = vt_card(t, 1, "aldith_carrow", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.2");
+  assert_true(vt_offered(t, "pick.c%d", belt));
+  vt_answer(t, 0, "pick.c%d", belt);
   assert_zone(t, belt, VL_Z_FDISC);
   assert_zone(t, aldith, VL_Z_FDISC);
-  assert_true(told(t, -1, "without effect"));
+  assert_true(vt_told(t, -1, "without effect"));
   assert_int_equal(power_of(t, 1), 3);   /* Aldith did nothing */
   assert_int_equal(t->s.fdeck[1].n, 13); /* no third card */
   assert_int_equal(t->p.player, 0);
@@ -1320,19 +1220,19 @@ static void test_faq_unplayable_fate_card_no_new_reveal(void **unused) {
 static void test_fate_effect_choices_are_the_fating_players(void **unused) {
   (void)unused;
   table *t = load("fate_effect_choices");
-  int torch = card(t, 1, "torchlight_search", VL_Z_FDECK);
-  int mud = card(t, 1, "mudling", VL_Z_REALM);
-  int wisp = card(t, 1, "marsh_wisp", VL_Z_REALM);
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", torch);
-  assert_true(told(t, -1,
-                   "Villain 1 played the fate Effect Torchlight "
-                   "Search in Villain 2's realm"));
+  int torch = vt_card(t, 1, "torchlight_search", VL_Z_FDECK);
+  int mud = vt_card(t, 1, "mudling", VL_Z_REALM);
+  int wisp = vt_card(t, 1, "marsh_wisp", VL_Z_REALM);
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d", torch);
+  assert_true(vt_told(t, -1,
+                      "Villain 1 played the fate Effect Torchlight "
+                      "Search in Villain 2's realm"));
   assert_int_equal(t->p.player, 0);
-  assert_true(offered(t, "pick.c%d", wisp));
-  answer(t, 0, "pick.c%d", mud);
-  assert_true(offered(t, "loc.2") && offered(t, "loc.3"));
-  answer(t, 0, "loc.4"); /* any other location */
+  assert_true(vt_offered(t, "pick.c%d", wisp));
+  vt_answer(t, 0, "pick.c%d", mud);
+  assert_true(vt_offered(t, "loc.2") && vt_offered(t, "loc.3"));
+  vt_answer(t, 0, "loc.4"); /* any other location */
   assert_int_equal(t->s.w[mud].loc, 3);
   assert_zone(t, torch, VL_Z_FDISC);
   assert_int_equal(t->p.player, 0);
@@ -1343,21 +1243,21 @@ static void test_fate_effect_choices_are_the_fating_players(void **unused) {
 static void test_fate_effect_hand_choices_are_the_targets(void **unused) {
   (void)unused;
   table *t = load("fate_effect_hand");
-  int snap = card(t, 1, "hq_cold_snap", VL_Z_FDECK);
-  int worker = card(t, 1, "hq_worker_drone", VL_Z_HAND);
-  int soldier = card(t, 1, "hq_soldier_drone", VL_Z_HAND);
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", snap);
+  int snap = vt_card(t, 1, "hq_cold_snap", VL_Z_FDECK);
+  int worker = vt_card(t, 1, "hq_worker_drone", VL_Z_HAND);
+  int soldier = vt_card(t, 1, "hq_soldier_drone", VL_Z_HAND);
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d", snap);
   assert_int_equal(t->p.player, 1);
-  assert_int_equal(count_prefix(t, "pick."), 4);
-  answer(t, 1, "pick.c%d", worker);
-  answer(t, 1, "pick.c%d", soldier);
+  assert_int_equal(vt_count_prefix(t, "pick."), 4);
+  vt_answer(t, 1, "pick.c%d", worker);
+  vt_answer(t, 1, "pick.c%d", soldier);
   assert_zone(t, worker, VL_Z_VDISC);
   assert_zone(t, soldier, VL_Z_VDISC);
   assert_int_equal(hand(t, 1), 2);
   /* The Hive Queen's Angry Swarm fits a Fate against her: her window. */
   assert_int_equal(t->p.player, 1);
-  answer(t, 1, "pass");
+  vt_answer(t, 1, "pass");
   assert_int_equal(t->p.player, 0);
 }
 
@@ -1368,19 +1268,19 @@ static void test_fate_effect_hand_choices_are_the_targets(void **unused) {
 static void test_faq_heroes_only_at_the_top(void **unused) {
   (void)unused;
   table *t = load("fate_two");
-  int maren = card(t, 1, "maren_holt", VL_Z_FDECK);
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", maren);
+  int maren = vt_card(t, 1, "maren_holt", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d", maren);
   /* Where the Hero goes is a location, always its top. */
-  assert_int_equal(count_prefix(t, "loc."), t->p.n);
-  answer(t, 0, "loc.3");
+  assert_int_equal(vt_count_prefix(t, "loc."), t->p.n);
+  vt_answer(t, 0, "loc.3");
   assert_zone(t, maren, VL_Z_TOP);
   assert_int_equal(t->s.w[maren].host, VL_NONE);
   assert_true(vl_covered(&t->s, 1, 2));
   /* Moved, it stays at the top. */
   t = load("move_hero_lock");
-  int anselm = card(t, 0, "brother_anselm", VL_Z_TOP);
-  answer(t, 0, "hero.c%d.2", anselm);
+  int anselm = vt_card(t, 0, "brother_anselm", VL_Z_TOP);
+  vt_answer(t, 0, "hero.c%d.2", anselm);
   assert_zone(t, anselm, VL_Z_TOP);
   assert_true(vl_covered(&t->s, 0, 1));
 }
@@ -1392,18 +1292,18 @@ static void test_faq_heroes_only_at_the_top(void **unused) {
 static void test_fate_hero_when_played(void **unused) {
   (void)unused;
   table *t = load("hero_when_played");
-  int maren = card(t, 1, "maren_holt", VL_Z_FDECK);
+  int maren = vt_card(t, 1, "maren_holt", VL_Z_FDECK);
   int d1 = card_at(t, 1, "drowned_deckhand", VL_Z_REALM, 1);
-  int wraith = card(t, 1, "anchor_wraith", VL_Z_REALM);
+  int wraith = vt_card(t, 1, "anchor_wraith", VL_Z_REALM);
   int d0 = card_at(t, 1, "drowned_deckhand", VL_Z_REALM, 0);
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", maren);
-  answer(t, 0, "loc.2");
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d", maren);
+  vt_answer(t, 0, "loc.2");
   assert_int_equal(t->p.player, 0);
-  assert_true(offered(t, "pick.c%d", d1));
-  assert_false(offered(t, "pick.c%d", wraith)); /* Strength 3 */
-  assert_false(offered(t, "pick.c%d", d0));     /* elsewhere */
-  answer(t, 0, "pick.c%d", d1);
+  assert_true(vt_offered(t, "pick.c%d", d1));
+  assert_false(vt_offered(t, "pick.c%d", wraith)); /* Strength 3 */
+  assert_false(vt_offered(t, "pick.c%d", d0));     /* elsewhere */
+  vt_answer(t, 0, "pick.c%d", d1);
   assert_zone(t, d1, VL_Z_VDISC);
   assert_zone(t, maren, VL_Z_TOP);
 }
@@ -1413,13 +1313,13 @@ static void test_fate_hero_when_played(void **unused) {
 static void test_fate_hero_ability_does_what_it_can(void **unused) {
   (void)unused;
   table *t = load("hero_when_played_short");
-  int aldith = card(t, 1, "aldith_carrow", VL_Z_FDECK);
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", aldith);
-  answer(t, 0, "loc.1");
+  int aldith = vt_card(t, 1, "aldith_carrow", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d", aldith);
+  vt_answer(t, 0, "loc.1");
   assert_zone(t, aldith, VL_Z_TOP);
   assert_int_equal(power_of(t, 1), 0);
-  assert_true(told(t, -1, "Villain 2 lost 1 Power"));
+  assert_true(vt_told(t, -1, "Villain 2 lost 1 Power"));
 }
 
 /* ======================================================================
@@ -1431,17 +1331,17 @@ static void test_fate_hero_ability_does_what_it_can(void **unused) {
  * holds a fitting Condition or not. */
 static void window_run(table *t, bool holder, char *question, size_t qcap,
                        json_t **view_after_pass, char *lines, size_t lcap) {
-  int hero = card(t, 0, "la_wren_tinderhand", VL_Z_TOP);
+  int hero = vt_card(t, 0, "la_wren_tinderhand", VL_Z_TOP);
   /* The Lich moves a Hero: the Captain's Riptide fits. */
-  answer(t, 0, "hero.c%d.2", hero);
+  vt_answer(t, 0, "hero.c%d.2", hero);
   assert_int_equal(t->p.player, 1);
-  assert_true(offered(t, "pass"));
+  assert_true(vt_offered(t, "pass"));
   assert_int_equal(vl_ruleset.pass_option(&t->s, &t->p) >= 0, 1);
-  assert_int_equal(
-      offered(t, "cond.c%d", vl_position_find(&t->s, 1, "riptide", VL_Z_HAND)),
-      holder);
+  assert_int_equal(vt_offered(t, "cond.c%d",
+                              vl_position_find(&t->s, 1, "riptide", VL_Z_HAND)),
+                   holder);
   vl_ruleset.question(&t->s, &t->p, question, qcap);
-  answer(t, 1, "pass");
+  vt_answer(t, 1, "pass");
   eng_events_join(&t->ev, -1, lines, lcap);
   *view_after_pass = vl_view(&t->s, -1);
 }
@@ -1477,14 +1377,14 @@ static void test_condition_window_same_for_holder_and_not(void **unused) {
 static void test_condition_played_in_opponents_turn(void **unused) {
   (void)unused;
   table *t = load("window_holder");
-  int hero = card(t, 0, "la_wren_tinderhand", VL_Z_TOP);
-  int riptide = card(t, 1, "riptide", VL_Z_HAND);
+  int hero = vt_card(t, 0, "la_wren_tinderhand", VL_Z_TOP);
+  int riptide = vt_card(t, 1, "riptide", VL_Z_HAND);
   int before = hand(t, 1);
-  answer(t, 0, "hero.c%d.2", hero);
-  answer(t, 1, "cond.c%d", riptide);
-  assert_true(told(t, -1, "Villain 2 played the Condition Riptide"));
+  vt_answer(t, 0, "hero.c%d.2", hero);
+  vt_answer(t, 1, "cond.c%d", riptide);
+  assert_true(vt_told(t, -1, "Villain 2 played the Condition Riptide"));
   /* Its optional move: skipped; then its draw. */
-  answer(t, 1, "skip");
+  vt_answer(t, 1, "skip");
   assert_zone(t, riptide, VL_Z_VDISC);
   /* It drew the card Riptide gives, and nothing to refill the hand. */
   assert_int_equal(hand(t, 1), before - 1 + 1);
@@ -1498,10 +1398,10 @@ static void test_condition_played_in_opponents_turn(void **unused) {
 static void test_condition_no_window_without_a_fitting_action(void **unused) {
   (void)unused;
   table *t = load("window_holder");
-  answer(t, 0, "gain.1");
+  vt_answer(t, 0, "gain.1");
   assert_int_equal(t->p.player, 0);
   assert_int_equal(power_of(t, 0), 3);
-  assert_false(told(t, -1, "played no Condition"));
+  assert_false(vt_told(t, -1, "played no Condition"));
 }
 
 /* Bedingungen: "Hast du eine Bedingung auf der Hand, die im Zug eines
@@ -1514,27 +1414,27 @@ static void test_condition_no_window_without_a_fitting_action(void **unused) {
 static void test_condition_windows_clockwise_one_each(void **unused) {
   (void)unused;
   table *t = load("windows_clockwise");
-  int wraith = card(t, 1, "anchor_wraith", VL_Z_HAND);
-  int covet = card(t, 2, "iw_covet_soldiers", VL_Z_HAND);
-  int brew = card(t, 0, "bitter_brew", VL_Z_HAND);
+  int wraith = vt_card(t, 1, "anchor_wraith", VL_Z_HAND);
+  int covet = vt_card(t, 2, "iw_covet_soldiers", VL_Z_HAND);
+  int brew = vt_card(t, 0, "bitter_brew", VL_Z_HAND);
   /* The Captain plays an Ally of Strength 3: the Warlord's Covet Their
    * Soldiers and the Witch's Bitter Brew fit, the Baron has none. */
-  answer(t, 1, "play.c%d", wraith);
-  answer(t, 1, "loc.1");
+  vt_answer(t, 1, "play.c%d", wraith);
+  vt_answer(t, 1, "loc.1");
   /* Villain 3 (the Warlord) first, clockwise from Villain 2. */
   assert_int_equal(t->p.player, 2);
-  assert_int_equal(count_prefix(t, "cond."), 1); /* copies offered once */
-  answer(t, 2, "cond.c%d", covet);
-  assert_true(told(t, -1,
-                   "Villain 3 played the Condition Covet Their "
-                   "Soldiers"));
+  assert_int_equal(vt_count_prefix(t, "cond."), 1); /* copies offered once */
+  vt_answer(t, 2, "cond.c%d", covet);
+  assert_true(vt_told(t, -1,
+                      "Villain 3 played the Condition Covet Their "
+                      "Soldiers"));
   /* Resolved before anyone else is asked; Villain 3 asked no more;
    * Villain 4 (no Condition for an Ally) skipped. */
   assert_zone(t, covet, VL_Z_VDISC);
   assert_int_equal(power_of(t, 2),
                    effect_n(t, 2, "iw_covet_soldiers", VL_OP_GAIN_POWER));
   assert_int_equal(t->p.player, 0);
-  answer(t, 0, "cond.c%d", brew);
+  vt_answer(t, 0, "cond.c%d", brew);
   assert_zone(t, brew, VL_Z_VDISC);
   assert_int_equal(power_of(t, 0), 1);
   assert_int_equal(hand(t, 0), 4);  /* Bitter Brew's draw, no refill */
@@ -1548,15 +1448,15 @@ static void test_condition_windows_clockwise_one_each(void **unused) {
 static void test_condition_threshold_only_when_crossed(void **unused) {
   (void)unused;
   table *t = load("window_threshold");
-  int skim = card(t, 1, "gb_skim_off_the_top", VL_Z_HAND);
-  answer(t, 0, "gain.2");
+  int skim = vt_card(t, 1, "gb_skim_off_the_top", VL_Z_HAND);
+  vt_answer(t, 0, "gain.2");
   assert_int_equal(power_of(t, 0), 7);
   assert_int_equal(t->p.player, 1);
-  assert_true(offered(t, "cond.c%d", skim));
+  assert_true(vt_offered(t, "cond.c%d", skim));
   assert_non_null(strstr(question(t), "went from 5 to 7 Power"));
-  answer(t, 1, "pass");
+  vt_answer(t, 1, "pass");
   assert_int_equal(t->p.player, 0);
-  answer(t, 0, "play.c%d", card(t, 0, "la_grave_tithe", VL_Z_HAND));
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "la_grave_tithe", VL_Z_HAND));
   assert_int_equal(power_of(t, 0), 9);
   assert_int_equal(t->p.player, 0); /* 7 to 9: no window */
 }
@@ -1566,10 +1466,10 @@ static void test_condition_threshold_only_when_crossed(void **unused) {
 static void test_condition_window_after_move_and_start(void **unused) {
   (void)unused;
   table *t = load("window_after_move");
-  answer(t, 0, "move.2"); /* Waterlogged Strongbox: +1 */
+  vt_answer(t, 0, "move.2"); /* Waterlogged Strongbox: +1 */
   assert_int_equal(power_of(t, 0), 7);
   assert_int_equal(t->p.player, 1);
-  answer(t, 1, "cond.c%d", card(t, 1, "gb_skim_off_the_top", VL_Z_HAND));
+  vt_answer(t, 1, "cond.c%d", vt_card(t, 1, "gb_skim_off_the_top", VL_Z_HAND));
   assert_int_equal(power_of(t, 1), 2);
   assert_int_equal(t->p.player, 0);
   assert_int_equal(t->s.phase, VL_PH_ACTIONS);
@@ -1579,7 +1479,7 @@ static void test_condition_window_after_move_and_start(void **unused) {
   assert_int_equal(t->p.player, 1);
   assert_int_equal(t->s.phase, VL_PH_MOVE);
   assert_non_null(strstr(question(t), "went from 6 to 7 Power"));
-  answer(t, 1, "pass");
+  vt_answer(t, 1, "pass");
   assert_int_equal(t->p.player, 0);
 }
 
@@ -1589,30 +1489,31 @@ static void test_condition_window_after_move_and_start(void **unused) {
 static void test_condition_fate_against_the_current_player(void **unused) {
   (void)unused;
   table *t = load("condition_fate");
-  int swarm = card(t, 1, "hq_angry_swarm", VL_Z_HAND);
-  int cantor = card(t, 0, "la_cantor_ebb", VL_Z_FDECK);
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", card(t, 1, "hq_hedda_ashgrove", VL_Z_REVEALED));
-  answer(t, 0, "loc.1");
+  int swarm = vt_card(t, 1, "hq_angry_swarm", VL_Z_HAND);
+  int cantor = vt_card(t, 0, "la_cantor_ebb", VL_Z_FDECK);
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d",
+            vt_card(t, 1, "hq_hedda_ashgrove", VL_Z_REVEALED));
+  vt_answer(t, 0, "loc.1");
   assert_int_equal(power_of(t, 1), 1); /* Hedda Ashgrove: lose 1 */
   assert_int_equal(t->p.player, 1);
-  answer(t, 1, "cond.c%d", swarm);
-  assert_true(told(t, -1,
-                   "Villain 2 performs a Fate action against "
-                   "Villain 1."));
+  vt_answer(t, 1, "cond.c%d", swarm);
+  assert_true(vt_told(t, -1,
+                      "Villain 2 performs a Fate action against "
+                      "Villain 1."));
   assert_true(t->flags & ENG_REVEALED);
   assert_zone(t, cantor, VL_Z_REVEALED);
   assert_int_equal(t->p.player, 1); /* the Hive Queen chooses */
-  answer(t, 1, "pick.c%d", cantor);
-  assert_false(offered(t, "loc.4")); /* the Lich's lock */
-  answer(t, 1, "loc.3");
+  vt_answer(t, 1, "pick.c%d", cantor);
+  assert_false(vt_offered(t, "loc.4")); /* the Lich's lock */
+  vt_answer(t, 1, "loc.3");
   assert_zone(t, cantor, VL_Z_TOP);
   assert_int_equal(t->s.w[cantor].loc, 2);
   assert_int_equal(power_of(t, 0), 1); /* Cantor Ebb: lose 2 */
   assert_zone(t, swarm, VL_Z_VDISC);
   /* Back to the Lich, whose Gain 3 Power is now covered. */
   assert_int_equal(t->p.player, 0);
-  assert_false(offered(t, "gain.1"));
+  assert_false(vt_offered(t, "gain.1"));
 }
 
 /* ======================================================================
@@ -1627,11 +1528,11 @@ static void test_condition_fate_against_the_current_player(void **unused) {
 static void test_glossary_a_card_affects_its_own_realm(void **unused) {
   (void)unused;
   table *t = load("realm_only");
-  int ink = card(t, 0, "la_marrow_inkwell", VL_Z_HAND);
+  int ink = vt_card(t, 0, "la_marrow_inkwell", VL_Z_HAND);
   assert_int_equal(vl_cost(&t->s, 0, ink), 1);
-  assert_string_equal(label_of(t, "gain.2"), "Gain 2 Power (to 3)");
-  answer(t, 0, "play.c%d", ink);
-  answer(t, 0, "loc.2");
+  assert_string_equal(vt_label_of(t, "gain.2"), "Gain 2 Power (to 3)");
+  vt_answer(t, 0, "play.c%d", ink);
+  vt_answer(t, 0, "loc.2");
   assert_int_equal(power_of(t, 0), 0);
 }
 
@@ -1641,15 +1542,15 @@ static void test_glossary_a_card_affects_its_own_realm(void **unused) {
 static void test_glossary_lock_removed(void **unused) {
   (void)unused;
   table *t = load("unlock");
-  answer(t, 0, "play.c%d", card(t, 0, "force_the_lamp_door", VL_Z_HAND));
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "force_the_lamp_door", VL_Z_HAND));
   assert_int_equal(t->s.seat[0].locked, 0);
   assert_int_equal(power_of(t, 0), 1);
-  assert_true(told(t, -1,
-                   "Villain 1 removed the lock token from Hollow "
-                   "Lighthouse."));
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_HAND);
-  answer(t, 0, "play.c%d", deck);
-  answer(t, 0, "loc.4");
+  assert_true(vt_told(t, -1,
+                      "Villain 1 removed the lock token from Hollow "
+                      "Lighthouse."));
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_HAND);
+  vt_answer(t, 0, "play.c%d", deck);
+  vt_answer(t, 0, "loc.4");
   assert_zone(t, deck, VL_Z_REALM);
   assert_int_equal(t->s.w[deck].loc, 3);
 }
@@ -1675,7 +1576,7 @@ static void test_glossary_no_card_at_a_locked_location(void **unused) {
   table *t = load("move_hero_lock");
   assert_int_equal(t->s.seat[0].locked, 8);
   assert_false(
-      offered(t, "hero.c%d.4", card(t, 0, "brother_anselm", VL_Z_TOP)));
+      vt_offered(t, "hero.c%d.4", vt_card(t, 0, "brother_anselm", VL_Z_TOP)));
 }
 
 /* Glossar, Karten "ausspielen" und "zu einem Ort ziehen": "Wird die
@@ -1686,19 +1587,20 @@ static void test_glossary_no_card_at_a_locked_location(void **unused) {
 static void test_glossary_moved_is_not_played(void **unused) {
   (void)unused;
   table *t = load("played_vs_moved");
-  int jory = card(t, 0, "gb_jory_quickfingers", VL_Z_TOP);
-  answer(t, 0, "hero.c%d.3", jory);
+  int jory = vt_card(t, 0, "gb_jory_quickfingers", VL_Z_TOP);
+  vt_answer(t, 0, "hero.c%d.3", jory);
   assert_int_equal(t->s.w[jory].loc, 2);
   assert_int_equal(power_of(t, 0), 6); /* Toll Chain's +1; no loss */
-  assert_false(told(t, -1, "lost"));
+  assert_false(vt_told(t, -1, "lost"));
 
   t = load("ally_moved");
-  int worker = card(t, 0, "hq_worker_drone", VL_Z_REALM);
+  int worker = vt_card(t, 0, "hq_worker_drone", VL_Z_REALM);
   /* A Brood, the Hive Queen's own kind, is never moved (Lair). */
   assert_int_equal(
-      count_prefix(t, "ally.c%d.", card(t, 0, "hq_nectar_brood", VL_Z_REALM)),
+      vt_count_prefix(t, "ally.c%d.",
+                      vt_card(t, 0, "hq_nectar_brood", VL_Z_REALM)),
       0);
-  answer(t, 0, "ally.c%d.2", worker);
+  vt_answer(t, 0, "ally.c%d.2", worker);
   assert_int_equal(t->s.w[worker].loc, 1);
   assert_int_equal(power_of(t, 0), 0);
 }
@@ -1710,15 +1612,16 @@ static void test_glossary_moved_is_not_played(void **unused) {
 static void test_glossary_hero_arrives_on_play_and_move(void **unused) {
   (void)unused;
   table *t = load("played_vs_moved");
-  answer(t, 0, "hero.c%d.3", card(t, 0, "gb_jory_quickfingers", VL_Z_TOP));
-  assert_true(told(t, -1,
-                   "Villain 1 gained 1 Power from Toll Chain's "
-                   "ability (now 6)."));
+  vt_answer(t, 0, "hero.c%d.3",
+            vt_card(t, 0, "gb_jory_quickfingers", VL_Z_TOP));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 gained 1 Power from Toll Chain's "
+                      "ability (now 6)."));
 
   t = load("hero_arrives_on_play");
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", card(t, 1, "gb_wendel_marsh", VL_Z_REVEALED));
-  answer(t, 0, "loc.1");
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d", vt_card(t, 1, "gb_wendel_marsh", VL_Z_REVEALED));
+  vt_answer(t, 0, "loc.1");
   assert_int_equal(power_of(t, 1), 2);
 }
 
@@ -1730,23 +1633,24 @@ static void test_glossary_hero_arrives_on_play_and_move(void **unused) {
 static void test_glossary_look_is_secret(void **unused) {
   (void)unused;
   table *t = load("look_fate");
-  int omens = card(t, 0, "la_read_omens", VL_Z_HAND);
-  int cor = card(t, 0, "la_corisande_vey", VL_Z_FDECK);
-  int pyre = card(t, 0, "la_pages_to_pyre", VL_Z_FDECK);
-  int tobin = card(t, 0, "la_tobin_emberlay", VL_Z_FDECK);
-  answer(t, 0, "play.c%d", omens);
+  int omens = vt_card(t, 0, "la_read_omens", VL_Z_HAND);
+  int cor = vt_card(t, 0, "la_corisande_vey", VL_Z_FDECK);
+  int pyre = vt_card(t, 0, "la_pages_to_pyre", VL_Z_FDECK);
+  int tobin = vt_card(t, 0, "la_tobin_emberlay", VL_Z_FDECK);
+  vt_answer(t, 0, "play.c%d", omens);
   assert_true(t->flags & ENG_REVEALED);
-  assert_true(told(t, -1,
-                   "Villain 1 looked at the top 2 cards of their "
-                   "fate deck."));
-  assert_false(told(t, -1, "Sister Corisande Vey"));
-  assert_false(told(t, 1, "Sister Corisande Vey"));
-  assert_true(told(t, 0,
-                   "You looked at Sister Corisande Vey and Pages to "
-                   "the Pyre (the top card first)."));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 looked at the top 2 cards of their "
+                      "fate deck."));
+  assert_false(vt_told(t, -1, "Sister Corisande Vey"));
+  assert_false(vt_told(t, 1, "Sister Corisande Vey"));
+  assert_true(vt_told(t, 0,
+                      "You looked at Sister Corisande Vey and Pages to "
+                      "the Pyre (the top card first)."));
   assert_int_equal(t->p.player, 0);
-  assert_true(offered(t, "pick.c%d", cor) && offered(t, "pick.c%d", pyre));
-  assert_false(offered(t, "pick.c%d", tobin));
+  assert_true(vt_offered(t, "pick.c%d", cor) &&
+              vt_offered(t, "pick.c%d", pyre));
+  assert_false(vt_offered(t, "pick.c%d", tobin));
   assert_int_equal(view_count(t, 0, "looked"), 2);
   assert_int_equal(view_count(t, 1, "looked"), 0);
   assert_int_equal(view_count(t, -1, "looked"), -1);
@@ -1762,12 +1666,12 @@ static void test_glossary_look_is_secret(void **unused) {
   bad.w[omens].known = 1; /* resolving, face up */
   assert_int_not_equal(vl_check(&bad, msg, sizeof msg), 0);
   /* Discarded, the card is public; the other stays on top, known. */
-  answer(t, 0, "pick.c%d", pyre);
+  vt_answer(t, 0, "pick.c%d", pyre);
   assert_zone(t, pyre, VL_Z_FDISC);
-  assert_true(told(t, -1,
-                   "Villain 1 discarded Pages to the Pyre from the "
-                   "top of their fate deck."));
-  answer(t, 0, "done");
+  assert_true(vt_told(t, -1,
+                      "Villain 1 discarded Pages to the Pyre from the "
+                      "top of their fate deck."));
+  vt_answer(t, 0, "done");
   assert_zone(t, cor, VL_Z_FDECK);
   assert_int_equal(t->s.fdeck[0].c[t->s.fdeck[0].n - 1], cor);
   assert_true(view_names(t, 0, "looked", "Sister Corisande Vey"));
@@ -1783,13 +1687,13 @@ static void test_glossary_look_at_an_empty_deck(void **unused) {
   (void)unused;
   table *t = load("look_empty");
   assert_int_equal(t->s.fdeck[0].n, 0);
-  answer(t, 0, "play.c%d", card(t, 0, "la_read_omens", VL_Z_HAND));
-  assert_true(told(t, -1,
-                   "Villain 1's fate discard pile was shuffled into "
-                   "a new fate deck."));
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "la_read_omens", VL_Z_HAND));
+  assert_true(vt_told(t, -1,
+                      "Villain 1's fate discard pile was shuffled into "
+                      "a new fate deck."));
   assert_int_equal(t->s.fdeck[0].n, 15);
   assert_int_equal(t->s.fdisc[0].n, 0);
-  assert_int_equal(count_prefix(t, "pick."), 2);
+  assert_int_equal(vt_count_prefix(t, "pick."), 2);
   assert_int_equal(view_count(t, 0, "looked"), 2);
 }
 
@@ -1802,11 +1706,11 @@ static void test_glossary_look_at_an_empty_deck(void **unused) {
 static void test_glossary_look_refills_when_the_deck_runs_out(void **unused) {
   (void)unused;
   table *t = load("look_midway");
-  answer(t, 0, "play.c%d", card(t, 0, "la_read_omens", VL_Z_HAND));
-  assert_true(told(t, -1,
-                   "Villain 1 looked at the top 2 cards of their "
-                   "fate deck."));
-  assert_int_equal(count_prefix(t, "pick."), 2);
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "la_read_omens", VL_Z_HAND));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 looked at the top 2 cards of their "
+                      "fate deck."));
+  assert_int_equal(vt_count_prefix(t, "pick."), 2);
   assert_int_equal(view_count(t, 0, "looked"), 2);
 }
 
@@ -1819,21 +1723,22 @@ static void test_glossary_look_refills_when_the_deck_runs_out(void **unused) {
 static void test_glossary_find_hero_in_the_realm(void **unused) {
   (void)unused;
   table *t = load("find_hero_realm");
-  int maren = card(t, 0, "maren_holt", VL_Z_TOP);
-  int belt = card(t, 0, "cork_lifebelt", VL_Z_TOP);
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_REALM);
-  answer(t, 0, "play.c%d", card(t, 0, "beacon_of_the_drowned", VL_Z_HAND));
-  assert_true(offered(t, "loc.1") && offered(t, "loc.2"));
-  assert_false(offered(t, "loc.4")); /* locked */
-  answer(t, 0, "loc.3");
+  int maren = vt_card(t, 0, "maren_holt", VL_Z_TOP);
+  int belt = vt_card(t, 0, "cork_lifebelt", VL_Z_TOP);
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_REALM);
+  vt_answer(t, 0, "play.c%d",
+            vt_card(t, 0, "beacon_of_the_drowned", VL_Z_HAND));
+  assert_true(vt_offered(t, "loc.1") && vt_offered(t, "loc.2"));
+  assert_false(vt_offered(t, "loc.4")); /* locked */
+  vt_answer(t, 0, "loc.3");
   assert_zone(t, maren, VL_Z_TOP);
   assert_int_equal(t->s.w[maren].loc, 2);
   assert_zone(t, belt, VL_Z_FDISC);
   assert_zone(t, deck, VL_Z_REALM); /* no "when played" */
-  assert_true(told(t, -1,
-                   "Villain 1 found Maren Holt, the Lightkeeper at "
-                   "Wreck of the Ninefold and moved them to "
-                   "Brinewater Undercroft."));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 found Maren Holt, the Lightkeeper at "
+                      "Wreck of the Ninefold and moved them to "
+                      "Brinewater Undercroft."));
   assert_false(t->flags & ENG_REVEALED);
 }
 
@@ -1842,18 +1747,19 @@ static void test_glossary_find_hero_in_the_realm(void **unused) {
 static void test_glossary_find_hero_in_the_fate_discard(void **unused) {
   (void)unused;
   table *t = load("find_hero_discard");
-  int maren = card(t, 0, "maren_holt", VL_Z_FDISC);
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_REALM);
-  answer(t, 0, "play.c%d", card(t, 0, "beacon_of_the_drowned", VL_Z_HAND));
-  answer(t, 0, "loc.3");
+  int maren = vt_card(t, 0, "maren_holt", VL_Z_FDISC);
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_REALM);
+  vt_answer(t, 0, "play.c%d",
+            vt_card(t, 0, "beacon_of_the_drowned", VL_Z_HAND));
+  vt_answer(t, 0, "loc.3");
   assert_zone(t, maren, VL_Z_TOP);
   assert_int_equal(t->s.w[maren].loc, 2);
   assert_int_equal(t->s.fdisc[0].n, 1); /* the Lifebelt stays */
   assert_zone(t, deck, VL_Z_VDISC);     /* played: her ability works */
-  assert_true(told(t, -1,
-                   "Villain 1 found Maren Holt, the Lightkeeper in "
-                   "Villain 1's fate discard pile and played them at "
-                   "Brinewater Undercroft."));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 found Maren Holt, the Lightkeeper in "
+                      "Villain 1's fate discard pile and played them at "
+                      "Brinewater Undercroft."));
 }
 
 /* Glossar, Einen Helden "suchen": "Befindet sich der Held auch nicht im
@@ -1863,15 +1769,16 @@ static void test_glossary_find_hero_in_the_fate_discard(void **unused) {
 static void test_glossary_find_hero_in_the_fate_deck(void **unused) {
   (void)unused;
   table *t = load("find_hero_deck");
-  int maren = card(t, 0, "maren_holt", VL_Z_FDECK);
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_REALM);
+  int maren = vt_card(t, 0, "maren_holt", VL_Z_FDECK);
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_REALM);
   assert_int_equal(t->s.fdeck[0].n, 15);
-  answer(t, 0, "play.c%d", card(t, 0, "beacon_of_the_drowned", VL_Z_HAND));
-  answer(t, 0, "loc.3");
+  vt_answer(t, 0, "play.c%d",
+            vt_card(t, 0, "beacon_of_the_drowned", VL_Z_HAND));
+  vt_answer(t, 0, "loc.3");
   assert_zone(t, maren, VL_Z_TOP);
   assert_int_equal(t->s.fdeck[0].n, 14);
   assert_zone(t, deck, VL_Z_VDISC);
-  assert_true(told(t, -1, "(the fate deck was shuffled)"));
+  assert_true(vt_told(t, -1, "(the fate deck was shuffled)"));
   assert_true(t->flags & ENG_REVEALED);
 }
 
@@ -1882,14 +1789,15 @@ static void test_glossary_find_hero_in_the_fate_deck(void **unused) {
 static void test_glossary_defeat_by_a_card(void **unused) {
   (void)unused;
   table *t = load("defeat_by_card");
-  int tamsin = card(t, 0, "tamsin_reed", VL_Z_TOP);
-  assert_int_equal(count_prefix(t, "vanq."), 0);
-  answer(t, 0, "play.c%d", card(t, 0, "the_sea_takes_its_due", VL_Z_HAND));
+  int tamsin = vt_card(t, 0, "tamsin_reed", VL_Z_TOP);
+  assert_int_equal(vt_count_prefix(t, "vanq."), 0);
+  vt_answer(t, 0, "play.c%d",
+            vt_card(t, 0, "the_sea_takes_its_due", VL_Z_HAND));
   assert_zone(t, tamsin, VL_Z_FDISC);
   assert_int_equal(t->s.seat[0].defeated, 1);
-  assert_true(told(t, -1,
-                   "defeated, with The Sea Takes Its Due's ability, "
-                   "Tamsin Reed, Salvage Diver"));
+  assert_true(vt_told(t, -1,
+                      "defeated, with The Sea Takes Its Due's ability, "
+                      "Tamsin Reed, Salvage Diver"));
 }
 
 /* Häufige Fragen: "Ich habe eine Karte, die es mir erlaubt, einen Helden
@@ -1901,16 +1809,16 @@ static void test_glossary_defeat_by_a_card(void **unused) {
 static void test_faq_defeat_up_to_strength_counts_modifiers(void **unused) {
   (void)unused;
   table *t = load("defeat_printed_strength");
-  int exec = card(t, 0, "iw_execution_at_dawn", VL_Z_HAND);
-  int garrick = card(t, 0, "iw_garrick_penhallow", VL_Z_TOP);
+  int exec = vt_card(t, 0, "iw_execution_at_dawn", VL_Z_HAND);
+  int garrick = vt_card(t, 0, "iw_garrick_penhallow", VL_Z_TOP);
   assert_int_equal(vl_strength(&t->s, garrick), 5);
-  assert_false(offered(t, "play.c%d", exec));
+  assert_false(vt_offered(t, "play.c%d", exec));
 
   t = load("defeat_reduced_strength");
-  exec = card(t, 0, "iw_execution_at_dawn", VL_Z_HAND);
-  garrick = card(t, 0, "iw_garrick_penhallow", VL_Z_TOP);
+  exec = vt_card(t, 0, "iw_execution_at_dawn", VL_Z_HAND);
+  garrick = vt_card(t, 0, "iw_garrick_penhallow", VL_Z_TOP);
   assert_int_equal(vl_strength(&t->s, garrick), 4);
-  answer(t, 0, "play.c%d", exec);
+  vt_answer(t, 0, "play.c%d", exec);
   assert_zone(t, garrick, VL_Z_FDISC);
   assert_int_equal(t->s.seat[0].defeated, 1);
 }
@@ -1924,15 +1832,15 @@ static void test_strength_at_this_location_includes_itself(void **unused) {
   (void)unused;
   table *t = load("strength_here");
   assert_int_equal(
-      vl_strength(&t->s, card(t, 0, "gb_bastion_hurlock", VL_Z_REALM)), 5);
-  assert_int_equal(vl_strength(&t->s, card(t, 0, "gb_coin_clerk", VL_Z_REALM)),
-                   2);
+      vl_strength(&t->s, vt_card(t, 0, "gb_bastion_hurlock", VL_Z_REALM)), 5);
+  assert_int_equal(
+      vl_strength(&t->s, vt_card(t, 0, "gb_coin_clerk", VL_Z_REALM)), 2);
   assert_int_equal(
       vl_strength(&t->s, card_at(t, 1, "barnacle_bosun", VL_Z_REALM, 0)), 3);
   assert_int_equal(
       vl_strength(&t->s, card_at(t, 1, "barnacle_bosun", VL_Z_REALM, 1)), 3);
   assert_int_equal(
-      vl_strength(&t->s, card(t, 1, "drowned_deckhand", VL_Z_REALM)), 3);
+      vl_strength(&t->s, vt_card(t, 1, "drowned_deckhand", VL_Z_REALM)), 3);
 }
 
 /* Kartentypen: "Solange eine Karte in deinem Reich liegt, wirkt auch
@@ -1941,14 +1849,14 @@ static void test_strength_at_this_location_includes_itself(void **unused) {
 static void test_static_ability_ends_with_the_card(void **unused) {
   (void)unused;
   table *t = load("static_ends");
-  int cudgel = card(t, 0, "gb_hired_cudgel", VL_Z_HAND);
-  int honora = card(t, 0, "gb_honora_blythe", VL_Z_TOP);
-  assert_false(offered(t, "play.c%d", cudgel));
-  answer(t, 0, "vanq.c%d", honora);
-  answer(t, 0, "pick.c%d", card(t, 0, "gb_hired_cudgel", VL_Z_REALM));
+  int cudgel = vt_card(t, 0, "gb_hired_cudgel", VL_Z_HAND);
+  int honora = vt_card(t, 0, "gb_honora_blythe", VL_Z_TOP);
+  assert_false(vt_offered(t, "play.c%d", cudgel));
+  vt_answer(t, 0, "vanq.c%d", honora);
+  vt_answer(t, 0, "pick.c%d", vt_card(t, 0, "gb_hired_cudgel", VL_Z_REALM));
   assert_zone(t, honora, VL_Z_FDISC);
   assert_int_equal(vl_cost(&t->s, 0, cudgel), 2);
-  assert_true(offered(t, "play.c%d", cudgel));
+  assert_true(vt_offered(t, "play.c%d", cudgel));
 }
 
 /* Lair's decision 12: play_free's price limit is the printed cost (Nurse
@@ -1957,20 +1865,20 @@ static void test_static_ability_ends_with_the_card(void **unused) {
 static void test_play_free_limit_is_the_printed_cost(void **unused) {
   (void)unused;
   table *t = load("play_free_printed");
-  int nurse = card(t, 0, "hq_nurse_drone", VL_Z_HAND);
-  int guard = card(t, 0, "hq_guard_brood", VL_Z_HAND);
+  int nurse = vt_card(t, 0, "hq_nurse_drone", VL_Z_HAND);
+  int guard = vt_card(t, 0, "hq_guard_brood", VL_Z_HAND);
   assert_int_equal(vl_cost(&t->s, 0, guard), 3);
-  answer(t, 0, "play.c%d", nurse);
-  answer(t, 0, "loc.2");
+  vt_answer(t, 0, "play.c%d", nurse);
+  vt_answer(t, 0, "loc.2");
   assert_int_equal(power_of(t, 0), 0);
-  assert_true(offered(t, "pick.c%d", guard) && offered(t, "skip"));
-  answer(t, 0, "pick.c%d", guard);
-  answer(t, 0, "loc.2");
+  assert_true(vt_offered(t, "pick.c%d", guard) && vt_offered(t, "skip"));
+  vt_answer(t, 0, "pick.c%d", guard);
+  vt_answer(t, 0, "loc.2");
   assert_zone(t, guard, VL_Z_REALM);
   assert_int_equal(power_of(t, 0), 0);
-  assert_true(told(t, -1,
-                   "Villain 1 played the Brood Guard Brood at "
-                   "Humming Galleries for free."));
+  assert_true(vt_told(t, -1,
+                      "Villain 1 played the Brood Guard Brood at "
+                      "Humming Galleries for free."));
 }
 
 /* Häufige Fragen: "Darf ich mir die Karten meiner Ablagestapel anschauen?
@@ -1979,14 +1887,15 @@ static void test_play_free_limit_is_the_printed_cost(void **unused) {
 static void test_faq_discard_piles_are_public(void **unused) {
   (void)unused;
   table *t = load("discard");
-  answer(t, 0, "discard");
-  answer(t, 0, "pick.c%d", card(t, 0, "la_bone_scribe", VL_Z_HAND));
-  answer(t, 0, "done");
+  vt_answer(t, 0, "discard");
+  vt_answer(t, 0, "pick.c%d", vt_card(t, 0, "la_bone_scribe", VL_Z_HAND));
+  vt_answer(t, 0, "done");
   for (int v = -1; v < 2; v++)
     assert_true(view_names(t, v, "discard_1", "Bone Scribe"));
   t = load("fate_unplayable");
-  answer(t, 0, "fate.2");
-  answer(t, 0, "pick.c%d", card(t, 1, "keepers_great_lens", VL_Z_REVEALED));
+  vt_answer(t, 0, "fate.2");
+  vt_answer(t, 0, "pick.c%d",
+            vt_card(t, 1, "keepers_great_lens", VL_Z_REVEALED));
   for (int v = -1; v < 2; v++)
     assert_true(view_names(t, v, "fate_discard_2", "Salvage Claim"));
   /* and the ruleset lists them as open piles for /game pile */
@@ -2009,24 +1918,24 @@ static void test_faq_discard_piles_are_public(void **unused) {
 static void test_objective_defeat_hero_at(void **unused) {
   (void)unused;
   table *t = load("objective_defeat_elsewhere");
-  int maren = card(t, 0, "maren_holt", VL_Z_TOP);
-  answer(t, 0, "vanq.c%d", maren);
-  answer(t, 0, "pick.c%d", card(t, 0, "anchor_wraith", VL_Z_REALM));
+  int maren = vt_card(t, 0, "maren_holt", VL_Z_TOP);
+  vt_answer(t, 0, "vanq.c%d", maren);
+  vt_answer(t, 0, "pick.c%d", vt_card(t, 0, "anchor_wraith", VL_Z_REALM));
   assert_zone(t, maren, VL_Z_FDISC);
   assert_false(t->s.over);
   assert_int_equal(t->p.player, 0);
 
   t = load("objective_defeat_at");
-  maren = card(t, 0, "maren_holt", VL_Z_TOP);
-  answer(t, 0, "vanq.c%d", maren);
-  answer(t, 0, "pick.c%d", card(t, 0, "anchor_wraith", VL_Z_REALM));
+  maren = vt_card(t, 0, "maren_holt", VL_Z_TOP);
+  vt_answer(t, 0, "vanq.c%d", maren);
+  vt_answer(t, 0, "pick.c%d", vt_card(t, 0, "anchor_wraith", VL_Z_REALM));
   assert_true(t->s.over);
   assert_int_equal(t->s.winners, 1);
   assert_int_equal(t->s.reason, VL_END_OBJECTIVE);
-  assert_true(told(t, -1,
-                   "Villain 1, The Drowned Captain, has achieved "
-                   "their objective"));
-  assert_zone(t, card(t, 0, "ide_quell", -1), VL_Z_TOP);
+  assert_true(vt_told(t, -1,
+                      "Villain 1, The Drowned Captain, has achieved "
+                      "their objective"));
+  assert_zone(t, vt_card(t, 0, "ide_quell", -1), VL_Z_TOP);
   assert_int_equal(t->s.seat[0].mover, 1);
   /* At once: the Wraiths' "discarded" Power never came. */
   assert_int_equal(power_of(t, 0), 0);
@@ -2056,18 +1965,19 @@ static void test_objective_held_through_a_round(void **unused) {
     assert_false(t->s.over);
     assert_int_equal(power_of(t, 0), 20);
     assert_int_equal(t->s.phase, VL_PH_MOVE);
-    answer(t, 0, "move.2");
-    answer(t, 0, "end");
+    vt_answer(t, 0, "move.2");
+    vt_answer(t, 0, "end");
     assert_false(t->s.over); /* 20 in his own turn: not yet */
     assert_int_equal(t->p.player, 1);
-    answer(t, 1, "move.2"); /* Hall of Whispers: Fate */
+    vt_answer(t, 1, "move.2"); /* Hall of Whispers: Fate */
     if (revolt) {
-      answer(t, 1, "fate.1");
-      answer(t, 1, "pick.c%d", card(t, 0, "gb_tax_revolt", VL_Z_REVEALED));
+      vt_answer(t, 1, "fate.1");
+      vt_answer(t, 1, "pick.c%d",
+                vt_card(t, 0, "gb_tax_revolt", VL_Z_REVEALED));
       assert_int_equal(power_of(t, 0),
                        20 - effect_n(t, 0, "gb_tax_revolt", VL_OP_LOSE_POWER));
     }
-    answer(t, 1, "end");
+    vt_answer(t, 1, "end");
     assert_int_equal(t->s.over, !revolt);
     if (!revolt)
       assert_int_equal(t->s.winners, 1);
@@ -2088,8 +1998,8 @@ static void test_objective_card_everywhere(void **unused) {
   assert_int_equal(t->s.winners, 1);
 
   t = load("objective_broods_mid_turn");
-  answer(t, 0, "play.c%d", card(t, 0, "hq_nectar_brood", VL_Z_HAND));
-  answer(t, 0, "loc.1");
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "hq_nectar_brood", VL_Z_HAND));
+  vt_answer(t, 0, "loc.1");
   assert_false(t->s.over);
   assert_int_equal(t->s.phase, VL_PH_ACTIONS);
 }
@@ -2101,7 +2011,7 @@ static void test_objective_card_everywhere(void **unused) {
 static void test_objective_items_together(void **unused) {
   (void)unused;
   table *t = load("objective_items");
-  answer(t, 0, "play.c%d", card(t, 0, "peat_amber_eye", VL_Z_HAND));
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "peat_amber_eye", VL_Z_HAND));
   assert_true(t->s.over);
   assert_int_equal(t->s.winners, 1);
   assert_int_equal(t->s.seat[0].mover, 0);
@@ -2112,7 +2022,7 @@ static void test_objective_items_together(void **unused) {
 static void test_objective_count_defeated(void **unused) {
   (void)unused;
   table *t = load("objective_defeated");
-  answer(t, 0, "vanq.c%d", card(t, 0, "iw_corbin_tallow", VL_Z_TOP));
+  vt_answer(t, 0, "vanq.c%d", vt_card(t, 0, "iw_corbin_tallow", VL_Z_TOP));
   assert_true(t->s.over);
   assert_int_equal(t->s.winners, 1);
   assert_int_equal(t->s.seat[0].defeated, 3);
@@ -2126,15 +2036,15 @@ static void test_objective_count_defeated(void **unused) {
 static void test_objective_now_in_another_players_turn(void **unused) {
   (void)unused;
   table *t = load("objective_other_turn");
-  answer(t, 0, "play.c%d", card(t, 0, "force_the_lamp_door", VL_Z_HAND));
+  vt_answer(t, 0, "play.c%d", vt_card(t, 0, "force_the_lamp_door", VL_Z_HAND));
   assert_int_equal(t->p.player, 1);
-  answer(t, 1, "cond.c%d", card(t, 1, "la_marginal_note", VL_Z_HAND));
+  vt_answer(t, 1, "cond.c%d", vt_card(t, 1, "la_marginal_note", VL_Z_HAND));
   assert_true(t->s.over);
   assert_int_equal(t->s.winners, 2);
   assert_int_equal(t->s.current, 0);
-  assert_true(told(t, -1,
-                   "Villain 2, The Lich Archivist, has achieved "
-                   "their objective"));
+  assert_true(vt_told(t, -1,
+                      "Villain 2, The Lich Archivist, has achieved "
+                      "their objective"));
 }
 
 /* Spielende: "endet das Spiel sofort". Lair: objectives that hold at the
@@ -2156,14 +2066,14 @@ static void test_end_after_sixty_rounds(void **unused) {
   (void)unused;
   table *t = load("round_limit");
   assert_int_equal(VL_ROUND_LIMIT, 60);
-  answer(t, 1, "end");
+  vt_answer(t, 1, "end");
   assert_true(t->s.over);
   assert_int_equal(t->s.winners, 0);
   assert_int_equal(t->s.reason, VL_END_ROUNDS);
-  assert_true(told(t, -1,
-                   "After 60 rounds no villain has achieved their "
-                   "objective: the game ends without a winner, and "
-                   "the heroes prevail."));
+  assert_true(vt_told(t, -1,
+                      "After 60 rounds no villain has achieved their "
+                      "objective: the game ends without a winner, and "
+                      "the heroes prevail."));
   eng_result r;
   vl_ruleset.result(&t->s, &r);
   assert_true(r.over);
@@ -2209,35 +2119,35 @@ static void test_end_game_over_offers_nothing(void **unused) {
 static void test_takeback_flags(void **unused) {
   (void)unused;
   table *t = load("takeback_flags");
-  int deck = card(t, 0, "drowned_deckhand", VL_Z_HAND);
-  int pilot = card(t, 0, "wreckers_pilot", VL_Z_HAND);
-  int tamsin = card(t, 0, "tamsin_reed", VL_Z_TOP);
-  answer(t, 0, "move.2");
+  int deck = vt_card(t, 0, "drowned_deckhand", VL_Z_HAND);
+  int pilot = vt_card(t, 0, "wreckers_pilot", VL_Z_HAND);
+  int tamsin = vt_card(t, 0, "tamsin_reed", VL_Z_TOP);
+  vt_answer(t, 0, "move.2");
   assert_false(t->flags & ENG_REVEALED);
-  answer(t, 0, "play.c%d", deck);
+  vt_answer(t, 0, "play.c%d", deck);
   assert_false(t->flags & ENG_REVEALED);
-  answer(t, 0, "loc.2");
+  vt_answer(t, 0, "loc.2");
   assert_false(t->flags & ENG_REVEALED);
-  answer(t, 0, "hero.c%d.2", tamsin);
+  vt_answer(t, 0, "hero.c%d.2", tamsin);
   assert_false(t->flags & ENG_REVEALED);
-  answer(t, 0, "play.c%d", pilot);
-  answer(t, 0, "loc.2");
+  vt_answer(t, 0, "play.c%d", pilot);
+  vt_answer(t, 0, "loc.2");
   assert_false(t->flags & ENG_REVEALED);
   /* Wrecker's Pilot may find Force the Lamp Door: one option per card. */
-  assert_int_equal(count_prefix(t, "pick."), 1);
-  assert_true(offered(t, "skip"));
+  assert_int_equal(vt_count_prefix(t, "pick."), 1);
+  assert_true(vt_offered(t, "skip"));
   answer_nth(t, 0);
   assert_true(t->flags & ENG_REVEALED);
-  assert_true(told(t, -1,
-                   "Villain 1 searched their villain deck and took "
-                   "Force the Lamp Door into their hand"));
-  assert_zone(t, card(t, 0, "force_the_lamp_door", VL_Z_HAND), VL_Z_HAND);
-  answer(t, 0, "vanq.c%d", tamsin);
-  answer(t, 0, "pick.c%d", deck);
+  assert_true(vt_told(t, -1,
+                      "Villain 1 searched their villain deck and took "
+                      "Force the Lamp Door into their hand"));
+  assert_zone(t, vt_card(t, 0, "force_the_lamp_door", VL_Z_HAND), VL_Z_HAND);
+  vt_answer(t, 0, "vanq.c%d", tamsin);
+  vt_answer(t, 0, "pick.c%d", deck);
   assert_zone(t, tamsin, VL_Z_FDISC);
   assert_false(t->flags & ENG_REVEALED);
-  assert_true(offered(t, "gain.3")); /* so the turn has not ended */
-  answer(t, 0, "end");
+  assert_true(vt_offered(t, "gain.3")); /* so the turn has not ended */
+  vt_answer(t, 0, "end");
   assert_true(t->flags & ENG_REVEALED); /* the draw */
 }
 
@@ -2309,7 +2219,7 @@ static void test_saves_damaged_are_refused(void **unused) {
   table *t = load("window_holder"); /* hands, realms, piles, a lock */
   json_t *good = vl_to_json(&t->s);
   assert_int_equal(vl_from_json(&back, good), ENG_OK);
-  int riptide = card(t, 1, "riptide", VL_Z_HAND);
+  int riptide = vt_card(t, 1, "riptide", VL_Z_HAND);
   for (int k = 0; k < 5; k++) {
     json_t *j = json_deep_copy(good);
     json_t *piles = json_object_get(j, "piles");
