@@ -416,7 +416,14 @@ def part_turn_followup(fake, db, stats):
     # in her DM channel.
     since = fake.last_request_n()
     mine = "/channels/%s/messages" % dm["channel_id"]
-    move(fake, random.Random(3), "alice", CH_FOLLOW, "a move from the channel")
+    # Not the end of her turn: that would rightly post the next turn's DM.
+    choices = [c for c in dl.autocomplete(fake, "alice", "move", "choice", "",
+                                          channel=CH_FOLLOW)
+               if c["value"] != "end"]
+    check(choices, "alice was offered nothing but the end of her turn")
+    value = dl.pick(random.Random(3), WEIGHTS, choices)["value"]
+    acted(dl.slash(fake, "alice", "move", dl.options(choice=value),
+                   channel=CH_FOLLOW), "a move from the channel (%s)" % value)
     dl.wait_until(lambda: sent_request(fake, "PATCH", "%s/%s" % (
         mine, new[0]["id"]), since), 10, "the edit of the follow-up turn DM")
     check(not sent_request(fake, "POST", mine, since),

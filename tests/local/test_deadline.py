@@ -230,8 +230,11 @@ def test_out_of_turn(binary, tmp, stats):
                  "bob's turn (alice's 5 hours were counted?)")
         out = lair.send("!advance 2m")
         w = warnings(out)
-        ll.check(len(w) == 1 and "<@bob>, half your time for this turn of "
-                 "game #1 is gone: decide within 5h 59m" in w[0]["text"],
+        # The console's clock is the real one moved by !advance: a slow
+        # machine's seconds may take the remainder below the full minute.
+        ll.check(len(w) == 1 and re.search(
+                 r"<@bob>, half your time for this turn of game #1 is gone: "
+                 r"decide within 5h 5[89]m", w[0]["text"]),
                  "no half-time warning at 6 of bob's 12 hours: %r" % out)
         before = len(moves(db))
         out = lair.send("!advance 5h57m")
@@ -415,7 +418,7 @@ def test_warnings(binary, tmp, stats):
         w = warnings(out)
         if case == "quiet_held":
             ll.check(len(w) == 1 and w[0]["to"] == "channel" and
-                     "decide within 3h 59m" in w[0]["text"],
+                     re.search(r"decide within 3h 5[89]m", w[0]["text"]),
                      "quiet_held: no warning when quiet hours ended: %r" % w)
         else:
             ll.check(not w, "%s: a warning came late: %r" % (case, w))
