@@ -32,7 +32,7 @@ endforeach()
 # case per ruleset (its argument), so that they run side by side. The
 # plain test_fuzz_state case is the toy game's and checks that every
 # registered ruleset has a case of its own.
-set(LAIR_FUZZ_RULESETS supervillain villainous marvel-villainous)
+set(LAIR_FUZZ_RULESETS supervillain villainous marvel-villainous disorder)
 string(JOIN " " LAIR_FUZZ_RULESET_WORDS ${LAIR_FUZZ_RULESETS})
 set_tests_properties(test_fuzz_state PROPERTIES ENVIRONMENT
   "${LAIR_TEST_ENV};LAIR_FUZZ_RULESETS=${LAIR_FUZZ_RULESET_WORDS}")
@@ -74,6 +74,12 @@ endif()
 # test_vl_ai builds its small positions with the same loader.
 if(TARGET test_vl_ai)
   target_sources(test_vl_ai PRIVATE ${PROJECT_SOURCE_DIR}/tests/vl_position.c)
+endif()
+
+# The Disorder rule tests build their small positions in C with
+# tests/dis_position.c.
+if(TARGET test_dis_rules)
+  target_sources(test_dis_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/dis_position.c)
 endif()
 
 # test_ai and test_sv_render build their small Supervillain positions

@@ -6,6 +6,7 @@
  */
 #include "eng.h"
 
+#include "games/disorder/dis.h"
 #include "games/supervillain/sv.h"
 #include "games/villainous/vl.h"
 
@@ -15,6 +16,7 @@ static const eng_ruleset *const rulesets[] = {
     &sv_ruleset,
     &vl_ruleset,
     &vl_marvel_ruleset,
+    &dis_ruleset,
     NULL,
 };
 
