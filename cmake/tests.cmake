@@ -129,7 +129,7 @@ set(LAIR_CLI_CASES
     bad_games bad_players_text bad_seed missing_game extra_argument
     cards_unknown cards_markdown cards_markdown_errors simulate_registered
     simulate_ai bad_ai replay_usage health check bad_database simulate_golden
-    simulate_marvel simulate_checked)
+    simulate_marvel simulate_checked simulate_disorder)
 foreach(case IN LISTS LAIR_CLI_CASES)
   add_test(NAME cli_${case}
            COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/cli.sh

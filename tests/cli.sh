@@ -200,6 +200,21 @@ simulate_marvel)
     done
   done
   ;;
+simulate_disorder)
+  # Disorder of the Villains (docs/rules/disorder.md) with decks drafted
+  # and dealt: random and heuristic playouts keep every invariant (40
+  # cards each in one place, hands and decks hidden in every view, the
+  # chain's entries real, the last turns only once both decks are empty)
+  # and every game ends, by two mints or after the last four turns.
+  for mode in standard random; do
+    for ai in random,random heuristic,random random,heuristic; do
+      run simulate disorder --games 25 --seed 9 --mode "$mode" --ai "$ai"
+      expect_rc 0; expect_out '"violations": 0'
+      expect_out '"mode": "'"$mode"'"'
+      grep -q '"violation"' "$tmp/out" && fail "a game ended by a violation"
+    done
+  done
+  ;;
 simulate_ai)
   # --ai gives each seat a level; the JSON names them; the default is all
   # random, and saying so explicitly plays the very same games.

@@ -532,7 +532,7 @@ static void res_nothing(dis_state *s, eng_events *ev, const char *why) {
   if (ev) {
     char d[96];
     trait_desc(s, s->res.card, s->res.trait, d, sizeof d);
-    SAY(-1, "%s%s %s.", s->res.copied ? "The copied " : "", d, why);
+    SAY(-1, "%s%s %s.", s->res.copied ? "The copy of " : "", d, why);
   }
   res_done(s);
 }
@@ -719,11 +719,14 @@ static void res_continue(dis_state *s, unsigned *flags, eng_events *ev) {
       return;
     }
     if (ev) {
-      char d[96], bd[96];
-      trait_desc(s, r->card, r->trait, d, sizeof d);
+      char bd[96];
       trait_desc(s, b->card, b->trait, bd, sizeof bd);
-      SAY(-1, "%s%s NEGATEs Villain %d's %s: it is cancelled.",
-          r->copied ? "The copied " : "", d, b->ctrl + 1, bd);
+      if (r->copied)
+        SAY(-1, "Villain %d's copied NEGATE cancels Villain %d's %s.",
+            ctrl + 1, b->ctrl + 1, bd);
+      else
+        SAY(-1, "Villain %d's %s NEGATEs Villain %d's %s: it is cancelled.",
+            ctrl + 1, name_of(s, r->card), b->ctrl + 1, bd);
     }
     s->n_chain--;
     res_done(s);

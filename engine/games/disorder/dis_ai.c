@@ -137,6 +137,13 @@ static int opp_monsters(const dis_state *s, int me) {
   return s->n_mrow[1 - me];
 }
 
+/* How close the opponent is to a mint, as a bonus for hitting their
+ * Monsters: nothing until they have two of a Sequence in play. */
+static double threat(const dis_state *s, int me) {
+  double p = row_progress(s, 1 - me, false);
+  return p > 2 ? 0.6 * (p - 2) : 0;
+}
+
 /* What carrying out op (of a trait whose target filter is f) is worth to
  * me, roughly. */
 static double op_value(const dis_state *s, int me, const dis_trait *tr) {
@@ -148,10 +155,10 @@ static double op_value(const dis_state *s, int me, const dis_trait *tr) {
     if (tr->target.side == DIS_SIDE_OPP)
       return tr->target.kind == DIS_KIND_VILLAIN
                  ? (s->n_vrow[1 - me] ? 1.0 : 0)
-                 : (opp_monsters(s, me) ? 1.6 : 0);
-    return opp_monsters(s, me) ? 1.0 : -1.5;
+                 : (opp_monsters(s, me) ? 1.0 + threat(s, me) : 0);
+    return opp_monsters(s, me) ? 0.6 + threat(s, me) : -1.5;
   case DIS_OP_FLIP:
-    return opp_monsters(s, me) && s->n_mrow[me] ? 1.0 : 0;
+    return opp_monsters(s, me) && s->n_mrow[me] ? 0.6 + threat(s, me) : 0;
   case DIS_OP_DRAW:
     return 0.8 * (tr->n ? tr->n : 1);
   case DIS_OP_DISCARD:
@@ -316,7 +323,7 @@ static double score(const dis_state *s, int me, uint32_t code) {
       if (tr->answers == DIS_AN_ENTER && s->win_enter != DIS_NONE) {
         int e = s->win_enter;
         if (dis_def(s, e)->kind == DIS_KIND_MONSTER)
-          return 0.6 + 2 * usefulness(s, s->side[e], e, false);
+          return 0.3 + 2 * usefulness(s, s->side[e], e, false);
         return 1.2;
       }
       return 1.0;

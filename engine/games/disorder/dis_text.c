@@ -110,7 +110,7 @@ static void chain(const json_t *v, eng_text *o) {
     const json_t *subject = json_object_get(e, "subject");
     eng_put(o, "%zu. Villain %ld's %s: %s", k + 1, eng_jnum(e, "ctrl") + 1,
             eng_jstr(c, "name"), eng_jstr(e, "trait"));
-    /* A Played card's own !!! trait is its own subject: nothing to add. */
+    /* "it" is named when it is another card than the trait's own. */
     if (json_is_object(subject) && eng_jnum(subject, "i") != eng_jnum(c, "i"))
       eng_put(o, " (it: %s)", eng_jstr(subject, "name"));
     eng_put(o, "\n");
