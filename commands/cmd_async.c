@@ -366,7 +366,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   sto_setting_get(c->cfg.db, scope, "conditions", v4, sizeof v4);
   cmd_reply(c, r, NULL,
             "Your preferences: reminders %s, time zone %s, quiet hours %s, "
-            "Condition windows %s (%s).",
+            "Condition and interrupt windows %s (%s).",
             v1[0] ? v1 : "channel", v2[0] ? v2 : "UTC", v3[0] ? v3 : "none",
             v4[0] ? v4 : "ask",
             strcmp(v4, "auto-pass") == 0

@@ -50,7 +50,10 @@ const cmd_group_def cmd_groups[] = {
      * only; a server can widen it in its integration settings, and Lair
      * checks every call itself (is_mod). */
     {"gamemod", "Moderators: manage this server's Lair games", 1L << 5},
-    {"prefs", "Your own Lair settings: reminders, vacations, Conditions", -1},
+    {"prefs",
+     "Your own Lair settings: reminders, vacations, Condition and interrupt "
+     "windows",
+     -1},
 };
 const size_t cmd_groups_n = sizeof cmd_groups / sizeof cmd_groups[0];
 
@@ -191,7 +194,8 @@ const cmd_def cmd_table[] = {
      {{0}}},
     {"prefs",
      "set",
-     "Change your reminders, time zone, quiet hours or Condition windows",
+     "Change your reminders, time zone, quiet hours or Condition and interrupt "
+     "windows",
      false,
      cmd_h_prefs,
      4,
@@ -202,7 +206,8 @@ const cmd_def cmd_table[] = {
       {"quiet", "Hours without reminders or deadline warnings, e.g. 22-7",
        CMD_ARG_STRING, false, false, 0, 0, NULL},
       {"conditions",
-       "ask: a DM at every Condition window; auto-pass: Lair passes for you",
+       "ask: a DM at every Condition or interrupt window; auto-pass: Lair "
+       "passes",
        CMD_ARG_STRING, false, false, 0, 0, window_choices}}},
     {"prefs",
      "mute",
