@@ -7,10 +7,12 @@ unless --game names another: one member, alice, against AI seats (1 for a
 random from the options of her turn's DM. Counts what a Discord deployment would send: channel
 messages posted and edited, DMs posted and edited, and the answers to
 alice's own commands (interaction answers, which post nothing in the
-channel). One JSON line per table size, the mean over --games games.
+channel). One JSON line per table size (2 and 4 players; only 2 for a
+two-player game such as disorder, or those --players lists), the mean
+over --games games.
 
     /usr/bin/python3 bench/bench_messages.py [--lair build/release/lair]
-        [--games 5] [--seed 1] [--game supervillain] [--old]
+        [--games 5] [--seed 1] [--game supervillain] [--players 2,4] [--old]
 
 --old drives a Lair from before the command groups (/game new game:...),
 for before/after figures of the same games.
@@ -81,6 +83,10 @@ def play(lair, players, seed, old, game):
         return count
 
 
+# Games for two players only: one table size.
+TWO_PLAYERS = ("disorder",)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lair", default="build/release/lair")
@@ -88,8 +94,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--old", action="store_true")
     ap.add_argument("--game", default="supervillain")
+    ap.add_argument("--players", default=None,
+                    help="table sizes, comma-separated (default 2,4; 2 for "
+                    "%s)" % ", ".join(TWO_PLAYERS))
     a = ap.parse_args()
-    for players in (2, 4):
+    sizes = [int(x) for x in a.players.split(",")] if a.players else \
+        [2] if a.game in TWO_PLAYERS else [2, 4]
+    for players in sizes:
         total = {}
         for g in range(a.games):
             for k, v in play(a.lair, players, a.seed + g, a.old,

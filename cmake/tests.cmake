@@ -211,11 +211,13 @@ set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 # time, as the bot's timers tick every 5 s), a whole Villainous game with
 # Condition windows answered out of turn (about 50 s in the ASan build),
 # and the same test once more on a whole Marvel Villainous game (its third
-# argument names the ruleset; about 60 s). Those with whole games take up
-# to four times as long under `ctest -j8` on a two-core machine (213 s for
-# discord_game, 45 s alone): the limit leaves room for that and a failing
-# run's waits. Like the self-test they check every request against the
-# committed openapi.json and fail without it.
+# argument names the ruleset; about 60 s), and a whole Disorder of the
+# Villains game with interrupt windows answered out of turn (about 40 s).
+# Those with whole games take up to four times as long under `ctest -j8`
+# on a two-core machine (213 s for discord_game, 45 s alone): the limit
+# leaves room for that and a failing run's waits. Like the self-test they
+# check every request against the committed openapi.json and fail
+# without it.
 foreach(case IN ITEMS game faults async villainous)
   add_test(NAME discord_${case}
            COMMAND ${LAIR_DEBIAN_PYTHON} -B
@@ -226,6 +228,11 @@ add_test(NAME discord_marvel
          COMMAND ${LAIR_DEBIAN_PYTHON} -B
                  ${PROJECT_SOURCE_DIR}/tests/discord/test_villainous.py
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair> marvel-villainous)
+add_test(NAME discord_disorder
+         COMMAND ${LAIR_DEBIAN_PYTHON} -B
+                 ${PROJECT_SOURCE_DIR}/tests/discord/test_disorder.py
+                 ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_game discord_faults discord_async
-                     discord_villainous discord_marvel PROPERTIES
+                     discord_villainous discord_marvel discord_disorder
+                     PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)

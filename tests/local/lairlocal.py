@@ -5,12 +5,13 @@ A Lair object is one `lair local --json` process: send(line) writes one
 input line and returns the messages it produced, up to its {"to":"done"}.
 Games are played with seeded random answers taken from the options that
 the bot sends by DM to the player who must decide. Every game Lair hosts
-can be played (game="supervillain", the default, "villainous" or
-"marvel-villainous", the last two one engine under two rulebooks);
-card_model() says, per game, which card each instance of a state is,
-which zones are hidden and who may see a card.
+can be played (game="supervillain", the default, "villainous",
+"marvel-villainous", those two one engine under two rulebooks, or
+"disorder"); card_model() says, per game, which card each instance of a
+state is, which zones are hidden and who may see a card.
 """
 
+import glob
 import json
 import os
 import re
@@ -21,8 +22,10 @@ import sys
 import tempfile
 import traceback
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
-GAMES = ("supervillain", "villainous", "marvel-villainous")
+GAMES = ("supervillain", "villainous", "marvel-villainous", "disorder")
 DONE = {"to": "done"}
 
 # Zones of the state's "where" list (engine/games/supervillain/sv.h).
@@ -44,6 +47,19 @@ VL_HIDDEN_ZONES = {VL_VDECK_Z, VL_HAND, VL_FDECK}
 VL_COLOUR = 0x5b2a86
 MV_COLOUR = 0x9b1c1c  # Marvel Villainous's
 
+# Disorder of the Villains (engine/games/disorder/dis.h): 20 instances
+# per seat, the four drafted Villains first, then the design's 16
+# Monsters; the save names each instance's card ("def", null while not
+# dealt), zone ("zone", by name) and side ("side": whose play or minted
+# area, the owner elsewhere).
+DIS_BLOCK = 20
+DIS_ZONES = ("none", "deck", "hand", "villain_row", "monster_row",
+             "minted", "discard")
+DIS_NONE, DIS_DECK, DIS_HAND, DIS_VROW, DIS_MROW, DIS_MINTED, \
+    DIS_DISCARD = range(7)
+DIS_HIDDEN_ZONES = {DIS_DECK, DIS_HAND}
+DIS_COLOUR = 0x2f7d5b
+
 
 # Lines of Marvel's channel messages that show an Event, a Stone or an
 # invading Ally came into play (tests count them, so that a Marvel game
@@ -54,6 +70,17 @@ MV_SIGNS = {
     "stones": re.compile(r" drew the Stone .+ at random from the centre"),
     "invaders": re.compile(r" to the top of \S+ domain at "),
 }
+
+
+# Lines of Disorder's channel messages that show the game's special
+# moments happened: an interrupt window answered with a 🧠 trait, a chain
+# of two entries or more, a mint.
+DIS_SIGNS = {
+    "interrupts": re.compile(r"^.+? triggers .+'s \U0001f9e0 [A-Za-z]+: "),
+    "chains": re.compile(r" \(chain: (?:[2-9]|\d\d+)\)\.$"),
+    "mints": re.compile(r"^.+? MINTs .+ \([A-Dxy]{4}\), discarding "),
+}
+SIGNS = {"marvel-villainous": MV_SIGNS, "disorder": DIS_SIGNS}
 
 
 class Fail(AssertionError):
@@ -260,25 +287,38 @@ def one_prompt(out, line):
 
 
 class Signs:
-    """Counts the MV_SIGNS lines of the channel messages given to add(),
-    each line of a turn's message once however often it is edited."""
+    """Counts the lines of the channel messages given to add() that match
+    a game's signs (MV_SIGNS, the default, or DIS_SIGNS), each line of a
+    turn's message once however often it is edited."""
 
-    def __init__(self):
+    def __init__(self, game="marvel-villainous"):
+        self.game = game
+        self.patterns = SIGNS.get(game, {})
         self.seen = set()
-        self.counts = dict.fromkeys(MV_SIGNS, 0)
+        self.counts = dict.fromkeys(self.patterns, 0)
 
     def add(self, out):
         for m in out:
             if m.get("to") != "channel":
                 continue
             for x in m.get("text", "").split("\n"):
-                for sign, pattern in MV_SIGNS.items():
+                for sign, pattern in self.patterns.items():
                     key = (m.get("title"), x)
                     if pattern.search(x) and key not in self.seen:
                         self.seen.add(key)
                         self.counts[sign] += 1
 
+    def all_seen(self):
+        """Whether every sign came up at least once."""
+        return all(self.counts.values())
+
     def text(self):
+        if self.game == "disorder":
+            return "%d 🧠 interrupts, %d chains of 2+ and %d mints" % (
+                self.counts["interrupts"], self.counts["chains"],
+                self.counts["mints"])
+        if not self.patterns:
+            return "no signs (%s has none)" % self.game
         return "%d Event, %d Stone and %d invasion lines" % (
             self.counts["events"], self.counts["stones"],
             self.counts["invaders"])
@@ -338,6 +378,10 @@ class SvCards:
     def public_zone(self, zone):
         """Whether everyone sees the cards in zone."""
         return zone not in self.hidden_zones
+
+    def announced(self, st):
+        """Instances of state st open although their zone is hidden."""
+        return []
 
     def may_see(self, place, seat):
         """Whether seat (0-based) may see a card at place."""
@@ -435,12 +479,111 @@ class MvCards(VlCards):
               len(self.common))
 
 
+class DisCards(SvCards):
+    """Disorder of the Villains's card model: 40 instances, seat s's from
+    20 * s (its four drafted Villains, then its design's 16 Monsters), each
+    named by the save's "def" (a card id; null while not dealt), so it
+    depends on the draft. A card in a hand is seen by its owner only, a
+    deck's by nobody; rows, minted areas and discard piles are open. The
+    draft is public too: a card not dealt yet (zone "none": a Villain
+    drafted, a Monster of a chosen design) is open, and so are both
+    decks' lists of Villains (the privacy test reads a Villain's "NAME
+    (SEQUENCE)" as naming no place). A card Played or DROPped into a full
+    row is told to the table while its owner makes room, still in their
+    hand: announced() counts it open then."""
+
+    game = "disorder"
+    hidden_zones = DIS_HIDDEN_ZONES
+    hand_zone = DIS_HAND
+    deck_zones = (DIS_DECK,)
+    undealt = DIS_NONE  # open (the draft is public), but no deck's source
+    colour = DIS_COLOUR
+
+    def __init__(self, binary):
+        self.by_id = {}
+        self.cards = {}  # name -> the card list's entry
+        for c in _card_list(binary, self.game):
+            self.by_id[c["id"]] = c["name"]
+            self.cards[c["name"]] = c
+        self.names = sorted(self.cards)
+        self.villains = sorted(n for n, c in self.cards.items()
+                               if c["kind"] == "villain")
+
+    def instances(self, st):
+        d = st["def"]
+        check(len(d) == 2 * DIS_BLOCK, "def has %d entries" % len(d))
+        return [self.by_id[x] if x is not None else None for x in d]
+
+    def places(self, st):
+        z, side = st["zone"], st["side"]
+        check(len(z) == len(side) == 2 * DIS_BLOCK,
+              "zone/side have %d/%d entries" % (len(z), len(side)))
+        return [(DIS_ZONES.index(x), y, 0) for x, y in zip(z, side)]
+
+    def announced(self, st):
+        """The card waiting to enter a full row (phase room): open."""
+        if st["phase"] == "room":
+            return [st["enter"]["card"]]
+        return []
+
+    def public_texts(self):
+        """The texts that name cards without telling where any copy is,
+        public whatever the state: (text, replacement) pairs, longest
+        first, and (pattern, replacement) pairs. The card texts that name
+        other cards (Mudskipper Troll's) stand for their own card; the
+        deck designs' guides (read from the data files) and each pool
+        Villain as a deck's list names it, "NAME (SEQUENCE)" (the table's
+        "Villains:" line, a draft's line: a Villain's place is never
+        written so), and the drafter's echo of a pick, "You chose: NAME
+        (SEQUENCE, Colour).", stand for nothing; so do, as patterns, the
+        lines that list the pool's Villains still free (the draft's table
+        and its options)."""
+        finder = Names(self.names)
+        pairs = []
+        for name, c in self.cards.items():
+            if finder.find(c["text"]) - {name}:
+                pairs.append((c["text"], name))
+            if c["kind"] == "villain":
+                pairs.append(("%s (%s)" % (name, c["dna"]), ""))
+                pairs.append(("You chose: %s (%s, %s)." % (
+                    name, c["dna"], c["colour"].capitalize()), ""))
+        guides = 0
+        data = os.path.join(ROOT, "engine", "games", "disorder", "data")
+        for path in glob.glob(os.path.join(data, "*.json")):
+            with open(path) as f:
+                d = json.load(f)
+            if d.get("type") == "deck_design":
+                pairs.append((d["guide"], ""))
+                guides += 1
+        check(guides >= 3 and len(self.villains) >= 10,
+              "%d deck designs' guides and %d Villains found in %s" %
+              (guides, len(self.villains), data))
+        patterns = [(re.compile(r"^Villains still free: .*$", re.M), ""),
+                    (re.compile(r"^- `villain\.[a-z0-9_]+` .*$", re.M), "")]
+        return sorted(pairs, key=lambda p: len(p[0]), reverse=True), \
+            patterns
+
+    def read_past(self, text, public=None):
+        """text with public_texts() (or the given pair of lists) replaced."""
+        pairs, patterns = public or self.public_texts()
+        for pattern, name in patterns:
+            text = pattern.sub(name, text)
+        for t, name in pairs:
+            text = text.replace(t, name)
+        return text
+
+
+def is_over_state(state_text):
+    """Whether a !dump's text (any game's save) is a finished game."""
+    return '"over":1' in state_text or '"phase":"over"' in state_text
+
+
 MODELS = {"supervillain": SvCards, "villainous": VlCards,
-          "marvel-villainous": MvCards}
+          "marvel-villainous": MvCards, "disorder": DisCards}
 
 
 def card_model(binary, game="supervillain"):
-    """The card model of game (SvCards, VlCards or MvCards)."""
+    """The card model of game (SvCards, VlCards, MvCards or DisCards)."""
     check(game in GAMES, "no game %r" % game)
     return MODELS[game](binary)
 

@@ -88,7 +88,8 @@ def run(binary, tmp):
       "alice> /game new kind:supervillain seats:5", "alice",
       "is for 2 to 4 players, not 5.")
     R("unknown game", "alice> /game new kind:chess", "alice",
-      "Lair has no game called 'chess'. It has: supervillain, villainous, marvel-villainous.")
+      "Lair has no game called 'chess'. It has: supervillain, villainous, "
+      "marvel-villainous, disorder.")
     R("unknown mode", "alice> /game new kind:supervillain mode:turbo",
       "alice", "Mode 'turbo'")
     c.ok("alice> /game new kind:supervillain")

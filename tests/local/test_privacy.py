@@ -71,6 +71,26 @@ named rightly, each allowed only where it applies:
 The Marvel games must between them show an Event, a Stone and an
 invading Ally coming into play (their channel lines are counted), and
 each Villainous rulebook a hand with looked-at fate cards.
+
+Disorder of the Villains (2 players: mode standard, its deck designs and
+Villains drafted in the first answers, and mode random) is checked the
+same way (every DM opens with its recipient's hand, checked exactly;
+wrong answers `play.cI`, `pick.cI`, `room.cI`, `int.cI`, `trait.cI`,
+`mint.cI` naming a card in a hand or a deck are refused alone). Its
+hidden zones are the decks and the hands; rows, minted areas and
+discard piles are open, and so is the draft: a drafted Villain not yet
+dealt is open, and texts that name cards without placing them are read
+as naming none: each deck's list of Villains ("NAME (SEQUENCE)", the
+table's "Villains:" line and a draft's line), the Villains still free
+and the draft's options, the deck designs' guides, and a card's text
+that names others (Mudskipper Troll's) counts as naming only its own
+card. A card Played or DROPped into a full row is named ("... make room
+for NAME") while its owner chooses what to discard: it counts as open
+until it enters, and that Play may not be taken back (the test asks for
+a takeback at each such moment: it must be refused, for the table has
+seen the card). The Disorder games must between them show an interrupt
+window answered with a 🧠 trait, a chain of two entries or more and a
+mint.
 """
 
 import collections
@@ -88,13 +108,21 @@ GAMES = [("supervillain", 2, 21, 201, None),
          ("supervillain", 4, 23, 208, None),
          ("villainous", 2, 39, 309, None), ("villainous", 4, 41, 401, None),
          ("marvel-villainous", 2, 56, 567, None),
-         ("marvel-villainous", 4, 81, 817, "undying")]
+         ("marvel-villainous", 4, 81, 817, "undying"),
+         ("disorder", 2, 95, 951, None), ("disorder", 2, 96, 961, "random")]
 VILLAINOUS = ("villainous", "marvel-villainous")
+# Games whose every DM opens with its recipient's hand.
+HAND_DMS = VILLAINOUS + ("disorder",)
+# Wrong answers the probes send, per game: option kinds naming a card.
+PROBES = {"villainous": ("play", "pick", "cond", "act"),
+          "marvel-villainous": ("play", "pick", "cond", "act"),
+          "disorder": ("play", "pick", "room", "int", "trait", "mint")}
 
 HAND_HEAD = re.compile(r"\*\*Your hand\*\* \((.+?), (\d+) cards?\)")
 HAND_LINE = {"supervillain": re.compile(r"^- \*\*(.+?)\*\*: Mob ", re.M),
              "villainous": re.compile(r"^- \*\*(.+?)\*\* \("),
-             "marvel-villainous": re.compile(r"^- \*\*(.+?)\*\* \(")}
+             "marvel-villainous": re.compile(r"^- \*\*(.+?)\*\* \("),
+             "disorder": re.compile(r"^- \*\*(.+?)\*\* \(")}
 LOOKED = "On top of your fate deck (you looked): "
 SEARCHED = re.compile(r"searched their (?:villain deck|discard pile) and "
                       r"took (.+?) into their hand")
@@ -107,10 +135,13 @@ RESHUFFLE_SHARED = re.compile(r"^The fate discard pile \(\d+ cards?\) was "
 
 def public_texts(binary, model):
     """(text, replacement) pairs, longest first: the texts that are
-    public whatever the state and name cards (see the docstring); and
-    card name -> the other cards its text names."""
+    public whatever the state and name cards (see the docstring); card
+    name -> the other cards its text names; and (pattern, replacement)
+    pairs for public texts of a form (Disorder's)."""
+    if model.game == "disorder":
+        return disorder_texts(model)
     if model.game not in VILLAINOUS:
-        return [], {}
+        return [], {}, []
     finder = ll.Names(model.names)
     pairs, names = [], {}
     for c in json.loads(subprocess.run(
@@ -126,13 +157,23 @@ def public_texts(binary, model):
         pairs += [(v["objective"], ""), (v["guide"], "")]
         for name in finder.find(v["objective"]):
             pairs.append(("%s is not in the realm" % name, ""))
-    return sorted(pairs, key=lambda p: len(p[0]), reverse=True), names
+    return sorted(pairs, key=lambda p: len(p[0]), reverse=True), names, []
 
 
-def strip_public(text, texts):
+def disorder_texts(model):
+    """public_texts for Disorder (lairlocal's DisCards.public_texts: the
+    decks' lists of Villains, the draft, guides, Mudskipper Troll's
+    text)."""
+    pairs, patterns = model.public_texts()
+    return pairs, {}, patterns
+
+
+def strip_public(text, texts, patterns=()):
     """text with each of texts (pairs from public_texts) replaced, whole
     or cut short with "..." (as in an option's label) after 20 or more of
-    its characters."""
+    its characters, and each match of patterns replaced."""
+    for pattern, name in patterns:
+        text = pattern.sub(name, text)
     for t, name in texts:
         start = 0
         while True:
@@ -176,8 +217,9 @@ class Game:
 
     def __init__(self, game, players, model, finder, public, stats):
         self.game, self.vl = game, game in VILLAINOUS
+        self.hand_dms = game in HAND_DMS
         self.model, self.finder, self.stats = model, finder, stats
-        self.texts, self.text_names = public
+        self.texts, self.text_names, self.patterns = public
         self.seats = ll.NAMES[:players]
         self.hand_line = HAND_LINE[game]
         self.versions = Versions()
@@ -188,7 +230,8 @@ class Game:
         self.known = collections.defaultdict(set)
 
     def find(self, text):
-        return self.finder.find(strip_public(text, self.texts))
+        return self.finder.find(strip_public(text, self.texts,
+                                             self.patterns))
 
     def examine(self, line, out, state):
         st = json.loads(state) if state is not None else None  # None: lobby
@@ -197,6 +240,9 @@ class Game:
         names = model.instances(st) if st else []
         public = {names[i] for i, p in enumerate(places)
                   if model.public_zone(p[0])}
+        # A card announced out of a hidden zone (Disorder: one entering a
+        # full row while room is made).
+        public |= {names[i] for i in model.announced(st)} if st else set()
         self.ever_public.update(public)
         into_deck = {names[i] for i, p in enumerate(places)
                      if self.places and p[0] in model.deck_zones and
@@ -251,6 +297,10 @@ class Game:
                     self.stats[sign] += bool(
                         self.game == "marvel-villainous" and
                         pattern.search(x))
+            for x in new[k] if self.game == "disorder" and \
+                    m["to"] == "channel" else ():
+                for sign, pattern in ll.DIS_SIGNS.items():
+                    self.stats[sign] += bool(pattern.search(x))
         self.stats["reshuffled"] += len(reshuffled)
         shown = public | self.public | into_deck | reshuffled
         self.ever_public.update(shown)  # open for a moment in this line
@@ -307,7 +357,7 @@ class Game:
         ll.check(m["to"] in ("dm", "ephemeral") and m["user"] == who,
                  "after %r the hand of %s went to %s %s: %r" %
                  (line, who, m["to"], m["user"], text))
-        if not self.vl:
+        if not self.hand_dms:
             listed = sorted(self.hand_line.findall(text))
             ll.check(listed == sorted(hands[who]) and
                      int(head.group(2)) == len(listed),
@@ -383,7 +433,8 @@ class Game:
 def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
     rng = random.Random(answer_seed)
     probes = random.Random(answer_seed + 1)  # leaves rng's sequence alone
-    lair = ll.Lair(binary, "%s/p%s%d.db" % (tmp, game, players), seed)
+    lair = ll.Lair(binary, "%s/p%s%d%s.db" % (tmp, game, players,
+                                              mode or ""), seed)
     seats = ll.NAMES[:players]
     moves = 0
     state = [None]
@@ -406,7 +457,7 @@ def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
                   not checker.model.may_see(p, seat)]
         if not hidden:
             return
-        choice = "%s.c%d" % (probes.choice(("play", "pick", "cond", "act")),
+        choice = "%s.c%d" % (probes.choice(PROBES[game]),
                              probes.choice(hidden))
         if who == user and choice in [o["id"] for o in options]:
             return  # a search's card of the decider's own deck
@@ -419,13 +470,38 @@ def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
                  (line, user, out))
         checker.stats["probes"] += 1
 
+    def room_takeback(user, options):
+        """Disorder: while a card Played or DROPped into a full row waits
+        for room, the table has read its name; taking back the answer
+        that announced it would put a card the table saw back into a
+        hand unseen. The takeback must be refused, to its sender alone,
+        and the game unchanged."""
+        if game != "disorder" or not options or \
+                not all(o["id"].startswith("room.") for o in options):
+            return
+        st = json.loads(state[0])
+        card = st["enter"]["card"]
+        if st["zone"][card] != "hand":
+            return
+        line = "%s> /game undo" % user
+        before = state[0]
+        out = send(line)
+        ll.check([(m["to"], m["user"]) for m in out] == [("ephemeral", user)]
+                 and state[0] == before,
+                 "%r took back the answer that named %s (in %s's hand) in "
+                 "the channel (\"... make room for ...\"): %r" %
+                 (line, checker.model.instances(st)[card], user,
+                  [(m["to"], m.get("text", "")[:200]) for m in out]))
+        checker.stats["room_takebacks_refused"] += 1
+
     out = None
     for line in ll.setup_lines(players, game, mode):
         out = send(line)
     user, options = ll.one_prompt(out, line)
     while True:
-        if checker.vl and probes.random() < 0.03:
+        if checker.hand_dms and probes.random() < 0.03:
             probe(user, options)
+        room_takeback(user, options)
         r = rng.random()
         if r < 0.03:
             send("%s> /game hand" % rng.choice(seats))
@@ -471,24 +547,37 @@ def run(binary, tmp):
                      checker)
         parts.append("%s %dp%s %d moves" % (
             game, players, "" if mode is None else " " + mode, moves))
-    ll.check(stats["supervillain_names"] > 1000 and stats["hands"] > 100 and
-             stats["fields"] > 300 and
+    played = set(g[0] for g in GAMES)
+    ll.check(("supervillain" not in played or
+              stats["supervillain_names"] > 1000 and stats["hands"] > 100 and
+              stats["fields"] > 300) and
              all(stats[g + "_names"] > 1000 and stats[g + "_hands"] > 100 and
                  stats[g + "_fields"] > 300 and stats[g + "_looked"] > 0
-                 for g in VILLAINOUS) and
-             stats["looked_named"] > 0 and stats["searching"] > 0 and
-             all(stats[sign] > 0 for sign in ll.MV_SIGNS),
+                 for g in VILLAINOUS if g in played) and
+             (not played & set(VILLAINOUS) or
+              stats["looked_named"] > 0 and stats["searching"] > 0) and
+             ("marvel-villainous" not in played or
+              all(stats[sign] > 0 for sign in ll.MV_SIGNS)) and
+             ("disorder" not in played or
+              stats["disorder_names"] > 1000 and
+              stats["disorder_hands"] > 100 and
+              stats["disorder_fields"] > 100 and
+              all(stats[sign] > 0 for sign in ll.DIS_SIGNS)),
              "too little was checked: %r" % dict(stats))
     return "%d complete games (%s), %d messages, %d hand messages (%d " \
            "showing looked-at fate cards), %d table fields, %d card names " \
            "checked (Marvel: %d, with %d Event, %d Stone and %d invasion " \
-           "lines and %d shared fate decks reshuffled), %d wrong answers " \
+           "lines and %d shared fate decks reshuffled; Disorder: %d, with " \
+           "%d 🧠 interrupts, %d chains of 2+, %d mints and %d takebacks of " \
+           "a card named entering a full row refused), %d wrong answers " \
            "refused, 0 leaks" % (
                len(GAMES), ", ".join(parts), stats["messages"],
                stats["hands"], stats["looked"], stats["fields"],
                stats["names"], stats["marvel-villainous_names"],
                stats["events"], stats["stones"], stats["invaders"],
-               stats["shared_reshuffles"], stats["probes"])
+               stats["shared_reshuffles"], stats["disorder_names"],
+               stats["interrupts"], stats["chains"], stats["mints"],
+               stats["room_takebacks_refused"], stats["probes"])
 
 
 if __name__ == "__main__":

@@ -7,9 +7,12 @@ Plays complete 2-, 3- and 4-player Supervillain games, a complete
 mode, inevitable) and the first 150 moves of a 4-player one in mode
 undying (villains chosen at random too; whole 4- and 6-player games
 would add about a minute each in the sanitizer build, and the cut-short
-parts still pass several snapshots) through `lair local --json` with
-seeded random answers taken from the options the bot sends (and now and
-then a /game undo, often right after a restart), in two processes in
+parts still pass several snapshots), and two complete Disorder of the
+Villains games (2 players: mode standard, its deck designs and Villains
+drafted in the first answers, restarted through the draft too, and mode
+random) through `lair local --json` with seeded random answers taken
+from the options the bot sends (and now and then a /game undo, often
+right after a restart; Disorder's more often), in two processes in
 lockstep on two databases with the same --seed: A gets a !restart at
 random points, B never restarts. Every input line must produce the same
 messages in A and B; the !dump right after each restart must equal the
@@ -17,7 +20,8 @@ one just before it; the final states must be equal; and A's database
 must hold exactly the moves sent. The Marvel games must between them
 have shown an Event, a Stone and an invading Ally coming into play
 (their channel lines are counted), so that the states restarted through
-hold them.
+hold them; the Disorder games, between them, an interrupt window
+answered with a 🧠 trait, a chain of two entries or more and a mint.
 """
 
 import random
@@ -34,8 +38,14 @@ GAMES = [("supervillain", 2, 11, 101, 0.04, None, None),
          ("villainous", 4, 85, 805, 0.03, 150, None),
          ("villainous", 6, 16, 106, 0.04, 100, None),
          ("marvel-villainous", 2, 72, 722, 0.03, None, None),
-         ("marvel-villainous", 4, 74, 704, 0.03, 150, "undying")]
-UNDO = 0.03  # chance of a /game undo instead of an answer
+         ("marvel-villainous", 4, 74, 704, 0.03, 150, "undying"),
+         ("disorder", 2, 91, 911, 0.06, None, None),
+         ("disorder", 2, 92, 922, 0.05, None, "random")]
+SIGNED = ("marvel-villainous", "disorder")  # games whose signs are counted
+# Chance of a /game undo instead of an answer. Disorder's answers can
+# seldom be taken back (an opponent's window follows almost every step):
+# its games ask more often, to restart through a few takebacks.
+UNDO = {"disorder": 0.2}
 
 
 def both(a, b, line):
@@ -51,10 +61,11 @@ def both(a, b, line):
 def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
          mode):
     rng = random.Random(answer_seed)
-    a = ll.Lair(binary, "%s/a%s%d.db" % (tmp, game, players), seed)
-    b = ll.Lair(binary, "%s/b%s%d.db" % (tmp, game, players), seed)
+    name = "%s%d%s" % (game, players, mode or "")
+    a = ll.Lair(binary, "%s/a%s.db" % (tmp, name), seed)
+    b = ll.Lair(binary, "%s/b%s.db" % (tmp, name), seed)
     stats = {"restarts": 0, "at_snapshot": 0, "mid_setup": 0, "undos": 0,
-             "signs": ll.Signs()}
+             "signs": ll.Signs(game)}
     moves = 0
 
     def maybe_restart(forced=False):
@@ -84,7 +95,7 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
     user, options = ll.one_prompt(out, line)
     undo_next = False
     while True:
-        undo = undo_next or rng.random() < UNDO
+        undo = undo_next or rng.random() < UNDO.get(game, 0.03)
         if undo:
             line = "%s> /game undo" % user
         else:
@@ -120,7 +131,7 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
     ll.check(before == final_a, "the finished game changed across !restart")
     ll.check(final_a == final_b, "final states differ:\nrestarted     %s\n"
              "uninterrupted %s" % (final_a, final_b))
-    ll.check(final_a is not None and ('"over":1' in final_a or
+    ll.check(final_a is not None and (ll.is_over_state(final_a) or
                                       moves == limit),
              "the final state is not a finished game: %s" % final_a)
     a.close()
@@ -135,23 +146,28 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
 def run(binary, tmp):
     parts = []
     total = 0
-    marvel = ll.Signs()
+    signs = dict((g, ll.Signs(g)) for g in SIGNED)
     for game, players, seed, answer_seed, chance, limit, mode in GAMES:
         moves, st = play(binary, tmp, game, players, seed, answer_seed,
                          chance, limit, mode)
         total += st["restarts"]
         for sign, n in st["signs"].counts.items():
-            marvel.counts[sign] += n if game == "marvel-villainous" else 0
+            signs[game].counts[sign] += n
         parts.append("%s %dp%s %d moves%s (%d undos%s) %d restarts (%d at "
                      "a snapshot, %d in the lobby)" %
                      (game, players, "" if mode is None else " " + mode,
                       moves, "" if limit is None else " (cut short)",
-                      st["undos"], "" if game != "marvel-villainous" else
+                      st["undos"], "" if game not in SIGNED else
                       "; " + st["signs"].text(), st["restarts"],
                       st["at_snapshot"], st["mid_setup"]))
-    ll.check(all(marvel.counts.values()), "the Marvel games showed %s: "
-             "no Event, Stone or invading Ally was restarted through" %
-             marvel.text())
+    played = set(g[0] for g in GAMES)
+    ll.check("marvel-villainous" not in played or
+             signs["marvel-villainous"].all_seen(), "the Marvel games "
+             "showed %s: no Event, Stone or invading Ally was restarted "
+             "through" % signs["marvel-villainous"].text())
+    ll.check("disorder" not in played or signs["disorder"].all_seen(),
+             "the Disorder games showed %s: no 🧠 interrupt, chain or mint "
+             "was restarted through" % signs["disorder"].text())
     return "%d games, %d restarts, states and messages equal to " \
            "uninterrupted runs: %s" % (len(GAMES), total, "; ".join(parts))
 

@@ -553,6 +553,7 @@ static void enter_card(dis_state *s, int i, int seat, bool play,
     s->enter.play = play;
     s->room_back = s->phase;
     s->phase = DIS_PH_ROOM;
+    *flags |= ENG_REVEALED; /* the card is named: it came out of the hand */
     if (ev) {
       char d[96];
       card_desc(s, i, d, sizeof d);
