@@ -171,3 +171,56 @@ char *eng_md_take(eng_md *m) {
   }
   return p ? p : calloc(1, 1);
 }
+
+/* ---- data files -----------------------------------------------------------
+ */
+
+void eng_load_err(eng_loader *l, const char *fmt, ...) {
+  char msg[480];
+  int o = snprintf(msg, sizeof msg, "%s: ",
+                   l->file   ? l->file
+                   : l->game ? l->game
+                             : "data");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg + o, sizeof msg - (size_t)o, fmt, ap);
+  va_end(ap);
+  l->errors++;
+  if (l->report)
+    l->report(l->ctx, msg);
+}
+
+void eng_load_keys(eng_loader *l, const char *where, const json_t *o,
+                   const char *const *keys) {
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)o, key, v) {
+    bool ok = false;
+    for (const char *const *k = keys; *k && !ok; k++)
+      ok = strcmp(*k, key) == 0;
+    if (!ok)
+      eng_load_err(l, "%s: unknown key '%s'.", where, key);
+  }
+}
+
+bool eng_load_str(eng_loader *l, const char *where, const json_t *o,
+                  const char *key, char *dst, size_t cap, bool required) {
+  json_t *v = json_object_get(o, key);
+  dst[0] = '\0';
+  if (!v) {
+    if (required)
+      eng_load_err(l, "%s: '%s' is missing.", where, key);
+    return false;
+  }
+  const char *s = json_string_value(v);
+  if (!s || !s[0]) {
+    eng_load_err(l, "%s: '%s' must be a non-empty string.", where, key);
+    return false;
+  }
+  if (strlen(s) >= cap) {
+    eng_load_err(l, "%s: '%s' is longer than %zu bytes.", where, key, cap - 1);
+    return false;
+  }
+  memcpy(dst, s, strlen(s) + 1);
+  return true;
+}

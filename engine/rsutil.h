@@ -67,4 +67,27 @@ void eng_md_cell(eng_md *m, const char *text);
  * is freed). */
 char *eng_md_take(eng_md *m);
 
+/* A data file being read and validated: every problem is reported (the
+ * file's name first) and counted, so that a loader lists them all before
+ * it refuses the data. Start from {.report, .ctx, .game}. */
+typedef struct eng_loader {
+  void (*report)(void *ctx, const char *msg);
+  void *ctx;
+  int errors;
+  const char *file; /* the file being read, for messages; NULL: none */
+  const char *game; /* what a message names when no file is being read */
+} eng_loader;
+/* Reports one problem, printf-style, prefixed "FILE: " (or "GAME: "). */
+void eng_load_err(eng_loader *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Reports every key of o that is not in keys (NULL-terminated); where
+ * names o in the messages. */
+void eng_load_keys(eng_loader *l, const char *where, const json_t *o,
+                   const char *const *keys);
+/* Copies the string member key of o into dst (cap bytes); reports a
+ * missing (when required), empty or too long value. Returns whether dst
+ * holds a value. */
+bool eng_load_str(eng_loader *l, const char *where, const json_t *o,
+                  const char *key, char *dst, size_t cap, bool required);
+
 #endif

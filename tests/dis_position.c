@@ -109,35 +109,12 @@ int dp_card(const dis_pos *p, int owner, const char *id) {
   return -1;
 }
 
-static uint8_t *place(dis_state *s, int zone, int seat, uint8_t **n) {
-  switch (zone) {
-  case DIS_Z_DECK:
-    *n = &s->n_deck[seat];
-    return s->deck[seat];
-  case DIS_Z_HAND:
-    *n = &s->n_hand[seat];
-    return s->hand[seat];
-  case DIS_Z_VROW:
-    *n = &s->n_vrow[seat];
-    return s->vrow[seat];
-  case DIS_Z_MROW:
-    *n = &s->n_mrow[seat];
-    return s->mrow[seat];
-  case DIS_Z_MINTED:
-    *n = &s->n_minted[seat];
-    return s->minted[seat];
-  case DIS_Z_DISCARD:
-    *n = &s->n_discard[seat];
-    return s->discard[seat];
-  default:
-    fail_msg("zone %d is no place to put a card", zone);
-    return NULL;
-  }
-}
 
 static void put_at(dis_pos *p, int i, int zone, int side) {
   uint8_t *n;
-  uint8_t *a = place(p->s, zone, side, &n);
+  uint8_t *a = dis_place(p->s, zone, side, &n);
+  if (!a)
+    fail_msg("zone %d is no place to put a card", zone);
   a[(*n)++] = (uint8_t)i;
   p->s->zone[i] = (uint8_t)zone;
   p->s->side[i] = (uint8_t)side;

@@ -80,7 +80,7 @@ static void trait_desc(const dis_state *s, int i, int t, char *buf,
 
 /* ---- places -------------------------------------------------------------- */
 
-static uint8_t *place(dis_state *s, int zone, int seat, uint8_t **n) {
+uint8_t *dis_place(dis_state *s, int zone, int seat, uint8_t **n) {
   switch (zone) {
   case DIS_Z_DECK:
     *n = &s->n_deck[seat];
@@ -109,7 +109,7 @@ static uint8_t *place(dis_state *s, int zone, int seat, uint8_t **n) {
 /* Takes instance i out of wherever it is (order kept). */
 static void take_out(dis_state *s, int i) {
   uint8_t *n;
-  uint8_t *a = place(s, s->zone[i], s->side[i], &n);
+  uint8_t *a = dis_place(s, s->zone[i], s->side[i], &n);
   if (!a)
     return;
   for (int k = 0; k < *n; k++)
@@ -124,7 +124,7 @@ static void take_out(dis_state *s, int i) {
 /* Puts instance i on top of (at the end of) zone of seat. */
 static void put(dis_state *s, int i, int zone, int seat) {
   uint8_t *n;
-  uint8_t *a = place(s, zone, seat, &n);
+  uint8_t *a = dis_place(s, zone, seat, &n);
   a[(*n)++] = (uint8_t)i;
   s->zone[i] = (uint8_t)zone;
   s->side[i] = (uint8_t)seat;

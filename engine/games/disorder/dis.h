@@ -270,6 +270,10 @@ extern const eng_ruleset dis_ruleset;
 const dis_card *dis_def(const dis_state *s, int i);
 /* The owner of instance i (seat). */
 static inline int dis_owner(int i) { return i / DIS_DECK; }
+/* The ordered place zone (DIS_Z_DECK..DIS_Z_DISCARD) of seat: its cards
+ * (top or newest last), *n their number; NULL (and *n NULL) for another
+ * zone. */
+uint8_t *dis_place(dis_state *s, int zone, int seat, uint8_t **n);
 /* Whether instance i is in a play area (a row; not minted). */
 bool dis_in_play(const dis_state *s, int i);
 /* Whether seat could mint Villain v now (the rows as they are). */

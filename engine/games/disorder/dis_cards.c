@@ -84,64 +84,7 @@ static const int keyword_ops[] = {DIS_OP_BOUNCE, DIS_OP_BURN,   DIS_OP_FLIP,
 
 /* ---- the loader ---------------------------------------------------------- */
 
-typedef struct loader {
-  void (*report)(void *ctx, const char *msg);
-  void *ctx;
-  int errors;
-  const char *file; /* the file being read, for messages */
-} loader;
-
-static void err(loader *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void err(loader *l, const char *fmt, ...) {
-  char msg[480];
-  int o = snprintf(msg, sizeof msg, "%s: ", l->file ? l->file : "disorder");
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg + o, sizeof msg - (size_t)o, fmt, ap);
-  va_end(ap);
-  l->errors++;
-  if (l->report)
-    l->report(l->ctx, msg);
-}
-
-/* Reports every key of o that is not in keys (NULL-terminated). */
-static void known_keys(loader *l, const char *where, const json_t *o,
-                       const char *const *keys) {
-  const char *key;
-  json_t *v;
-  json_object_foreach((json_t *)o, key, v) {
-    bool ok = false;
-    for (const char *const *k = keys; *k && !ok; k++)
-      ok = strcmp(*k, key) == 0;
-    if (!ok)
-      err(l, "%s: unknown key '%s'.", where, key);
-  }
-}
-
-/* Copies the string member key of o into dst (cap bytes); reports a
- * missing (when required), empty or too long value. */
-static bool get_str(loader *l, const char *where, const json_t *o,
-                    const char *key, char *dst, size_t cap, bool required) {
-  json_t *v = json_object_get(o, key);
-  dst[0] = '\0';
-  if (!v) {
-    if (required)
-      err(l, "%s: '%s' is missing.", where, key);
-    return false;
-  }
-  const char *s = json_string_value(v);
-  if (!s || !s[0]) {
-    err(l, "%s: '%s' must be a non-empty string.", where, key);
-    return false;
-  }
-  if (strlen(s) >= cap) {
-    err(l, "%s: '%s' is longer than %zu bytes.", where, key, cap - 1);
-    return false;
-  }
-  memcpy(dst, s, strlen(s) + 1);
-  return true;
-}
+typedef eng_loader loader;
 
 static bool id_ok(const char *s) {
   for (const char *p = s; *p; p++)
@@ -154,9 +97,10 @@ static bool id_ok(const char *s) {
  * [a-z0-9_]. */
 static void get_id(loader *l, const char *where, const json_t *o, char *dst,
                    size_t cap) {
-  if (get_str(l, where, o, "id", dst, cap, true) && !id_ok(dst)) {
-    err(l, "%s: the id '%s' must be lower case letters, digits and '_'.", where,
-        dst);
+  if (eng_load_str(l, where, o, "id", dst, cap, true) && !id_ok(dst)) {
+    eng_load_err(l,
+                 "%s: the id '%s' must be lower case letters, digits and '_'.",
+                 where, dst);
     dst[0] = '\0';
   }
 }
@@ -184,9 +128,9 @@ static int get_word(loader *l, const char *where, const json_t *o,
                                          : ", ",
                             names[i]);
   if (!v)
-    err(l, "%s: '%s' is missing (%s).", where, key, list);
+    eng_load_err(l, "%s: '%s' is missing (%s).", where, key, list);
   else
-    err(l, "%s: '%s' must be %s.", where, key, list);
+    eng_load_err(l, "%s: '%s' must be %s.", where, key, list);
   return -1;
 }
 
@@ -197,7 +141,7 @@ static json_t *parse_object(loader *l, const char *text) {
   json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
   if (json_is_object(root))
     return root;
-  err(l, "not a JSON object (line %d: %s).", je.line, je.text);
+  eng_load_err(l, "not a JSON object (line %d: %s).", je.line, je.text);
   json_decref(root);
   return NULL;
 }
@@ -224,7 +168,8 @@ static uint8_t get_mask(loader *l, const char *where, const json_t *v,
                         const char *key, const char *const *names, int n,
                         const char *what) {
   if (!json_is_array(v) || json_array_size(v) == 0) {
-    err(l, "%s: '%s' must be a non-empty list of %s.", where, key, what);
+    eng_load_err(l, "%s: '%s' must be a non-empty list of %s.", where, key,
+                 what);
     return 0;
   }
   uint8_t mask = 0;
@@ -233,7 +178,8 @@ static uint8_t get_mask(loader *l, const char *where, const json_t *v,
   json_array_foreach(v, i, e) {
     int k = eng_lookup(names, n, json_string_value(e));
     if (k < 0)
-      err(l, "%s: '%s' holds something that is not %s.", where, key, what);
+      eng_load_err(l, "%s: '%s' holds something that is not %s.", where, key,
+                   what);
     else
       mask |= (uint8_t)(1u << k);
   }
@@ -248,26 +194,27 @@ static void parse_filter(loader *l, const char *where, const json_t *o,
   memset(f, 0, sizeof *f);
   f->kind = DIS_KIND_CARD;
   if (!json_is_object(o)) {
-    err(l, "%s: a filter must be an object.", where);
+    eng_load_err(l, "%s: a filter must be an object.", where);
     return;
   }
-  known_keys(l, where, o, filter_keys);
+  eng_load_keys(l, where, o, filter_keys);
   /* `on` and a ward's filter pick cards by what they are only. */
   if (role != F_TARGET) {
     static const char *const picking[] = {"side", "other", "subject"};
     for (int k = 0; k < COUNT(picking); k++)
       if (json_object_get(o, picking[k]))
-        err(l, "%s: '%s' is not for %s.", where, picking[k],
-            role == F_ON ? "an 'on' filter" : "a ward's filter");
+        eng_load_err(l, "%s: '%s' is not for %s.", where, picking[k],
+                     role == F_ON ? "an 'on' filter" : "a ward's filter");
   }
   json_t *subject = json_object_get(o, "subject");
   if (subject && role == F_TARGET) {
     if (!json_is_true(subject))
-      err(l, "%s: 'subject' is true or absent.", where);
+      eng_load_err(l, "%s: 'subject' is true or absent.", where);
     else if (json_object_size(o) != 1)
-      err(l, "%s: 'subject' stands alone in its filter.", where);
+      eng_load_err(l, "%s: 'subject' stands alone in its filter.", where);
     else if (!subject_allowed(t))
-      err(l,
+      eng_load_err(
+          l,
           "%s: 'subject' only where the trait has a subject: a BOUNCE or "
           "BURN answering 'enter' or triggered by 'opp_play', a COPY "
           "answering 'trait'.",
@@ -284,13 +231,15 @@ static void parse_filter(loader *l, const char *where, const json_t *o,
        t->op == DIS_OP_READY || t->op == DIS_OP_COPY || t->op == DIS_OP_FLIP);
   json_t *side = json_object_get(o, "side");
   if (side && role == F_TARGET && !takes_side)
-    err(l, "%s: a DROP's target takes no 'side' (the card is in your hand).",
+    eng_load_err(
+        l, "%s: a DROP's target takes no 'side' (the card is in your hand).",
         where);
   else if (role == F_TARGET && (side || needs_side)) {
     int s = get_word(l, where, o, "side", side_ids, 1, COUNT(side_ids), true);
     f->side = s < 0 ? DIS_SIDE_NONE : (uint8_t)s;
     if (t->op == DIS_OP_FLIP && s >= 0 && s != DIS_SIDE_OPP)
-      err(l,
+      eng_load_err(
+          l,
           "%s: a FLIP takes one of your opponent's Monsters: 'side' must "
           "be opp.",
           where);
@@ -303,7 +252,8 @@ static void parse_filter(loader *l, const char *where, const json_t *o,
     f->kind = k < 0 ? DIS_KIND_CARD : (uint8_t)k;
   }
   if (role == F_TARGET && t->op == DIS_OP_FLIP && f->kind != DIS_KIND_MONSTER)
-    err(l, "%s: a FLIP takes Monsters: 'kind' must be monster.", where);
+    eng_load_err(l, "%s: a FLIP takes Monsters: 'kind' must be monster.",
+                 where);
 
   /* dna, colour */
   json_t *dna = json_object_get(o, "dna");
@@ -312,7 +262,8 @@ static void parse_filter(loader *l, const char *where, const json_t *o,
     f->dna =
         get_mask(l, where, dna, "dna", letters, DIS_LETTERS, "letters A-D");
     if (f->kind == DIS_KIND_VILLAIN)
-      err(l, "%s: 'dna' fits only Monsters, and 'kind' is villain.", where);
+      eng_load_err(l, "%s: 'dna' fits only Monsters, and 'kind' is villain.",
+                   where);
   }
   json_t *colour = json_object_get(o, "colour");
   if (colour)
@@ -324,8 +275,8 @@ static void parse_filter(loader *l, const char *where, const json_t *o,
   if (names) {
     if (!json_is_array(names) || json_array_size(names) == 0 ||
         json_array_size(names) > DIS_FILTER_NAMES)
-      err(l, "%s: 'name' must be a list of 1 to %d card ids.", where,
-          DIS_FILTER_NAMES);
+      eng_load_err(l, "%s: 'name' must be a list of 1 to %d card ids.", where,
+                   DIS_FILTER_NAMES);
     else {
       size_t i;
       json_t *e;
@@ -333,8 +284,8 @@ static void parse_filter(loader *l, const char *where, const json_t *o,
         const char *id = json_string_value(e);
         int n = dis_card_find(d, id ? id : "");
         if (n < 0)
-          err(l, "%s: 'name' names '%s', which is no card.", where,
-              id ? id : "(not a string)");
+          eng_load_err(l, "%s: 'name' names '%s', which is no card.", where,
+                       id ? id : "(not a string)");
         else
           f->names[f->n_names++] = (uint16_t)n;
       }
@@ -345,7 +296,7 @@ static void parse_filter(loader *l, const char *where, const json_t *o,
   json_t *other = json_object_get(o, "other");
   if (other && role == F_TARGET) {
     if (!json_is_true(other))
-      err(l, "%s: 'other' is true or absent.", where);
+      eng_load_err(l, "%s: 'other' is true or absent.", where);
     f->other = json_is_true(other);
   }
 }
@@ -371,10 +322,10 @@ static bool parse_trait(loader *l, const char *where, const json_t *o,
   t->letter = -1;
   t->on.kind = t->target.kind = DIS_KIND_CARD;
   if (!json_is_object(o)) {
-    err(l, "%s: a trait must be an object.", where);
+    eng_load_err(l, "%s: a trait must be an object.", where);
     return false;
   }
-  known_keys(l, where, o, trait_keys);
+  eng_load_keys(l, where, o, trait_keys);
   int timing =
       get_word(l, where, o, "timing", timing_ids, 0, COUNT(timing_ids), true);
   if (timing < 0)
@@ -387,26 +338,26 @@ static bool parse_trait(loader *l, const char *where, const json_t *o,
                       COUNT(trigger_ids), true);
     t->trigger = tr < 0 ? DIS_TR_NONE : (uint8_t)tr;
   } else if (json_object_get(o, "trigger")) {
-    err(l, "%s: 'trigger' is for timed traits only.", where);
+    eng_load_err(l, "%s: 'trigger' is for timed traits only.", where);
   }
   if (timing == DIS_T_INTERRUPT) {
     int an = get_word(l, where, o, "answers", answer_ids, 1, COUNT(answer_ids),
                       true);
     t->answers = an < 0 ? DIS_AN_NONE : (uint8_t)an;
   } else if (json_object_get(o, "answers")) {
-    err(l, "%s: 'answers' is for interrupt traits only.", where);
+    eng_load_err(l, "%s: 'answers' is for interrupt traits only.", where);
   }
 
   /* What: op (and n, target), or mod (and against, letter, target). */
   bool always = timing == DIS_T_ALWAYS;
   if (always) {
     if (json_object_get(o, "op"))
-      err(l, "%s: an always trait has a 'mod', not an 'op'.", where);
+      eng_load_err(l, "%s: an always trait has a 'mod', not an 'op'.", where);
     int m = get_word(l, where, o, "mod", mod_ids, 1, COUNT(mod_ids), true);
     t->mod = m < 0 ? DIS_MOD_NONE : (uint8_t)m;
   } else {
     if (json_object_get(o, "mod"))
-      err(l, "%s: 'mod' is for always traits only.", where);
+      eng_load_err(l, "%s: 'mod' is for always traits only.", where);
     int op = get_word(l, where, o, "op", op_ids, 1, COUNT(op_ids), true);
     t->op = op < 0 ? DIS_OP_NONE : (uint8_t)op;
   }
@@ -414,11 +365,11 @@ static bool parse_trait(loader *l, const char *where, const json_t *o,
   if (t->op == DIS_OP_DRAW || t->op == DIS_OP_DISCARD) {
     if (!json_is_integer(n) || json_integer_value(n) < 1 ||
         json_integer_value(n) > 2)
-      err(l, "%s: a %s needs 'n', 1 or 2.", where, op_ids[t->op]);
+      eng_load_err(l, "%s: a %s needs 'n', 1 or 2.", where, op_ids[t->op]);
     else
       t->n = (uint8_t)json_integer_value(n);
   } else if (n) {
-    err(l, "%s: only draw and discard take 'n'.", where);
+    eng_load_err(l, "%s: only draw and discard take 'n'.", where);
   }
   json_t *against = json_object_get(o, "against");
   if (t->mod == DIS_MOD_WARD) {
@@ -432,22 +383,23 @@ static bool parse_trait(loader *l, const char *where, const json_t *o,
       if (bits & 1u << k)
         t->against |= (uint8_t)(1u << ops[k]);
   } else if (against) {
-    err(l, "%s: 'against' is for a ward only.", where);
+    eng_load_err(l, "%s: 'against' is for a ward only.", where);
   }
   json_t *letter = json_object_get(o, "letter");
   if (t->mod == DIS_MOD_ALIAS) {
     const char *s = json_string_value(letter);
     int k = s && strlen(s) == 1 ? dis_dna_letter(s[0]) : -1;
     if (c->kind != DIS_KIND_MONSTER)
-      err(l, "%s: dna_alias is for Monsters only.", where);
+      eng_load_err(l, "%s: dna_alias is for Monsters only.", where);
     else if (k < 0)
-      err(l, "%s: a dna_alias needs 'letter', one of A-D.", where);
+      eng_load_err(l, "%s: a dna_alias needs 'letter', one of A-D.", where);
     else if (k == c->letter)
-      err(l, "%s: the alias letter %c is the card's own.", where, 'A' + k);
+      eng_load_err(l, "%s: the alias letter %c is the card's own.", where,
+                   'A' + k);
     else
       t->letter = (int8_t)k;
   } else if (letter) {
-    err(l, "%s: 'letter' is for a dna_alias only.", where);
+    eng_load_err(l, "%s: 'letter' is for a dna_alias only.", where);
   }
 
   /* The filters. */
@@ -459,31 +411,34 @@ static bool parse_trait(loader *l, const char *where, const json_t *o,
       t->has_on = true;
       parse_filter(l, sub, on, F_ON, d, t, &t->on);
     } else {
-      err(l, "%s: 'on' is for opp_play and interrupt traits only.", where);
+      eng_load_err(l, "%s: 'on' is for opp_play and interrupt traits only.",
+                   where);
     }
   }
   json_t *target = json_object_get(o, "target");
   snprintf(sub, sizeof sub, "%s, target", where);
   if (t->mod == DIS_MOD_WARD) {
     if (!target)
-      err(l, "%s: a ward needs 'target', the cards it protects.", where);
+      eng_load_err(l, "%s: a ward needs 'target', the cards it protects.",
+                   where);
     else
       parse_filter(l, sub, target, F_WARD, d, t, &t->target);
   } else if (op_has_target(t->op)) {
     if (target)
       parse_filter(l, sub, target, F_TARGET, d, t, &t->target);
     else if (t->op != DIS_OP_NEGATE)
-      err(l, "%s: a %s needs 'target'.", where, op_names[t->op]);
+      eng_load_err(l, "%s: a %s needs 'target'.", where, op_names[t->op]);
   } else if (target && (t->op != DIS_OP_NONE || t->mod != DIS_MOD_NONE)) {
-    err(l, "%s: a %s takes no 'target'.", where,
-        always ? mod_ids[t->mod] : op_ids[t->op]);
+    eng_load_err(l, "%s: a %s takes no 'target'.", where,
+                 always ? mod_ids[t->mod] : op_ids[t->op]);
   }
 
   /* NEGATE cancels the entry beneath it: there is one only when its
    * controller adds it on their turn or it answers an entry. */
   if (t->op == DIS_OP_NEGATE && t->trigger != DIS_TR_OWN_TURN &&
       t->answers != DIS_AN_TRAIT)
-    err(l, "%s: NEGATE only with trigger own_turn or answers trait.", where);
+    eng_load_err(l, "%s: NEGATE only with trigger own_turn or answers trait.",
+                 where);
   return true;
 }
 
@@ -529,7 +484,8 @@ static void check_text(loader *l, const char *where, const dis_card *c) {
     for (int k = 0; k < c->n_traits; k++)
       snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
                k ? " then " : "", timing_symbols[c->t[k].timing]);
-    err(l,
+    eng_load_err(
+        l,
         "%s: the text must be its traits in order, each beginning with its "
         "symbol (%s).",
         where, want);
@@ -540,16 +496,18 @@ static void check_text(loader *l, const char *where, const dis_card *c) {
     const char *part = c->text + at[k];
     size_t len = (k + 1 < n ? at[k + 1] : strlen(c->text)) - at[k];
     if (t->op != DIS_OP_NONE && !says(part, len, op_names[t->op]))
-      err(l, "%s: the text of trait %d does not say %s.", where, k + 1,
-          op_names[t->op]);
+      eng_load_err(l, "%s: the text of trait %d does not say %s.", where, k + 1,
+                   op_names[t->op]);
     for (int op = 0; op < DIS_OPS; op++)
       if (t->against & 1u << op && !says(part, len, op_names[op]))
-        err(l, "%s: the text of trait %d does not say that it stops %s.", where,
-            k + 1, op_names[op]);
+        eng_load_err(l,
+                     "%s: the text of trait %d does not say that it stops %s.",
+                     where, k + 1, op_names[op]);
     char dna[8];
     snprintf(dna, sizeof dna, "DNA %c", 'A' + (t->letter < 0 ? 0 : t->letter));
     if (t->mod == DIS_MOD_ALIAS && t->letter >= 0 && !says(part, len, dna))
-      err(l, "%s: the text of trait %d does not say '%s'.", where, k + 1, dna);
+      eng_load_err(l, "%s: the text of trait %d does not say '%s'.", where,
+                   k + 1, dna);
   }
 }
 
@@ -576,35 +534,36 @@ static void parse_card_head(loader *l, const json_t *o, int kind, int deck,
   char where[64];
   card_where(where, sizeof where, c, k);
   if (!json_is_object(o)) {
-    err(l, "%s: a card must be an object.", where);
+    eng_load_err(l, "%s: a card must be an object.", where);
     return;
   }
   get_id(l, where, o, c->id, sizeof c->id);
   card_where(where, sizeof where, c, k);
-  known_keys(l, where, o, card_keys);
-  get_str(l, where, o, "name", c->name, sizeof c->name, true);
-  get_str(l, where, o, "text", c->text, sizeof c->text, true);
+  eng_load_keys(l, where, o, card_keys);
+  eng_load_str(l, where, o, "name", c->name, sizeof c->name, true);
+  eng_load_str(l, where, o, "text", c->text, sizeof c->text, true);
   const char *ks = json_string_value(json_object_get(o, "kind"));
   if (!ks || strcmp(ks, kind_ids[kind]) != 0)
-    err(l, "%s: 'kind' must be %s in a %s.", where, kind_ids[kind],
-        kind == DIS_KIND_VILLAIN ? "villain pool" : "deck design");
+    eng_load_err(l, "%s: 'kind' must be %s in a %s.", where, kind_ids[kind],
+                 kind == DIS_KIND_VILLAIN ? "villain pool" : "deck design");
   int colour =
       get_word(l, where, o, "colour", colour_ids, 0, COUNT(colour_ids), true);
   c->colour = colour < 0 ? 0 : (uint8_t)colour;
   const char *dna = json_string_value(json_object_get(o, "dna"));
   if (!dna) {
-    err(l, "%s: 'dna' is missing (%s).", where,
-        kind == DIS_KIND_MONSTER ? "one of A-D" : "a DNA Sequence");
+    eng_load_err(l, "%s: 'dna' is missing (%s).", where,
+                 kind == DIS_KIND_MONSTER ? "one of A-D" : "a DNA Sequence");
   } else if (kind == DIS_KIND_MONSTER) {
     c->letter = (int8_t)(strlen(dna) == 1 ? dis_dna_letter(dna[0]) : -1);
     if (c->letter < 0)
-      err(l, "%s: a Monster's 'dna' is one of A-D, not '%s'.", where, dna);
+      eng_load_err(l, "%s: a Monster's 'dna' is one of A-D, not '%s'.", where,
+                   dna);
   } else {
     /* dis_dna_valid is the format's rule; its last part (at most four
      * letters needed) holds for any four symbols. */
     char why[120];
     if (!dis_dna_valid(dna, why, sizeof why))
-      err(l, "%s: the Sequence %s", where, why);
+      eng_load_err(l, "%s: the Sequence %s", where, why);
     else
       memcpy(c->seq, dna, DIS_SEQ + 1);
   }
@@ -619,7 +578,7 @@ static void parse_card_traits(loader *l, const json_t *o, const dis_data *d,
     return; /* told by the first pass */
   json_t *a = json_object_get(o, "traits");
   if (!json_is_array(a) || json_array_size(a) < 1 || json_array_size(a) > 2) {
-    err(l, "%s: 'traits' must be a list of 1 or 2 traits.", where);
+    eng_load_err(l, "%s: 'traits' must be a list of 1 or 2 traits.", where);
     return;
   }
   int per[DIS_TIMINGS] = {0};
@@ -633,11 +592,12 @@ static void parse_card_traits(loader *l, const json_t *o, const dis_data *d,
   }
   int marked = per[DIS_T_TIMED] + per[DIS_T_INTERRUPT] + per[DIS_T_AFTER_MINT];
   if (per[DIS_T_IMMEDIATE] > 1)
-    err(l, "%s: two immediate traits; a card has at most one.", where);
+    eng_load_err(l, "%s: two immediate traits; a card has at most one.", where);
   if (per[DIS_T_ALWAYS] > 1)
-    err(l, "%s: two always traits; a card has at most one.", where);
+    eng_load_err(l, "%s: two always traits; a card has at most one.", where);
   if (marked > 1)
-    err(l,
+    eng_load_err(
+        l,
         "%s: two traits marked when used (timed, interrupt, after_mint); a "
         "card has at most one.",
         where);
@@ -654,10 +614,10 @@ static const char *const design_keys[] = {"type",  "id",       "name",
 /* Reads a design file's own keys (not its Monsters) into *g. */
 static void parse_design_head(loader *l, const json_t *root, dis_design *g) {
   memset(g, 0, sizeof *g);
-  known_keys(l, "the design", root, design_keys);
+  eng_load_keys(l, "the design", root, design_keys);
   get_id(l, "the design", root, g->id, sizeof g->id);
-  get_str(l, "the design", root, "name", g->name, sizeof g->name, true);
-  get_str(l, "the design", root, "guide", g->guide, sizeof g->guide, true);
+  eng_load_str(l, "the design", root, "name", g->name, sizeof g->name, true);
+  eng_load_str(l, "the design", root, "guide", g->guide, sizeof g->guide, true);
 }
 
 /* Whether four Monsters of each letter hold two disjoint sets of four
@@ -708,17 +668,18 @@ static void check_coverage(loader *l, const dis_data *d, int first, int n,
     for (int i = first; i < first + n; i++)
       have += card_has(&d->cards[i], keyword_ops[k], -1);
     if (have < least)
-      err(l, "%s has %s on %d card%s; it needs at least %d.", what,
-          op_names[keyword_ops[k]], have, have == 1 ? "" : "s", least);
+      eng_load_err(l, "%s has %s on %d card%s; it needs at least %d.", what,
+                   op_names[keyword_ops[k]], have, have == 1 ? "" : "s", least);
   }
   for (int tm = 0; tm < DIS_TIMINGS; tm++) {
     int have = 0;
     for (int i = first; i < first + n; i++)
       have += card_has(&d->cards[i], -1, tm);
     if (have < least)
-      err(l, "%s has %s (%s) traits on %d card%s; it needs at least %d.", what,
-          timing_symbols[tm], timing_ids[tm], have, have == 1 ? "" : "s",
-          least);
+      eng_load_err(l,
+                   "%s has %s (%s) traits on %d card%s; it needs at least %d.",
+                   what, timing_symbols[tm], timing_ids[tm], have,
+                   have == 1 ? "" : "s", least);
   }
 }
 
@@ -754,7 +715,8 @@ static void read_files(loader *l, const char *const *texts,
     const char *type = json_string_value(json_object_get(fs->roots[i], "type"));
     if (type && strcmp(type, "villain_pool") == 0) {
       if (fs->pool >= 0)
-        err(l, "a second villain pool (the first is %s).", names[fs->pool]);
+        eng_load_err(l, "a second villain pool (the first is %s).",
+                     names[fs->pool]);
       else
         fs->pool = i;
     } else if (type && strcmp(type, "deck_design") == 0) {
@@ -762,17 +724,17 @@ static void read_files(loader *l, const char *const *texts,
         parse_design_head(l, fs->roots[i], &out->designs[out->n_designs]);
         fs->design[out->n_designs++] = i;
       } else {
-        err(l, "more than %d deck designs.", DIS_MAX_DESIGNS);
+        eng_load_err(l, "more than %d deck designs.", DIS_MAX_DESIGNS);
       }
     } else {
-      err(l, "'type' must be villain_pool or deck_design.");
+      eng_load_err(l, "'type' must be villain_pool or deck_design.");
     }
   }
   l->file = NULL;
   if (fs->pool < 0)
-    err(l, "no villain pool (a file of type villain_pool).");
+    eng_load_err(l, "no villain pool (a file of type villain_pool).");
   if (out->n_designs == 0)
-    err(l, "no deck design (a file of type deck_design).");
+    eng_load_err(l, "no deck design (a file of type deck_design).");
   dis_design *g = out->designs;
   for (int i = 1; i < out->n_designs; i++)
     for (int k = i; k > 0 && strcmp(g[k - 1].id, g[k].id) > 0; k--) {
@@ -786,12 +748,12 @@ static void read_files(loader *l, const char *const *texts,
   for (int i = 1; i < out->n_designs; i++) {
     l->file = names[fs->design[i]];
     if (g[i].id[0] && strcmp(g[i].id, g[i - 1].id) == 0)
-      err(l, "the design id '%s' is also %s's.", g[i].id,
-          names[fs->design[i - 1]]);
+      eng_load_err(l, "the design id '%s' is also %s's.", g[i].id,
+                   names[fs->design[i - 1]]);
     for (int k = 0; k < i; k++)
       if (g[i].name[0] && strcmp(g[i].name, g[k].name) == 0)
-        err(l, "the design name '%s' is also %s's.", g[i].name,
-            names[fs->design[k]]);
+        eng_load_err(l, "the design name '%s' is also %s's.", g[i].name,
+                     names[fs->design[k]]);
   }
 }
 
@@ -802,8 +764,8 @@ static void read_heads(loader *l, file_cards *fc, int n, dis_data *out) {
     l->file = fc[f].name;
     fc[f].first = out->n_cards;
     if (!json_is_array(fc[f].list)) {
-      err(l, "'%s' must be a list of cards.",
-          fc[f].pool ? "villains" : "monsters");
+      eng_load_err(l, "'%s' must be a list of cards.",
+                   fc[f].pool ? "villains" : "monsters");
       continue;
     }
     int deck = fc[f].pool ? -1 : f - (fc[0].pool ? 1 : 0);
@@ -812,7 +774,7 @@ static void read_heads(loader *l, file_cards *fc, int n, dis_data *out) {
     json_array_foreach(fc[f].list, k, c) {
       if (out->n_cards >= DIS_MAX_CARDS) {
         if (!full)
-          err(l, "more than %d cards in all.", DIS_MAX_CARDS);
+          eng_load_err(l, "more than %d cards in all.", DIS_MAX_CARDS);
         full = true;
         break;
       }
@@ -835,10 +797,11 @@ static void check_unique(loader *l, const file_cards *fc, int n,
         for (int k = fc[g].first; k < i && k < fc[g].first + fc[g].n; k++) {
           const dis_card *e = &d->cards[k];
           if (c->id[0] && strcmp(c->id, e->id) == 0)
-            err(l, "card '%s': the id is taken by a card of %s.", c->id,
-                fc[g].name);
+            eng_load_err(l, "card '%s': the id is taken by a card of %s.",
+                         c->id, fc[g].name);
           if (c->name[0] && strcmp(c->name, e->name) == 0)
-            err(l, "card '%s': the name '%s' is taken by card '%s' of %s.",
+            eng_load_err(
+                l, "card '%s': the name '%s' is taken by card '%s' of %s.",
                 c->id, c->name, e->id, fc[g].name);
         }
     }
@@ -849,9 +812,10 @@ static void check_unique(loader *l, const file_cards *fc, int n,
 static void check_pool(loader *l, const file_cards *fc, dis_data *out) {
   l->file = fc->name;
   if (fc->n < 10)
-    err(l, "the pool has %d Villains; it needs at least 10.", fc->n);
+    eng_load_err(l, "the pool has %d Villains; it needs at least 10.", fc->n);
   if (fc->n > DIS_MAX_POOL)
-    err(l, "the pool has %d Villains; at most %d.", fc->n, DIS_MAX_POOL);
+    eng_load_err(l, "the pool has %d Villains; at most %d.", fc->n,
+                 DIS_MAX_POOL);
   out->n_pool = fc->n > DIS_MAX_POOL ? DIS_MAX_POOL : fc->n;
   for (int i = 0; i < out->n_pool; i++)
     out->pool[i] = (uint16_t)(fc->first + i);
@@ -860,7 +824,8 @@ static void check_pool(loader *l, const file_cards *fc, dis_data *out) {
       const dis_card *a = &out->cards[out->pool[i]];
       const dis_card *b = &out->cards[out->pool[k]];
       if (a->seq[0] && b->seq[0] && !mintable_together(a->seq, b->seq))
-        err(l,
+        eng_load_err(
+            l,
             "Villains '%s' (%s) and '%s' (%s) cannot be minted together "
             "from four Monsters of each letter.",
             a->id, a->seq, b->id, b->seq);
@@ -876,7 +841,7 @@ static void check_design(loader *l, const file_cards *fc, dis_data *out,
   char what[64];
   snprintf(what, sizeof what, "the design '%s'", dg->id);
   if (fc->n != 16)
-    err(l, "%s has %d Monsters, not 16.", what, fc->n);
+    eng_load_err(l, "%s has %d Monsters, not 16.", what, fc->n);
   int letters[DIS_LETTERS] = {0};
   for (int k = 0; k < fc->n; k++) {
     const dis_card *c = &out->cards[fc->first + k];
@@ -887,17 +852,19 @@ static void check_design(loader *l, const file_cards *fc, dis_data *out,
   }
   for (int x = 0; x < DIS_LETTERS; x++)
     if (letters[x] != 4)
-      err(l, "%s has %d Monsters of DNA %c, not 4.", what, letters[x], 'A' + x);
+      eng_load_err(l, "%s has %d Monsters of DNA %c, not 4.", what, letters[x],
+                   'A' + x);
   check_coverage(l, out, fc->first, fc->n, 1, what);
 }
 
 int dis_data_parse(const char *const *texts, const char *const *names, int n,
                    dis_data *out, void (*report)(void *ctx, const char *msg),
                    void *ctx) {
-  loader l = {.report = report, .ctx = ctx};
+  loader l = {.report = report, .ctx = ctx, .game = "disorder"};
   memset(out, 0, sizeof *out);
   if (n < 2 || n > DIS_MAX_DESIGNS + 1) {
-    err(&l,
+    eng_load_err(
+        &l,
         "%d data files; the game needs a villain pool and 1 to %d deck "
         "designs.",
         n, DIS_MAX_DESIGNS);
@@ -913,7 +880,7 @@ int dis_data_parse(const char *const *texts, const char *const *names, int n,
   int n_fc = 0;
   if (fs.pool >= 0) {
     l.file = names[fs.pool];
-    known_keys(&l, "the pool", fs.roots[fs.pool], pool_keys);
+    eng_load_keys(&l, "the pool", fs.roots[fs.pool], pool_keys);
     fc[n_fc++] =
         (file_cards){.name = names[fs.pool],
                      .list = json_object_get(fs.roots[fs.pool], "villains"),

@@ -76,30 +76,10 @@ static bool in_area(const dis_state *s, int i) {
  * *n their number, *limit the most it may hold. */
 static uint8_t *place(dis_state *s, int zone, int seat, uint8_t **n,
                       int *limit) {
-  *limit = DIS_DECK;
-  switch (zone) {
-  case DIS_Z_DECK:
-    *n = &s->n_deck[seat];
-    return s->deck[seat];
-  case DIS_Z_HAND:
-    *n = &s->n_hand[seat];
-    return s->hand[seat];
-  case DIS_Z_VROW:
-    *limit = DIS_ROW;
-    *n = &s->n_vrow[seat];
-    return s->vrow[seat];
-  case DIS_Z_MROW:
-    *limit = DIS_ROW;
-    *n = &s->n_mrow[seat];
-    return s->mrow[seat];
-  case DIS_Z_MINTED:
-    *limit = MINTED_MAX;
-    *n = &s->n_minted[seat];
-    return s->minted[seat];
-  default:
-    *n = &s->n_discard[seat];
-    return s->discard[seat];
-  }
+  *limit = zone == DIS_Z_VROW || zone == DIS_Z_MROW ? DIS_ROW
+           : zone == DIS_Z_MINTED                   ? MINTED_MAX
+                                                    : DIS_DECK;
+  return dis_place(s, zone, seat, n);
 }
 
 static const uint8_t *cplace(const dis_state *s, int zone, int seat, int *n,

@@ -43,64 +43,9 @@ const char *vl_op_name(int i) { return NAME_OF(op_names, VL_OP_COUNT, i); }
 /* ---- the loader --------------------------------------------------------- */
 
 typedef struct loader {
-  void (*report)(void *ctx, const char *msg);
-  void *ctx;
-  int errors;
-  const char *file; /* the file being read, for messages */
-  bool marvel;      /* the Marvel profile's rules and calibration */
+  eng_loader e;
+  bool marvel; /* the Marvel profile's rules and calibration */
 } loader;
-
-static void err(loader *l, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void err(loader *l, const char *fmt, ...) {
-  char msg[400];
-  int o = snprintf(msg, sizeof msg, "%s: ", l->file ? l->file : "villainous");
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg + o, sizeof msg - (size_t)o, fmt, ap);
-  va_end(ap);
-  l->errors++;
-  if (l->report)
-    l->report(l->ctx, msg);
-}
-
-/* Reports every key of o that is not in keys (NULL-terminated). */
-static void known_keys(loader *l, const char *where, const json_t *o,
-                       const char *const *keys) {
-  const char *key;
-  json_t *v;
-  json_object_foreach((json_t *)o, key, v) {
-    bool ok = false;
-    for (const char *const *k = keys; *k && !ok; k++)
-      ok = strcmp(*k, key) == 0;
-    if (!ok)
-      err(l, "%s: unknown key '%s'", where, key);
-  }
-}
-
-/* Copies the string member key of o into dst (cap bytes); reports a
- * missing, empty or too long value when required. */
-static bool get_str(loader *l, const char *where, const json_t *o,
-                    const char *key, char *dst, size_t cap, bool required) {
-  json_t *v = json_object_get(o, key);
-  dst[0] = '\0';
-  if (!v) {
-    if (required)
-      err(l, "%s: '%s' is missing", where, key);
-    return false;
-  }
-  const char *s = json_string_value(v);
-  if (!s || !s[0]) {
-    err(l, "%s: '%s' must be a non-empty string", where, key);
-    return false;
-  }
-  if (strlen(s) >= cap) {
-    err(l, "%s: '%s' is longer than %zu bytes", where, key, cap - 1);
-    return false;
-  }
-  memcpy(dst, s, strlen(s) + 1);
-  return true;
-}
 
 /* Reads the integer member key of o into *out when present (else dflt);
  * reports a value outside [lo, hi] or a missing required one. */
@@ -111,12 +56,13 @@ static bool get_int(loader *l, const char *where, const json_t *o,
   *out = dflt;
   if (!v) {
     if (required)
-      err(l, "%s: '%s' is missing", where, key);
+      eng_load_err(&l->e, "%s: '%s' is missing", where, key);
     return !required;
   }
   if (!json_is_integer(v) || json_integer_value(v) < lo ||
       json_integer_value(v) > hi) {
-    err(l, "%s: '%s' must be an integer from %d to %d", where, key, lo, hi);
+    eng_load_err(&l->e, "%s: '%s' must be an integer from %d to %d", where, key,
+                 lo, hi);
     return false;
   }
   *out = (int)json_integer_value(v);
@@ -138,14 +84,15 @@ static int kind_filter(loader *l, const char *where, const json_t *o,
   const char *s = json_string_value(json_object_get(o, key));
   if (!s) {
     if (required)
-      err(l, "%s: '%s' (a card kind or any) is missing", where, key);
+      eng_load_err(&l->e, "%s: '%s' (a card kind or any) is missing", where,
+                   key);
     return VL_ANY;
   }
   if (strcmp(s, "any") == 0)
     return VL_ANY;
   int k = eng_lookup(kind_names, VL_K_COUNT, s);
   if (k < 0)
-    err(l, "%s: unknown card kind '%s'", where, s);
+    eng_load_err(&l->e, "%s: unknown card kind '%s'", where, s);
   return k < 0 ? VL_ANY : k;
 }
 
@@ -163,13 +110,14 @@ static int card_ref(loader *l, const char *where, const vl_villain *v,
   const char *s = json_string_value(json_object_get(o, key));
   if (!s) {
     if (required)
-      err(l, "%s: '%s' (a card id of this villain) is missing", where, key);
+      eng_load_err(&l->e, "%s: '%s' (a card id of this villain) is missing",
+                   where, key);
     return -1;
   }
   int d = def_index(v, s);
   if (d < 0)
-    err(l, "%s: '%s' names '%s', which is no card of this villain", where, key,
-        s);
+    eng_load_err(&l->e, "%s: '%s' names '%s', which is no card of this villain",
+                 where, key, s);
   return d;
 }
 
@@ -183,19 +131,20 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
   e->kind = VL_ANY;
   e->where = VL_SC_REALM;
   if (!json_is_object(o)) {
-    err(l, "%s: an effect must be an object", where);
+    eng_load_err(&l->e, "%s: an effect must be an object", where);
     return;
   }
-  known_keys(l, where, o, effect_keys);
+  eng_load_keys(&l->e, where, o, effect_keys);
   /* Read before the op, so that an unknown op is the only error told. */
   json_t *may = json_object_get(o, "may");
   if (may && !json_is_boolean(may))
-    err(l, "%s: 'may' must be true or false", where);
+    eng_load_err(&l->e, "%s: 'may' must be true or false", where);
   e->may = json_is_true(may);
   const char *opname = json_string_value(json_object_get(o, "op"));
   int op = eng_lookup(op_names, VL_OP_COUNT, opname);
   if (op < 0) {
-    err(l, "%s: unknown effect op '%s'", where, opname ? opname : "(none)");
+    eng_load_err(&l->e, "%s: unknown effect op '%s'", where,
+                 opname ? opname : "(none)");
     return;
   }
   e->op = (uint8_t)op;
@@ -206,7 +155,7 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     if (strcmp(wh, "here") == 0)
       e->where = VL_SC_HERE;
     else if (strcmp(wh, "realm") != 0)
-      err(l, "%s: 'where' must be realm or here", where);
+      eng_load_err(&l->e, "%s: 'where' must be realm or here", where);
   }
   /* Which fields each op takes; everything else must be absent. */
   bool takes_n = false, takes_scope = false, takes_where = false;
@@ -224,9 +173,9 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
   case VL_OP_TRACK:
     takes_n = get_int(l, where, o, "n", -2, 3, 1, true, &n);
     if (n == 0)
-      err(l, "%s: track needs n other than 0", where);
+      eng_load_err(&l->e, "%s: track needs n other than 0", where);
     if (!v->track_name[0])
-      err(l, "%s: track, but this villain has no track", where);
+      eng_load_err(&l->e, "%s: track, but this villain has no track", where);
     break;
   case VL_OP_PLAY_FREE:
     takes_n = get_int(l, where, o, "n", 0, 4, 0, false, &n);
@@ -244,9 +193,9 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     if (json_object_get(o, "kind"))
       e->kind = (uint8_t)kind_filter(l, where, o, "kind", false);
     if (!json_object_get(o, "card") && !json_object_get(o, "kind"))
-      err(l, "%s: search needs a card or a kind", where);
+      eng_load_err(&l->e, "%s: search needs a card or a kind", where);
     if (e->card >= 0 && v->defs[e->card].deck != VL_DECK_VILLAIN)
-      err(l, "%s: search finds villain cards only", where);
+      eng_load_err(&l->e, "%s: search finds villain cards only", where);
     break;
   case VL_OP_MOVE_HERO:
   case VL_OP_MOVE_ALLY:
@@ -258,8 +207,8 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     else if (scope && strcmp(scope, "mover") == 0 && op == VL_OP_MOVE_HERO)
       e->scope = VL_SC_MOVER;
     else if (scope && strcmp(scope, "adjacent") != 0)
-      err(l, "%s: %s takes scope adjacent, any%s", where, opname,
-          op == VL_OP_MOVE_HERO ? " or mover" : "");
+      eng_load_err(&l->e, "%s: %s takes scope adjacent, any%s", where, opname,
+                   op == VL_OP_MOVE_HERO ? " or mover" : "");
     break;
   case VL_OP_DEFEAT_HERO:
   case VL_OP_REMOVE_ALLY:
@@ -270,7 +219,8 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     takes_kind = takes_where = true;
     e->kind = (uint8_t)kind_filter(l, where, o, "kind", true);
     if (e->kind != VL_ANY && e->kind != VL_K_ITEM && e->kind != VL_K_SPECIAL)
-      err(l, "%s: remove_card takes kind item, special or any", where);
+      eng_load_err(&l->e, "%s: remove_card takes kind item, special or any",
+                   where);
     break;
   }
   case VL_OP_GAIN_PER:
@@ -279,7 +229,7 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
       const char *per = json_string_value(json_object_get(o, "per"));
       int k = eng_lookup(kind_names, VL_K_COUNT, per);
       if (k < 0)
-        err(l, "%s: gain_per needs 'per', a card kind", where);
+        eng_load_err(&l->e, "%s: gain_per needs 'per', a card kind", where);
       e->kind = k < 0 ? VL_K_ALLY : (uint8_t)k;
     }
     break;
@@ -287,24 +237,26 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     takes_scope = true;
     if (scope && strcmp(scope, "active") == 0) {
       if (!in_condition)
-        err(l, "%s: fate with scope active is for Conditions only", where);
+        eng_load_err(&l->e, "%s: fate with scope active is for Conditions only",
+                     where);
       e->scope = VL_SC_ACTIVE;
     } else if (scope && strcmp(scope, "any") != 0) {
-      err(l, "%s: fate takes scope any or active", where);
+      eng_load_err(&l->e, "%s: fate takes scope any or active", where);
     }
     break;
   case VL_OP_FIND_HERO:
     takes_card = true;
     e->card = (int8_t)card_ref(l, where, v, o, "card", true);
     if (e->card >= 0 && v->defs[e->card].kind != VL_K_HERO)
-      err(l, "%s: find_hero must name a Hero of this villain's fate deck",
-          where);
+      eng_load_err(&l->e,
+                   "%s: find_hero must name a Hero of this villain's fate deck",
+                   where);
     break;
   case VL_OP_HOOK: {
     const char *h = json_string_value(json_object_get(o, "hook"));
     int k = eng_lookup(hook_names, VL_H_COUNT, h);
     if (k < 0)
-      err(l, "%s: unknown hook '%s'", where, h ? h : "(none)");
+      eng_load_err(&l->e, "%s: unknown hook '%s'", where, h ? h : "(none)");
     e->hook = k < 0 ? 0 : (uint8_t)k;
     break;
   }
@@ -313,24 +265,26 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
     for (int i = 0; i < VL_LOCS; i++)
       locked |= v->loc[i].locked;
     if (!locked)
-      err(l, "%s: unlock, but no location of this villain is locked", where);
+      eng_load_err(&l->e,
+                   "%s: unlock, but no location of this villain is locked",
+                   where);
     if (l->marvel)
-      err(l, "%s: the Marvel rules have no lock tokens", where);
+      eng_load_err(&l->e, "%s: the Marvel rules have no lock tokens", where);
     break;
   }
   case VL_OP_TOKEN:
     takes_n = get_int(l, where, o, "n", -2, 2, 1, true, &n);
     if (n == 0)
-      err(l, "%s: token needs n other than 0", where);
+      eng_load_err(&l->e, "%s: token needs n other than 0", where);
     takes_kind = takes_where = true;
     e->kind = (uint8_t)kind_filter(l, where, o, "kind", true);
     if (e->kind != VL_K_HERO && e->kind != VL_K_ALLY)
-      err(l, "%s: token takes kind hero or ally", where);
+      eng_load_err(&l->e, "%s: token takes kind hero or ally", where);
     break;
   case VL_OP_STONE:
   case VL_OP_GIVE_STONE:
     if (!l->marvel)
-      err(l, "%s: %s belongs to the Marvel rules", where, opname);
+      eng_load_err(&l->e, "%s: %s belongs to the Marvel rules", where, opname);
     break;
   case VL_OP_VANQUISH:
   case VL_OP_RETURN_ALLY:
@@ -340,19 +294,19 @@ static void parse_effect(loader *l, const char *where, const vl_villain *v,
   }
   e->n = (int8_t)n;
   if (!takes_n && json_object_get(o, "n"))
-    err(l, "%s: %s takes no n", where, opname);
+    eng_load_err(&l->e, "%s: %s takes no n", where, opname);
   if (!takes_scope && scope)
-    err(l, "%s: %s takes no scope", where, opname);
+    eng_load_err(&l->e, "%s: %s takes no scope", where, opname);
   if (!takes_where && wh)
-    err(l, "%s: %s takes no where", where, opname);
+    eng_load_err(&l->e, "%s: %s takes no where", where, opname);
   if (!takes_kind && op != VL_OP_GAIN_PER && json_object_get(o, "kind"))
-    err(l, "%s: %s takes no kind", where, opname);
+    eng_load_err(&l->e, "%s: %s takes no kind", where, opname);
   if (op != VL_OP_GAIN_PER && json_object_get(o, "per"))
-    err(l, "%s: %s takes no per", where, opname);
+    eng_load_err(&l->e, "%s: %s takes no per", where, opname);
   if (!takes_card && json_object_get(o, "card"))
-    err(l, "%s: %s takes no card", where, opname);
+    eng_load_err(&l->e, "%s: %s takes no card", where, opname);
   if (op != VL_OP_HOOK && json_object_get(o, "hook"))
-    err(l, "%s: %s takes no hook", where, opname);
+    eng_load_err(&l->e, "%s: %s takes no hook", where, opname);
 }
 
 static const char *const mod_keys[] = {"mod", "n", "who", "kind", NULL};
@@ -362,14 +316,15 @@ static void parse_mod(loader *l, const char *where, const json_t *o,
   memset(m, 0, sizeof *m);
   m->kind = VL_ANY;
   if (!json_is_object(o)) {
-    err(l, "%s: a modifier must be an object", where);
+    eng_load_err(&l->e, "%s: a modifier must be an object", where);
     return;
   }
-  known_keys(l, where, o, mod_keys);
+  eng_load_keys(&l->e, where, o, mod_keys);
   const char *name = json_string_value(json_object_get(o, "mod"));
   int mod = eng_lookup(mod_names, VL_M_COUNT, name);
   if (mod < 0) {
-    err(l, "%s: unknown modifier '%s'", where, name ? name : "(none)");
+    eng_load_err(&l->e, "%s: unknown modifier '%s'", where,
+                 name ? name : "(none)");
     return;
   }
   m->mod = (uint8_t)mod;
@@ -382,8 +337,8 @@ static void parse_mod(loader *l, const char *where, const json_t *o,
     const char *who = json_string_value(json_object_get(o, "who"));
     int w = eng_lookup(who_names, VL_WHO_COUNT, who);
     if (w < 0)
-      err(l, "%s: strength needs 'who' (%s)", where,
-          "self, host, allies_here, heroes_here, allies or heroes");
+      eng_load_err(&l->e, "%s: strength needs 'who' (%s)", where,
+                   "self, host, allies_here, heroes_here, allies or heroes");
     m->who = w < 0 ? 0 : (uint8_t)w;
     break;
   }
@@ -400,16 +355,16 @@ static void parse_mod(loader *l, const char *where, const json_t *o,
   case VL_M_NO_HEROES:
   case VL_M_COUNT:
     if (json_object_get(o, "n"))
-      err(l, "%s: %s takes no n", where, name);
+      eng_load_err(&l->e, "%s: %s takes no n", where, name);
     break;
   }
   if ((mod == VL_M_STRENGTH || mod == VL_M_COST || mod == VL_M_GAIN) && n == 0)
-    err(l, "%s: %s needs n other than 0", where, name);
+    eng_load_err(&l->e, "%s: %s needs n other than 0", where, name);
   m->n = (int8_t)n;
   if (!takes_who && json_object_get(o, "who"))
-    err(l, "%s: %s takes no who", where, name);
+    eng_load_err(&l->e, "%s: %s takes no who", where, name);
   if (!takes_kind && json_object_get(o, "kind"))
-    err(l, "%s: %s takes no kind", where, name);
+    eng_load_err(&l->e, "%s: %s takes no kind", where, name);
 }
 
 static const char *const ability_keys[] = {"when",    "trigger", "n", "cost",
@@ -446,26 +401,27 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
                           const vl_card *c, const json_t *o, vl_ability *a) {
   memset(a, 0, sizeof *a);
   if (!json_is_object(o)) {
-    err(l, "%s: an ability must be an object", where);
+    eng_load_err(&l->e, "%s: an ability must be an object", where);
     return;
   }
-  known_keys(l, where, o, ability_keys);
+  eng_load_keys(&l->e, where, o, ability_keys);
   const char *when = json_string_value(json_object_get(o, "when"));
   int w = eng_lookup(when_names, VL_W_COUNT, when);
   if (w < 0) {
-    err(l, "%s: unknown 'when' '%s'", where, when ? when : "(none)");
+    eng_load_err(&l->e, "%s: unknown 'when' '%s'", where,
+                 when ? when : "(none)");
     return;
   }
   a->when = (uint8_t)w;
   if (!when_allowed(c->kind, c->deck, w))
-    err(l, "%s: a %s %s cannot have a '%s' ability", where,
-        c->deck == VL_DECK_FATE ? "fate" : "villain", kind_names[c->kind],
-        when);
+    eng_load_err(&l->e, "%s: a %s %s cannot have a '%s' ability", where,
+                 c->deck == VL_DECK_FATE ? "fate" : "villain",
+                 kind_names[c->kind], when);
   if (w == VL_W_CONDITION) {
     const char *t = json_string_value(json_object_get(o, "trigger"));
     int trig = eng_lookup(trigger_names, VL_T_COUNT, t);
     if (trig < 0)
-      err(l, "%s: unknown trigger '%s'", where, t ? t : "(none)");
+      eng_load_err(&l->e, "%s: unknown trigger '%s'", where, t ? t : "(none)");
     a->trigger = trig < 0 ? 0 : (uint8_t)trig;
     int tn = 0;
     bool thresh = trig == VL_T_OPP_ALLY || trig == VL_T_OPP_POWER ||
@@ -474,28 +430,29 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
       get_int(l, where, o, "n", trig == VL_T_OPP_ALLY ? 0 : 1,
               trig == VL_T_OPP_POWER ? 30 : 6, 0, trig != VL_T_OPP_ALLY, &tn);
     else if (json_object_get(o, "n"))
-      err(l, "%s: trigger %s takes no n", where, t);
+      eng_load_err(&l->e, "%s: trigger %s takes no n", where, t);
     a->tn = (int8_t)tn;
   } else {
     if (json_object_get(o, "trigger"))
-      err(l, "%s: only a condition has a trigger", where);
+      eng_load_err(&l->e, "%s: only a condition has a trigger", where);
     if (json_object_get(o, "n"))
-      err(l, "%s: 'n' belongs in an effect or a trigger", where);
+      eng_load_err(&l->e, "%s: 'n' belongs in an effect or a trigger", where);
   }
   int cost = 0;
   if (w == VL_W_ACTIVATE)
     get_int(l, where, o, "cost", 0, 3, 0, true, &cost);
   else if (json_object_get(o, "cost"))
-    err(l, "%s: only an activate ability has a cost", where);
+    eng_load_err(&l->e, "%s: only an activate ability has a cost", where);
   a->cost = (uint8_t)cost;
   json_t *effects = json_object_get(o, "effects");
   json_t *mods = json_object_get(o, "mods");
   if (w == VL_W_STATIC) {
     if (effects)
-      err(l, "%s: a static ability has mods, not effects", where);
+      eng_load_err(&l->e, "%s: a static ability has mods, not effects", where);
     if (!json_is_array(mods) || json_array_size(mods) < 1 ||
         json_array_size(mods) > VL_MAX_EFFECTS) {
-      err(l, "%s: a static ability needs 1 to %d mods", where, VL_MAX_EFFECTS);
+      eng_load_err(&l->e, "%s: a static ability needs 1 to %d mods", where,
+                   VL_MAX_EFFECTS);
       return;
     }
     size_t k;
@@ -504,10 +461,11 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
     return;
   }
   if (mods)
-    err(l, "%s: only a static ability has mods", where);
+    eng_load_err(&l->e, "%s: only a static ability has mods", where);
   if (!json_is_array(effects) || json_array_size(effects) < 1 ||
       json_array_size(effects) > VL_MAX_EFFECTS) {
-    err(l, "%s: the ability needs 1 to %d effects", where, VL_MAX_EFFECTS);
+    eng_load_err(&l->e, "%s: the ability needs 1 to %d effects", where,
+                 VL_MAX_EFFECTS);
     return;
   }
   size_t k;
@@ -519,59 +477,62 @@ static void parse_ability(loader *l, const char *where, const vl_villain *v,
 }
 
 static const char *const card_keys[] = {
-    "id",        "name",      "kind", "count",     "cost",   "strength",
-    "text",      "attach",    "kind_name", "abilities", "ai", "protector",
-    "invade",    NULL};
+    "id",       "name",      "kind",   "count",     "cost",
+    "strength", "text",      "attach", "kind_name", "abilities",
+    "ai",       "protector", "invade", NULL};
 
 /* Reads the boolean member key of o (false when absent). */
 static bool get_flag(loader *l, const char *where, const json_t *o,
                      const char *key) {
   json_t *v = json_object_get(o, key);
   if (v && !json_is_boolean(v))
-    err(l, "%s: '%s' must be true or false", where, key);
+    eng_load_err(&l->e, "%s: '%s' must be true or false", where, key);
   return json_is_true(v);
 }
 
 /* First pass over a card: what its abilities' references need (id, name,
  * kind, deck). The abilities come in the second pass. */
-static void parse_card_head(loader *l, const json_t *o, int deck,
-                            vl_card *c) {
+static void parse_card_head(loader *l, const json_t *o, int deck, vl_card *c) {
   memset(c, 0, sizeof *c);
   c->deck = (uint8_t)deck;
   if (!json_is_object(o)) {
-    err(l, "a card must be an object");
+    eng_load_err(&l->e, "a card must be an object");
     return;
   }
-  known_keys(l, "a card", o, card_keys);
-  get_str(l, "a card", o, "id", c->id, sizeof c->id, true);
+  eng_load_keys(&l->e, "a card", o, card_keys);
+  eng_load_str(&l->e, "a card", o, "id", c->id, sizeof c->id, true);
   char where[64];
   snprintf(where, sizeof where, "card '%s'", c->id);
   if (c->id[0] && !id_ok(c->id))
-    err(l, "%s: an id is lower case letters, digits and '_'", where);
-  get_str(l, where, o, "name", c->name, sizeof c->name, true);
-  get_str(l, where, o, "text", c->text, sizeof c->text, true);
+    eng_load_err(&l->e, "%s: an id is lower case letters, digits and '_'",
+                 where);
+  eng_load_str(&l->e, where, o, "name", c->name, sizeof c->name, true);
+  eng_load_str(&l->e, where, o, "text", c->text, sizeof c->text, true);
   const char *kind = json_string_value(json_object_get(o, "kind"));
   int k = eng_lookup(kind_names, VL_K_COUNT, kind);
   if (k < 0)
-    err(l, "%s: unknown kind '%s'", where, kind ? kind : "(none)");
+    eng_load_err(&l->e, "%s: unknown kind '%s'", where, kind ? kind : "(none)");
   c->kind = k < 0 ? VL_K_EFFECT : (uint8_t)k;
   bool villain = deck == VL_DECK_VILLAIN;
   if (k >= 0 && villain && (k == VL_K_HERO || k == VL_K_EVENT))
-    err(l, "%s: %ss belong in the fate deck", where, kind_names[k]);
+    eng_load_err(&l->e, "%s: %ss belong in the fate deck", where,
+                 kind_names[k]);
   if (k >= 0 && !villain && k != VL_K_HERO && k != VL_K_ITEM &&
       k != VL_K_EFFECT && !(l->marvel && k == VL_K_EVENT))
-    err(l, "%s: a fate deck holds Heroes, Items and Effects only%s", where,
-        l->marvel ? " (and an Event)" : "");
+    eng_load_err(&l->e,
+                 "%s: a fate deck holds Heroes, Items and Effects only%s",
+                 where, l->marvel ? " (and an Event)" : "");
   if (k >= 0 && l->marvel && k == VL_K_CONDITION)
-    err(l, "%s: the Marvel rules have no Conditions", where);
+    eng_load_err(&l->e, "%s: the Marvel rules have no Conditions", where);
   if (k >= 0 && !l->marvel && (k == VL_K_EVENT || k == VL_K_SPECIALTY))
-    err(l, "%s: %s cards belong to the Marvel rules", where, kind_names[k]);
+    eng_load_err(&l->e, "%s: %s cards belong to the Marvel rules", where,
+                 kind_names[k]);
   c->protector = get_flag(l, where, o, "protector");
   c->invade = get_flag(l, where, o, "invade");
   if (c->protector && (k != VL_K_HERO || !l->marvel))
-    err(l, "%s: only a Marvel Hero can be a protector", where);
+    eng_load_err(&l->e, "%s: only a Marvel Hero can be a protector", where);
   if (c->invade && (k != VL_K_ALLY || !l->marvel))
-    err(l, "%s: only a Marvel Ally can invade", where);
+    eng_load_err(&l->e, "%s: only a Marvel Ally can invade", where);
   int count = 1, cost = 0, strength = 0;
   get_int(l, where, o, "count", 1, 3, 1, true, &count);
   c->count = (uint8_t)count;
@@ -580,14 +541,15 @@ static void parse_card_head(loader *l, const json_t *o, int deck,
   c->ai = (uint8_t)ai;
   if (villain && c->kind != VL_K_CONDITION)
     get_int(l, where, o, "cost", 0,
-            !l->marvel              ? 4
-            : c->kind == VL_K_ALLY  ? 6
+            !l->marvel               ? 4
+            : c->kind == VL_K_ALLY   ? 6
             : c->kind == VL_K_EFFECT ? 3
                                      : 4,
             0, true, &cost);
   else if (json_object_get(o, "cost") &&
            json_integer_value(json_object_get(o, "cost")) != 0)
-    err(l, "%s: %s cost nothing", where, villain ? "Conditions" : "fate cards");
+    eng_load_err(&l->e, "%s: %s cost nothing", where,
+                 villain ? "Conditions" : "fate cards");
   c->cost = (uint8_t)cost;
   if (c->kind == VL_K_ALLY)
     get_int(l, where, o, "strength", 1, l->marvel ? 6 : 4, 1, true, &strength);
@@ -597,24 +559,26 @@ static void parse_card_head(loader *l, const json_t *o, int deck,
   else if (c->kind == VL_K_EVENT)
     get_int(l, where, o, "strength", 5, 10, 5, true, &strength);
   else if (json_object_get(o, "strength"))
-    err(l, "%s: only Allies and Heroes have a Strength", where);
+    eng_load_err(&l->e, "%s: only Allies and Heroes have a Strength", where);
   c->strength = (int8_t)strength;
   const char *attach = json_string_value(json_object_get(o, "attach"));
   if (attach) {
     if (c->kind != VL_K_ITEM || !villain || strcmp(attach, "ally") != 0)
-      err(l, "%s: only a villain Item takes \"attach\": \"ally\"", where);
+      eng_load_err(&l->e, "%s: only a villain Item takes \"attach\": \"ally\"",
+                   where);
     else
       c->attach = VL_AT_ALLY;
   }
   if (c->kind == VL_K_ITEM && !villain)
     c->attach = VL_AT_HERO;
   if (c->kind == VL_K_SPECIAL) {
-    get_str(l, where, o, "kind_name", c->kind_name, sizeof c->kind_name, true);
+    eng_load_str(&l->e, where, o, "kind_name", c->kind_name,
+                 sizeof c->kind_name, true);
   } else {
     if (json_object_get(o, "kind_name"))
-      err(l, "%s: only a special card has a kind_name", where);
-    static const char *const pretty[] = {"Ally",    "Item", "Effect",
-                                         "Condition", "Special", "Hero",
+      eng_load_err(&l->e, "%s: only a special card has a kind_name", where);
+    static const char *const pretty[] = {"Ally",      "Item",     "Effect",
+                                         "Condition", "Special",  "Hero",
                                          "Event",     "Specialty"};
     snprintf(c->kind_name, sizeof c->kind_name, "%s", pretty[c->kind]);
   }
@@ -641,8 +605,8 @@ static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
   snprintf(where, sizeof where, "card '%s'", c->id);
   json_t *abs = json_object_get(o, "abilities");
   if (abs && (!json_is_array(abs) || json_array_size(abs) > VL_MAX_ABILITIES)) {
-    err(l, "%s: 'abilities' must be a list of at most %d", where,
-        VL_MAX_ABILITIES);
+    eng_load_err(&l->e, "%s: 'abilities' must be a list of at most %d", where,
+                 VL_MAX_ABILITIES);
     return;
   }
   size_t k;
@@ -658,17 +622,20 @@ static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
       optional |= c->ab[i].eff[e].may;
   }
   if (c->kind == VL_K_EFFECT && (c->n_ab != 1 || played != 1))
-    err(l, "%s: an Effect has exactly one 'played' ability", where);
+    eng_load_err(&l->e, "%s: an Effect has exactly one 'played' ability",
+                 where);
   if (c->kind == VL_K_CONDITION && (c->n_ab != 1 || conds != 1))
-    err(l, "%s: a Condition has exactly one 'condition' ability", where);
+    eng_load_err(&l->e, "%s: a Condition has exactly one 'condition' ability",
+                 where);
   bool says = has_word(c->text, "may") || strstr(c->text, "up to");
   if (optional && !says)
-    err(l,
-        "%s: an optional effect, but the text says neither 'may' nor "
-        "'up to'",
-        where);
+    eng_load_err(&l->e,
+                 "%s: an optional effect, but the text says neither 'may' nor "
+                 "'up to'",
+                 where);
   if (!optional && says && c->kind != VL_K_CONDITION)
-    err(l, "%s: the text says 'may' or 'up to', but no effect is optional",
+    eng_load_err(
+        &l->e, "%s: the text says 'may' or 'up to', but no effect is optional",
         where);
   if (c->kind == VL_K_EVENT) {
     int resolved = 0;
@@ -680,14 +647,16 @@ static void parse_card_body(loader *l, const json_t *o, const vl_villain *v,
                   (x->mod == VL_M_STRENGTH &&
                    (x->who == VL_WHO_ALLIES || x->who == VL_WHO_HEROES));
         if (!ok)
-          err(l,
+          eng_load_err(
+              &l->e,
               "%s: an Event's penalty is a cost, gain or strength (allies or "
               "heroes) modifier",
               where);
       }
     }
     if (resolved != 1)
-      err(l, "%s: an Event has exactly one 'resolved' ability", where);
+      eng_load_err(&l->e, "%s: an Event has exactly one 'resolved' ability",
+                   where);
   }
 }
 
@@ -698,7 +667,7 @@ static void parse_actions(loader *l, const char *where, const json_t *a, int lo,
                           int hi, vl_location *loc) {
   if (!json_is_array(a) || (int)json_array_size(a) < lo ||
       (int)json_array_size(a) > hi) {
-    err(l, "%s: needs %d to %d actions", where, lo, hi);
+    eng_load_err(&l->e, "%s: needs %d to %d actions", where, lo, hi);
     return;
   }
   size_t k;
@@ -706,8 +675,9 @@ static void parse_actions(loader *l, const char *where, const json_t *a, int lo,
   json_array_foreach(a, k, x) {
     int act = eng_lookup(action_names, VL_A_COUNT, json_string_value(x));
     if (act < 0)
-      err(l, "%s: unknown action '%s'", where,
-          json_string_value(x) ? json_string_value(x) : "(not a string)");
+      eng_load_err(&l->e, "%s: unknown action '%s'", where,
+                   json_string_value(x) ? json_string_value(x)
+                                        : "(not a string)");
     else if (loc->n < VL_MAX_ACTIONS)
       loc->a[loc->n++].kind = (uint8_t)act;
   }
@@ -715,7 +685,7 @@ static void parse_actions(loader *l, const char *where, const json_t *a, int lo,
 
 static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
   if (!json_is_array(a) || json_array_size(a) != VL_LOCS) {
-    err(l, "'locations' must list exactly %d locations", VL_LOCS);
+    eng_load_err(&l->e, "'locations' must list exactly %d locations", VL_LOCS);
     return;
   }
   int gain3 = 0, fates = 0, fate_locs = 0, double_play = 0;
@@ -726,24 +696,24 @@ static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
     char where[48];
     snprintf(where, sizeof where, "location %d", i + 1);
     if (!json_is_object(o)) {
-      err(l, "%s must be an object", where);
+      eng_load_err(&l->e, "%s must be an object", where);
       continue;
     }
-    known_keys(l, where, o, location_keys);
-    get_str(l, where, o, "name", loc->name, sizeof loc->name, true);
+    eng_load_keys(&l->e, where, o, location_keys);
+    eng_load_str(&l->e, where, o, "name", loc->name, sizeof loc->name, true);
     parse_actions(l, where, json_object_get(o, "top"), 1, 2, loc);
     loc->n_top = loc->n;
     parse_actions(l, where, json_object_get(o, "bottom"), 1, 3, loc);
     if (loc->n < 3 || loc->n > 5)
-      err(l, "%s: has %d actions, not 3 to 5", where, loc->n);
+      eng_load_err(&l->e, "%s: has %d actions, not 3 to 5", where, loc->n);
     json_t *locked = json_object_get(o, "locked");
     if (locked && !json_is_boolean(locked))
-      err(l, "%s: 'locked' must be true or false", where);
+      eng_load_err(&l->e, "%s: 'locked' must be true or false", where);
     if (locked && l->marvel)
-      err(l, "%s: the Marvel rules have no lock tokens", where);
+      eng_load_err(&l->e, "%s: the Marvel rules have no lock tokens", where);
     loc->locked = json_is_true(locked);
     if (loc->locked && i != VL_LOCS - 1)
-      err(l, "%s: only the last location may start locked", where);
+      eng_load_err(&l->e, "%s: only the last location may start locked", where);
     int plays = 0, here_fate = 0;
     for (int k = 0; k < loc->n; k++) {
       have[loc->a[k].kind]++;
@@ -756,11 +726,14 @@ static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
     double_play += plays >= 2;
   }
   if (gain3 != 1)
-    err(l, "the realm has %d gain_3 actions, not exactly 1", gain3);
+    eng_load_err(&l->e, "the realm has %d gain_3 actions, not exactly 1",
+                 gain3);
   if (fates != 2 || fate_locs != 2)
-    err(l, "the realm needs exactly two fate actions at different locations");
+    eng_load_err(
+        &l->e,
+        "the realm needs exactly two fate actions at different locations");
   if (!double_play)
-    err(l, "no location has two play actions");
+    eng_load_err(&l->e, "no location has two play actions");
   /* Heroes cover only tops: a Gain action in a bottom part of a location
    * that starts open keeps a realm from being cut off from Power, which
    * would leave its villain nothing to do for the rest of the game. */
@@ -769,16 +742,18 @@ static void parse_locations(loader *l, const json_t *a, vl_villain *v) {
     for (int k = v->loc[i].n_top; k < v->loc[i].n && !v->loc[i].locked; k++)
       bottom_gain |= v->loc[i].a[k].kind <= VL_A_GAIN_3;
   if (!bottom_gain)
-    err(l, "no open location has a Gain action in its bottom part");
+    eng_load_err(&l->e,
+                 "no open location has a Gain action in its bottom part");
   static const int needed[] = {VL_A_VANQUISH, VL_A_MOVE_ALLY, VL_A_DISCARD,
                                VL_A_MOVE_HERO};
   /* The Marvel rulebook has no Move a Hero action. */
   size_t n_needed = sizeof needed / sizeof needed[0] - (l->marvel ? 1 : 0);
   for (size_t k = 0; k < n_needed; k++)
     if (!have[needed[k]])
-      err(l, "the realm has no %s action", action_names[needed[k]]);
+      eng_load_err(&l->e, "the realm has no %s action",
+                   action_names[needed[k]]);
   if (l->marvel && have[VL_A_MOVE_HERO])
-    err(l, "the Marvel rules have no move_hero action");
+    eng_load_err(&l->e, "the Marvel rules have no move_hero action");
 }
 
 static const char *const objective_keys[] = {
@@ -790,28 +765,30 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
   memset(ob, 0, sizeof *ob);
   ob->hero = ob->card = ob->loc = -1;
   if (!json_is_object(o)) {
-    err(l, "'objective' must be an object");
+    eng_load_err(&l->e, "'objective' must be an object");
     return;
   }
-  known_keys(l, "objective", o, objective_keys);
-  get_str(l, "objective", o, "text", ob->text, sizeof ob->text, true);
+  eng_load_keys(&l->e, "objective", o, objective_keys);
+  eng_load_str(&l->e, "objective", o, "text", ob->text, sizeof ob->text, true);
   const char *kind = json_string_value(json_object_get(o, "kind"));
   int k = eng_lookup(objective_names, VL_O_COUNT, kind);
   if (k < 0) {
-    err(l, "objective: unknown kind '%s'", kind ? kind : "(none)");
+    eng_load_err(&l->e, "objective: unknown kind '%s'", kind ? kind : "(none)");
     return;
   }
   ob->kind = (uint8_t)k;
   const char *when = json_string_value(json_object_get(o, "when"));
   if (when && strcmp(when, "now") != 0 && strcmp(when, "turn_start") != 0)
-    err(l, "objective: 'when' must be now or turn_start");
+    eng_load_err(&l->e, "objective: 'when' must be now or turn_start");
   ob->at_start = when && strcmp(when, "turn_start") == 0;
   int x = 0;
   switch ((vl_objective_kind)k) {
   case VL_O_DEFEAT_HERO_AT:
     ob->hero = (int8_t)card_ref(l, "objective", v, o, "hero", true);
     if (ob->hero >= 0 && v->defs[ob->hero].kind != VL_K_HERO)
-      err(l, "objective: 'hero' must be a Hero of this villain's fate deck");
+      eng_load_err(
+          &l->e,
+          "objective: 'hero' must be a Hero of this villain's fate deck");
     get_int(l, "objective", o, "location", 0, VL_LOCS - 1, 0, true, &x);
     ob->loc = (int8_t)x;
     break;
@@ -824,16 +801,18 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
     ob->at_start = 1;
     char special[20];
     ob->card = (int8_t)card_ref(l, "objective", v, o, "card", false);
-    if (get_str(l, "objective", o, "special", special, sizeof special, false)) {
+    if (eng_load_str(&l->e, "objective", o, "special", special, sizeof special,
+                     false)) {
       bool found = false;
       for (int i = 0; i < v->n_defs; i++)
         found |= v->defs[i].kind == VL_K_SPECIAL &&
                  strcmp(v->defs[i].kind_name, special) == 0;
       if (!found)
-        err(l, "objective: no special card of kind '%s'", special);
+        eng_load_err(&l->e, "objective: no special card of kind '%s'", special);
       ob->kind_of = VL_K_SPECIAL;
     } else if (ob->card < 0) {
-      err(l, "objective: card_everywhere needs 'special' or 'card'");
+      eng_load_err(&l->e,
+                   "objective: card_everywhere needs 'special' or 'card'");
     } else {
       ob->kind_of = v->defs[ob->card].kind;
     }
@@ -843,7 +822,8 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
     json_t *cards = json_object_get(o, "cards");
     if (!json_is_array(cards) || json_array_size(cards) < 2 ||
         json_array_size(cards) > VL_MAX_ITEMS) {
-      err(l, "objective: 'cards' must list 2 to %d Items", VL_MAX_ITEMS);
+      eng_load_err(&l->e, "objective: 'cards' must list 2 to %d Items",
+                   VL_MAX_ITEMS);
       break;
     }
     size_t i;
@@ -852,8 +832,9 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
       int d = json_is_string(c) ? def_index(v, json_string_value(c)) : -1;
       if (d < 0 || v->defs[d].kind != VL_K_ITEM ||
           v->defs[d].deck != VL_DECK_VILLAIN)
-        err(l, "objective: '%s' is no Item of this villain's deck",
-            json_is_string(c) ? json_string_value(c) : "(not a string)");
+        eng_load_err(&l->e, "objective: '%s' is no Item of this villain's deck",
+                     json_is_string(c) ? json_string_value(c)
+                                       : "(not a string)");
       ob->items[ob->n_items++] = (int8_t)d;
     }
     get_int(l, "objective", o, "location", -1, VL_LOCS - 1, -1, false, &x);
@@ -864,15 +845,19 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
     const char *what = json_string_value(json_object_get(o, "what"));
     int c = eng_lookup(count_names, VL_C_COUNT, what);
     if (c < 0)
-      err(l, "objective: count needs 'what' (track, defeated or allies)");
+      eng_load_err(&l->e,
+                   "objective: count needs 'what' (track, defeated or allies)");
     ob->count = c < 0 ? 0 : (uint8_t)c;
     get_int(l, "objective", o, "n", 1, 30, 1, true, &x);
     ob->n = (int16_t)x;
     if (c == VL_C_TRACK && (!v->track_name[0] || x > v->track_max))
-      err(l, "objective: counts a track this villain lacks or past its max");
+      eng_load_err(
+          &l->e,
+          "objective: counts a track this villain lacks or past its max");
     if (c == VL_C_STONES && (!v->collector || x > VL_STONES))
-      err(l, "objective: only the collector counts Stones (at most %d)",
-          VL_STONES);
+      eng_load_err(&l->e,
+                   "objective: only the collector counts Stones (at most %d)",
+                   VL_STONES);
     break;
   }
   case VL_O_COUNT:
@@ -881,8 +866,8 @@ static void parse_objective(loader *l, const json_t *o, vl_villain *v) {
 }
 
 static const char *const villain_keys[] = {
-    "id",        "name",      "colour", "guide", "track",    "objective",
-    "locations", "deck",      "fate",   "collector", NULL};
+    "id",        "name", "colour", "guide",     "track", "objective",
+    "locations", "deck", "fate",   "collector", NULL};
 
 /* The JSON object of a data file's text (new reference), or NULL with
  * the error told through l. */
@@ -891,7 +876,7 @@ static json_t *parse_object(loader *l, const char *text) {
   json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
   if (json_is_object(root))
     return root;
-  err(l, "not a JSON object (line %d: %s)", je.line, je.text);
+  eng_load_err(&l->e, "not a JSON object (line %d: %s)", je.line, je.text);
   json_decref(root);
   return NULL;
 }
@@ -902,35 +887,39 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
   json_t *root = parse_object(l, text);
   if (!root)
     return;
-  known_keys(l, "the villain", root, villain_keys);
-  get_str(l, "the villain", root, "id", v->id, sizeof v->id, true);
+  eng_load_keys(&l->e, "the villain", root, villain_keys);
+  eng_load_str(&l->e, "the villain", root, "id", v->id, sizeof v->id, true);
   if (v->id[0] && !id_ok(v->id))
-    err(l, "the villain's id is lower case letters, digits and '_'");
-  get_str(l, "the villain", root, "name", v->name, sizeof v->name, true);
-  get_str(l, "the villain", root, "guide", v->guide, sizeof v->guide, true);
+    eng_load_err(&l->e,
+                 "the villain's id is lower case letters, digits and '_'");
+  eng_load_str(&l->e, "the villain", root, "name", v->name, sizeof v->name,
+               true);
+  eng_load_str(&l->e, "the villain", root, "guide", v->guide, sizeof v->guide,
+               true);
   char colour[16];
   v->colour = 0x4b0082;
-  if (get_str(l, "the villain", root, "colour", colour, sizeof colour, false)) {
+  if (eng_load_str(&l->e, "the villain", root, "colour", colour, sizeof colour,
+                   false)) {
     char *end = NULL;
     unsigned long c = colour[0] == '#' ? strtoul(colour + 1, &end, 16) : 0;
     if (colour[0] != '#' || strlen(colour) != 7 || !end || *end)
-      err(l, "'colour' must be #rrggbb");
+      eng_load_err(&l->e, "'colour' must be #rrggbb");
     else
       v->colour = (uint32_t)c;
   }
   json_t *track = json_object_get(root, "track");
   if (track) {
     int max = 0;
-    get_str(l, "track", track, "name", v->track_name, sizeof v->track_name,
-            true);
+    eng_load_str(&l->e, "track", track, "name", v->track_name,
+                 sizeof v->track_name, true);
     get_int(l, "track", track, "max", 1, 30, 10, true, &max);
     v->track_max = (uint8_t)max;
     static const char *const track_keys[] = {"name", "max", NULL};
-    known_keys(l, "track", track, track_keys);
+    eng_load_keys(&l->e, "track", track, track_keys);
   }
   v->collector = get_flag(l, "the villain", root, "collector");
   if (v->collector && !l->marvel)
-    err(l, "the villain: only the Marvel rules have a collector");
+    eng_load_err(&l->e, "the villain: only the Marvel rules have a collector");
   parse_locations(l, json_object_get(root, "locations"), v);
   /* Cards: every head first (ids for references), then the bodies. */
   json_t *decks[2] = {json_object_get(root, "deck"),
@@ -940,21 +929,21 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
   for (int d = 0; d < 2; d++) {
     first[d] = v->n_defs;
     if (!json_is_array(decks[d])) {
-      err(l, "'%s' must be a list of cards", deck_key[d]);
+      eng_load_err(&l->e, "'%s' must be a list of cards", deck_key[d]);
       continue;
     }
     size_t k;
     json_t *c;
     json_array_foreach(decks[d], k, c) {
       if (v->n_defs >= VL_MAX_DEFS) {
-        err(l, "more than %d different cards", VL_MAX_DEFS);
+        eng_load_err(&l->e, "more than %d different cards", VL_MAX_DEFS);
         break;
       }
       parse_card_head(l, c, d, &v->defs[v->n_defs]);
       for (int i = 0; i < v->n_defs; i++)
         if (v->defs[v->n_defs].id[0] &&
             strcmp(v->defs[i].id, v->defs[v->n_defs].id) == 0)
-          err(l, "card id '%s' twice", v->defs[i].id);
+          eng_load_err(&l->e, "card id '%s' twice", v->defs[i].id);
       v->n_defs++;
     }
   }
@@ -993,7 +982,8 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
       conds += c->count;
       cond_defs++;
       if (c->count != 2)
-        err(l, "card '%s': a Condition comes in two copies", c->id);
+        eng_load_err(&l->e, "card '%s': a Condition comes in two copies",
+                     c->id);
       if (c->n_ab == 1 && v->n_cond < 4) {
         v->cond[v->n_cond].trigger = c->ab[0].trigger;
         v->cond[v->n_cond++].tn = c->ab[0].tn;
@@ -1001,8 +991,9 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
     }
     if (c->kind == VL_K_SPECIAL) {
       if (special[0] && strcmp(special, c->kind_name) != 0)
-        err(l, "card '%s': a villain has one special kind ('%s' already)",
-            c->id, special);
+        eng_load_err(&l->e,
+                     "card '%s': a villain has one special kind ('%s' already)",
+                     c->id, special);
       snprintf(special, sizeof special, "%s", c->kind_name);
     }
     for (int a = 0; a < c->n_ab; a++) {
@@ -1012,50 +1003,53 @@ static void parse_villain(loader *l, const char *text, vl_villain *v) {
         /* A fate card's effects are the target's; it never unlocks. */
         if (c->deck == VL_DECK_FATE && (c->ab[a].eff[e].op == VL_OP_UNLOCK ||
                                         c->ab[a].eff[e].scope == VL_SC_ACTIVE))
-          err(l, "card '%s': a fate card cannot %s", c->id,
-              op_names[c->ab[a].eff[e].op]);
+          eng_load_err(&l->e, "card '%s': a fate card cannot %s", c->id,
+                       op_names[c->ab[a].eff[e].op]);
       }
     }
   }
   if (n_v != VL_VDECK)
-    err(l, "the villain deck has %d cards, not %d", n_v, VL_VDECK);
+    eng_load_err(&l->e, "the villain deck has %d cards, not %d", n_v, VL_VDECK);
   int fate_size = l->marvel ? 11 : 15;
   if (n_f != fate_size)
-    err(l, "the fate %s has %d cards, not %d", l->marvel ? "part" : "deck",
-        n_f, fate_size);
+    eng_load_err(&l->e, "the fate %s has %d cards, not %d",
+                 l->marvel ? "part" : "deck", n_f, fate_size);
   v->n_fate = (uint8_t)(n_f > VL_FDECK_MAX ? VL_FDECK_MAX : n_f);
   if (allies < 8 || allies > 12)
-    err(l, "the villain deck has %d Allies, not 8 to 12", allies);
+    eng_load_err(&l->e, "the villain deck has %d Allies, not 8 to 12", allies);
   if (l->marvel) {
     if (heroes < 4 || heroes > 8)
-      err(l, "the fate part has %d Heroes, not 4 to 8", heroes);
+      eng_load_err(&l->e, "the fate part has %d Heroes, not 4 to 8", heroes);
     if (events != 1)
-      err(l, "the fate part has %d Events, not exactly 1", events);
+      eng_load_err(&l->e, "the fate part has %d Events, not exactly 1", events);
     if (specialties > 4)
-      err(l, "the villain deck has %d Specialties, not at most 4",
-          specialties);
+      eng_load_err(&l->e, "the villain deck has %d Specialties, not at most 4",
+                   specialties);
   } else {
     if (conds != 4 || cond_defs != 2)
-      err(l, "the villain deck needs two different Conditions, two copies "
-             "each");
+      eng_load_err(
+          &l->e, "the villain deck needs two different Conditions, two copies "
+                 "each");
     if (heroes < 8 || heroes > 10)
-      err(l, "the fate deck has %d Heroes, not 8 to 10", heroes);
+      eng_load_err(&l->e, "the fate deck has %d Heroes, not 8 to 10", heroes);
   }
   if (locked && !unlocks)
-    err(l, "a location starts locked, but no card unlocks it");
+    eng_load_err(&l->e, "a location starts locked, but no card unlocks it");
   if (activates) {
     bool symbol = false;
     for (int i = 0; i < VL_LOCS; i++)
       for (int k = 0; k < v->loc[i].n; k++)
         symbol |= v->loc[i].a[k].kind == VL_A_ACTIVATE;
     if (!symbol)
-      err(l, "cards can be activated, but the realm has no activate action");
+      eng_load_err(
+          &l->e,
+          "cards can be activated, but the realm has no activate action");
   }
 }
 
 static const char *const common_keys[] = {"fate", "stones", NULL};
-static const char *const stone_keys[] = {"id", "name", "text", "abilities",
-                                         "ai", NULL};
+static const char *const stone_keys[] = {"id",        "name", "text",
+                                         "abilities", "ai",   NULL};
 
 /* Parses the common part of a shared fate deck (Marvel's common.json):
  * 11 Heroes and 4 Global Events, and the six Stones. */
@@ -1067,11 +1061,11 @@ static void parse_common(loader *l, const char *text, vl_data *d) {
   json_t *root = parse_object(l, text);
   if (!root)
     return;
-  known_keys(l, "the common part", root, common_keys);
+  eng_load_keys(&l->e, "the common part", root, common_keys);
   json_t *fate = json_object_get(root, "fate"),
          *stones = json_object_get(root, "stones");
   if (!json_is_array(fate) || !json_is_array(stones)) {
-    err(l, "'fate' and 'stones' must be lists of cards");
+    eng_load_err(&l->e, "'fate' and 'stones' must be lists of cards");
     json_decref(root);
     return;
   }
@@ -1089,14 +1083,14 @@ static void parse_common(loader *l, const char *text, vl_data *d) {
     memset(x, 0, sizeof *x);
     char where[64] = "a Stone";
     if (!json_is_object(c)) {
-      err(l, "a Stone must be an object");
+      eng_load_err(&l->e, "a Stone must be an object");
       continue;
     }
-    known_keys(l, where, c, stone_keys);
-    get_str(l, where, c, "id", x->id, sizeof x->id, true);
+    eng_load_keys(&l->e, where, c, stone_keys);
+    eng_load_str(&l->e, where, c, "id", x->id, sizeof x->id, true);
     snprintf(where, sizeof where, "Stone '%s'", x->id);
-    get_str(l, where, c, "name", x->name, sizeof x->name, true);
-    get_str(l, where, c, "text", x->text, sizeof x->text, true);
+    eng_load_str(&l->e, where, c, "name", x->name, sizeof x->name, true);
+    eng_load_str(&l->e, where, c, "text", x->text, sizeof x->text, true);
     int ai = 3;
     get_int(l, where, c, "ai", 1, 5, 3, false, &ai);
     x->ai = (uint8_t)ai;
@@ -1108,7 +1102,7 @@ static void parse_common(loader *l, const char *text, vl_data *d) {
   for (int i = 0; i < v->n_defs; i++)
     for (int j = 0; j < i; j++)
       if (strcmp(v->defs[i].id, v->defs[j].id) == 0)
-        err(l, "card id '%s' twice", v->defs[i].id);
+        eng_load_err(&l->e, "card id '%s' twice", v->defs[i].id);
   int n_fate = 0, heroes = 0, events = 0;
   json_array_foreach(fate, k, c) {
     vl_card *x = &v->defs[k];
@@ -1120,7 +1114,8 @@ static void parse_common(loader *l, const char *text, vl_data *d) {
         d->cinst[n_fate++] = (uint8_t)k;
   }
   if (heroes != 11 || events != 4 || n_fate != 15)
-    err(l,
+    eng_load_err(
+        &l->e,
         "the common part has %d cards (%d Heroes, %d Events), not 15 (11 "
         "Heroes and 4 Events)",
         n_fate, heroes, events);
@@ -1136,12 +1131,14 @@ static void parse_common(loader *l, const char *text, vl_data *d) {
     for (int a = 0; a < x->n_ab; a++)
       activates += x->ab[a].when == VL_W_ACTIVATE;
     if (x->n_ab != 1 || activates != 1)
-      err(l, "Stone '%s': a Stone has exactly one 'activate' ability", x->id);
+      eng_load_err(&l->e,
+                   "Stone '%s': a Stone has exactly one 'activate' ability",
+                   x->id);
     if (n_fate + n_stones < VL_COMMON)
       d->cinst[n_fate + n_stones++] = (uint8_t)i;
   }
   if (n_stones != VL_STONES)
-    err(l, "%d Stones, not %d", n_stones, VL_STONES);
+    eng_load_err(&l->e, "%d Stones, not %d", n_stones, VL_STONES);
   d->n_common = (uint8_t)(n_fate + n_stones);
   json_decref(root);
 }
@@ -1155,38 +1152,38 @@ static bool is_common_file(const char *name) {
 int vl_data_parse(int profile, const char *const *texts,
                   const char *const *names, int n, vl_data *out,
                   void (*report)(void *ctx, const char *msg), void *ctx) {
-  loader l = {.report = report,
-              .ctx = ctx,
+  loader l = {.e = {.report = report, .ctx = ctx, .game = "villainous"},
               .marvel = profile == VL_PROFILE_MARVEL};
   memset(out, 0, sizeof *out);
   int villains = 0, commons = 0;
   for (int i = 0; i < n; i++)
     commons += is_common_file(names[i]);
   if (commons != (l.marvel ? 1 : 0)) {
-    err(&l, "%d common.json files; the %s rules need %d", commons,
-        l.marvel ? "Marvel" : "Disney", l.marvel ? 1 : 0);
-    return l.errors;
+    eng_load_err(&l.e, "%d common.json files; the %s rules need %d", commons,
+                 l.marvel ? "Marvel" : "Disney", l.marvel ? 1 : 0);
+    return l.e.errors;
   }
   if (n - commons < 2 || n - commons > VL_MAX_VILLAINS) {
-    err(&l, "%d villains; the game needs 2 to %d", n - commons,
-        VL_MAX_VILLAINS);
-    return l.errors;
+    eng_load_err(&l.e, "%d villains; the game needs 2 to %d", n - commons,
+                 VL_MAX_VILLAINS);
+    return l.e.errors;
   }
   for (int i = 0; i < n; i++) {
-    l.file = names[i];
+    l.e.file = names[i];
     if (is_common_file(names[i]))
       parse_common(&l, texts[i], out);
     else
       parse_villain(&l, texts[i], &out->v[villains++]);
   }
-  l.file = NULL;
+  l.e.file = NULL;
   n = villains;
   out->n = n;
   int collectors = 0;
   for (int a = 0; a < n; a++)
     collectors += out->v[a].collector;
   if (collectors > 1)
-    err(&l, "%d villains collect the Stones; at most one may", collectors);
+    eng_load_err(&l.e, "%d villains collect the Stones; at most one may",
+                 collectors);
   /* Sorted by id: a villain's index is stable whatever the file order. */
   for (int i = 1; i < n; i++)
     for (int k = i; k > 0 && strcmp(out->v[k - 1].id, out->v[k].id) > 0; k--) {
@@ -1198,18 +1195,18 @@ int vl_data_parse(int profile, const char *const *texts,
    * by either. */
   for (int a = 0; a < n; a++) {
     if (a > 0 && strcmp(out->v[a].id, out->v[a - 1].id) == 0)
-      err(&l, "two villains have the id '%s'", out->v[a].id);
+      eng_load_err(&l.e, "two villains have the id '%s'", out->v[a].id);
     for (int i = 0; i < out->v[a].n_defs; i++)
       for (int b = a; b < n; b++)
         for (int k = b == a ? i + 1 : 0; k < out->v[b].n_defs; k++) {
           const vl_card *x = &out->v[a].defs[i], *y = &out->v[b].defs[k];
           /* (an id twice in one file was reported with that file) */
           if (b != a && strcmp(x->id, y->id) == 0)
-            err(&l, "card id '%s' in %s and %s", x->id, out->v[a].id,
-                out->v[b].id);
+            eng_load_err(&l.e, "card id '%s' in %s and %s", x->id, out->v[a].id,
+                         out->v[b].id);
           if (strcmp(x->name, y->name) == 0)
-            err(&l, "card name '%s' in %s and %s", x->name, out->v[a].id,
-                out->v[b].id);
+            eng_load_err(&l.e, "card name '%s' in %s and %s", x->name,
+                         out->v[a].id, out->v[b].id);
         }
   }
   for (int a = 0; a < n; a++)
@@ -1217,10 +1214,10 @@ int vl_data_parse(int profile, const char *const *texts,
       for (int k = 0; k < out->common.n_defs; k++) {
         const vl_card *x = &out->v[a].defs[i], *y = &out->common.defs[k];
         if (strcmp(x->id, y->id) == 0 || strcmp(x->name, y->name) == 0)
-          err(&l, "card '%s' (%s) in %s and in common.json", x->id, x->name,
-              out->v[a].id);
+          eng_load_err(&l.e, "card '%s' (%s) in %s and in common.json", x->id,
+                       x->name, out->v[a].id);
       }
-  return l.errors;
+  return l.e.errors;
 }
 
 /* ---- the built-in data -------------------------------------------------- */
@@ -1265,8 +1262,7 @@ static void load(void) {
 
 const vl_data *vl_data_get(int profile) {
   call_once(&load_once, load);
-  return profile >= 0 && profile < VL_PROFILE_COUNT &&
-                 load_errors[profile] == 0
+  return profile >= 0 && profile < VL_PROFILE_COUNT && load_errors[profile] == 0
              ? &vl_loaded[profile]
              : NULL;
 }
@@ -1414,8 +1410,7 @@ static void deck_table(eng_md *m, const vl_villain *v, int deck) {
       else
         eng_md_printf(m, " | %d", c->cost);
     }
-    if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO ||
-        c->kind == VL_K_EVENT)
+    if (c->kind == VL_K_ALLY || c->kind == VL_K_HERO || c->kind == VL_K_EVENT)
       eng_md_printf(m, " | %d", c->strength);
     else
       eng_md_printf(m, " | -");
