@@ -26,7 +26,7 @@ void eng_label(char label[ENG_LABEL_MAX + 1], const char *fmt, ...) {
 }
 
 void eng_put(eng_text *t, const char *fmt, ...) {
-  if (t->len + 1 >= t->cap)
+  if (t->full || t->len + 1 >= t->cap)
     return;
   va_list ap;
   va_start(ap, fmt);
@@ -35,8 +35,21 @@ void eng_put(eng_text *t, const char *fmt, ...) {
   if (n < 0)
     return;
   t->len += (size_t)n;
-  if (t->len >= t->cap)
+  if (t->len >= t->cap) {
+    /* Cut: never in the middle of a UTF-8 character (a trait's emoji). */
+    t->full = true;
     t->len = t->cap - 1;
+    size_t k = t->len;
+    while (k > 0 && ((unsigned char)t->buf[k - 1] & 0xC0) == 0x80)
+      k--;
+    if (k > 0) {
+      unsigned lead = (unsigned char)t->buf[k - 1];
+      size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+      if (t->len - (k - 1) < need)
+        t->len = k - 1;
+    }
+    t->buf[t->len] = '\0';
+  }
 }
 
 const char *eng_jstr(const json_t *o, const char *key) {

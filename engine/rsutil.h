@@ -25,8 +25,10 @@ void eng_label(char label[ENG_LABEL_MAX + 1], const char *fmt, ...)
 typedef struct eng_text {
   char *buf;
   size_t cap, len;
+  bool full; /* something was cut: nothing more is added */
 } eng_text;
-/* Appends printf-style to t. Returns nothing; a full t takes no more. */
+/* Appends printf-style to t. Returns nothing; a full t takes no more, and
+ * a text cut at the cap never ends inside a UTF-8 character. */
 void eng_put(eng_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

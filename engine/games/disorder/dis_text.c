@@ -274,26 +274,10 @@ static void render_hand(const json_t *v, eng_text *o) {
               eng_jstr(c, "dna"), eng_jstr(c, "colour"), eng_jstr(c, "text"));
 }
 
-/* A text cut at its cap may end inside a UTF-8 sequence (an emoji of a
- * trait): the partial character is dropped. */
-static void utf8_trim(eng_text *o) {
-  size_t k = o->len;
-  while (k > 0 && ((unsigned char)o->buf[k - 1] & 0xC0) == 0x80)
-    k--;
-  if (k == 0)
-    return;
-  unsigned lead = (unsigned char)o->buf[k - 1];
-  size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-  if (o->len - (k - 1) < need) {
-    o->len = k - 1;
-    o->buf[o->len] = '\0';
-  }
-}
-
 void dis_render(const json_t *view, int what, char *buf, size_t cap) {
   if (cap == 0)
     return;
-  eng_text o = {buf, cap, 0};
+  eng_text o = {.buf = buf, .cap = cap};
   buf[0] = '\0';
   if (what == ENG_RENDER_HAND)
     render_hand(view, &o);
@@ -303,6 +287,4 @@ void dis_render(const json_t *view, int what, char *buf, size_t cap) {
     seat_part(view, player_of(view, what - ENG_RENDER_SEAT(0)), false, &o);
   else
     render_table(view, &o);
-  if (o.len + 1 >= cap)
-    utf8_trim(&o);
 }

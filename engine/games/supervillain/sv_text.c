@@ -191,7 +191,7 @@ static void render_hand(const json_t *v, eng_text *o) {
 void sv_render(const json_t *view, int what, char *buf, size_t cap) {
   if (cap == 0)
     return;
-  eng_text o = {buf, cap, 0};
+  eng_text o = {.buf = buf, .cap = cap};
   buf[0] = '\0';
   if (what == ENG_RENDER_HAND)
     render_hand(view, &o);
