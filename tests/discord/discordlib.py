@@ -10,6 +10,8 @@ are posted as Discord's client would send them and answered by the bot
 through the fake, which records everything.
 """
 
+import calendar
+import contextlib
 import http.client
 import json
 import os
@@ -325,6 +327,27 @@ class Bot:
         self.proc = None
 
 
+@contextlib.contextmanager
+def processes(binary, openapi, tmp):
+    """(fake, bot, db, local): a Fake (Identify at most every 1 s), a Bot
+    on the database db in tmp and a console table on the same database
+    (`lair local`, to !dump a game), all ended on the way out whatever
+    happened."""
+    db = os.path.join(tmp, "lair.db")
+    fake = Fake(openapi, tmp, "--identify-interval-ms", "1000")
+    bot = local = None
+    try:
+        bot = Bot(binary, fake, db)
+        local = ll.Lair(binary, db)
+        yield fake, bot, db, local
+    finally:
+        if local is not None:
+            local.proc.kill()
+        if bot is not None:
+            bot.close()
+        fake.stop()
+
+
 def proc_status(pid):
     """{VmRSS, VmHWM} in kB of a process."""
     out = {}
@@ -473,6 +496,68 @@ def channel_text(fake, channel=CHANNEL):
     return "\n".join(message_text(m) for m in fake.messages(channel=channel))
 
 
+def versions(m):
+    """[(text, time made)] of every version a message had (the fake's
+    history, then the message as it stands)."""
+    out = []
+    hist = m["_fake"]["history"] + [m]
+    at = m["_fake"]["created_at"]
+    for k, h in enumerate(hist):
+        if k:
+            at = parse_ts(h.get("edited_timestamp")) or at
+        out.append((message_text(h), at))
+    return out
+
+
+def versions_text(m):
+    """Every version of a message, joined."""
+    return "\n".join(text for text, _ in versions(m))
+
+
+def parse_ts(ts):
+    """The fake's edited_timestamp (UTC, microseconds) as epoch seconds."""
+    if not ts:
+        return None
+    day, rest = ts.split("T")
+    clock, _, frac = rest.partition(".")
+    return calendar.timegm(time.strptime(day + " " + clock,
+                                         "%Y-%m-%d %H:%M:%S")) + \
+        float("0." + frac.split("+")[0])
+
+
+def typed_move(fake, who, value):
+    """/game move choice:value by who in the channel, which must be taken:
+    answered with the mover's turn (its DM's text, to them alone).
+    Returns (the interaction's record, the answer's text)."""
+    info = slash(fake, who, "move", options(choice=value))
+    text = answer_text(info)
+    check(acted(info), "move %r by %s refused: %s" % (value, who, text))
+    check(is_ephemeral(info) and "You chose: " in text,
+          "move %r: the answer is not the mover's turn: %r" % (value, text))
+    return info, text
+
+
+def move_then_kill(fake, bot, who, value, rng):
+    """Sends who's /game move choice:value and SIGKILLs the bot 0-20 ms
+    later, the move in flight; returns (the interaction as posted,
+    time.monotonic() at the kill)."""
+    r = fake.interaction(slash_payload(who, "move", options(choice=value)))
+    time.sleep(rng.uniform(0, 0.02))
+    bot.kill()
+    return r, time.monotonic()
+
+
+def killed_move(info, applied, answered, lost, stats):
+    """The move in flight at a SIGKILL (info: its record, read after the
+    kill; applied: stored): answered only if stored; its id added to
+    answered or to lost (died with the process), counted in
+    stats["killed_applied"] or stats["killed_lost"]."""
+    check(info["callback"] is None or applied,
+          "answered but not stored: %r" % info["callback"])
+    (lost if info["callback"] is None else answered).append(info["id"])
+    stats["killed_applied" if applied else "killed_lost"] += 1
+
+
 def custom_ids(m):
     out = []
     for row in m.get("components") or []:
@@ -511,12 +596,43 @@ def component_options(comps):
     return out
 
 
+def check_same_options(choices, offered):
+    """Autocomplete's choices ([{value, name}]) are the DM's options
+    ([{value, label}], component_options'), in order."""
+    check([(c["value"], c["name"]) for c in choices] ==
+          [(o["value"], o["label"]) for o in offered],
+          "autocomplete %r differs from the DM's options %r" %
+          (choices, offered))
+
+
+def check_not_yours(fake, user, decider):
+    """user's autocomplete for /game move offers only "Not your decision"
+    naming decider (user plays, but it is not their turn)."""
+    got = autocomplete(fake, user, "move", "choice", "")
+    check(len(got) == 1 and got[0]["value"] == "-" and
+          got[0]["name"].startswith("Not your decision: game #") and
+          decider in got[0]["name"],
+          "autocomplete offered %s choices out of turn: %r" % (user, got))
+
+
 def pick(rng, weights, choices):
     """One of choices ({"value": option id, ...}) at random, weighted by
     the id's first part ("play" of "play.c12"; weights[first part],
     2 when not listed)."""
     ws = [weights.get(c["value"].split(".")[0], 2) for c in choices]
     return rng.choices(choices, ws)[0]
+
+
+def value_or_label(rng, opt, choices, p, stats):
+    """What to type for option opt of choices: its label with
+    probability p when that names it alone (counted in
+    stats["by_label"]), else its id."""
+    if rng.random() < p and \
+            sum(c["name"] == opt["name"] for c in choices) == 1 and \
+            all(c["value"] != opt["name"] for c in choices):
+        stats["by_label"] += 1
+        return opt["name"]
+    return opt["value"]
 
 
 def wait_buckets(since):
@@ -574,6 +690,27 @@ def moves_in_db(db, game):
         con.close()
 
 
+def check_moves(rows, game):
+    """A game's moves (moves_in_db's rows): numbered 0..n-1, no request id
+    stored twice."""
+    check([r[0] for r in rows] == list(range(len(rows))),
+          "moves of game %d are not numbered 0..n-1: %r" %
+          (game, [r[0] for r in rows][-10:]))
+    reqs = [r[1] for r in rows]
+    check(len(set(reqs)) == len(reqs), "a request id is stored twice")
+
+
+def check_stored(answered, lost, rows):
+    """Every answered move is stored and nothing else was: rows (a game's
+    moves_in_db, less any stored for no interaction: an AI seat's) are
+    as many as the interactions of answered and of lost (died with the
+    process) stored among them."""
+    stored = {r[1] for r in rows}
+    moved = [i for i in answered if i in stored]
+    check(len(moved) == len(rows) - sum(1 for i in lost if i in stored),
+          "stored moves %d, answered moves %d" % (len(rows), len(moved)))
+
+
 def report_live():
     """The last lines of every process's log, for a failure."""
     for x in LIVE:
@@ -626,3 +763,15 @@ def check_answered(it):
     check(it["age_at_callback_ms"] < 3000 and it["latency_ms"] < 3000,
           "interaction %s answered after %s ms" %
           (it["id"], it["age_at_callback_ms"]))
+
+
+def check_interactions(fake, lost=()):
+    """check_answered for every interaction the fake saw but those in
+    lost (died with the process); returns how many."""
+    n = 0
+    for it in fake.get("/interactions"):
+        if it["id"] in lost:
+            continue
+        check_answered(it)
+        n += 1
+    return n

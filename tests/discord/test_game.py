@@ -45,7 +45,6 @@ import os
 import random
 import re
 import sys
-import time
 
 import discordlib as dl
 from discordlib import check
@@ -100,11 +99,7 @@ class Table:
         self.public_move = self.public_now | before
         self.ever_public |= self.public_now
         rows = dl.moves_in_db(self.db, 2)
-        check([r[0] for r in rows] == list(range(len(rows))),
-              "moves of game 2 are not numbered 0..n-1: %r" %
-              [r[0] for r in rows][-10:])
-        reqs = [r[1] for r in rows]
-        check(len(set(reqs)) == len(reqs), "a request id is stored twice")
+        dl.check_moves(rows, 2)
         self.version = len(rows)
         return rows
 
@@ -168,25 +163,14 @@ class Table:
     def slash_move(self, rng, choices, label_ok):
         """Answers with /game move choice:<id or label>."""
         opt = dl.pick(rng, WEIGHTS, choices)
-        value = opt["value"]
-        if label_ok and rng.random() < 0.5 and \
-                sum(c["name"] == opt["name"] for c in choices) == 1 and \
-                all(c["value"] != opt["name"] for c in choices):
-            value = opt["name"]
-            self.stats["by_label"] += 1
-        info = dl.slash(self.fake, self.decider, "move",
-                        dl.options(choice=value))
-        text = dl.answer_text(info)
-        check(dl.acted(info), "move %r by %s refused: %s" %
-              (value, self.decider, text))
-        self.answered.append(info["id"])
-        self.after_answer(info, "move %r" % value)
+        value = dl.value_or_label(rng, opt, choices, 0.5, self.stats) \
+            if label_ok else opt["value"]
         # Answered from the channel: the mover's turn DM, to them alone
         # (its lines are the channel's, examined there, and their own);
         # the channel's turn message is edited.
-        check(dl.is_ephemeral(info) and "You chose: " in text,
-              "move %r: the answer is not the mover's turn: %r" %
-              (value, text))
+        info, text = dl.typed_move(self.fake, self.decider, value)
+        self.answered.append(info["id"])
+        self.after_answer(info, "move %r" % value)
         self.public_after(text, "move %r" % value)
 
     def follow(self, text):
@@ -205,12 +189,7 @@ class Table:
         other = [p for p in PLAYERS if p != self.decider]
         if self.stats["moves"] % 50 == 0:
             for p in other:
-                got = dl.autocomplete(self.fake, p, "move", "choice", "")
-                check(len(got) == 1 and got[0]["value"] == "-" and
-                      got[0]["name"].startswith("Not your decision: game #")
-                      and self.decider in got[0]["name"],
-                      "autocomplete offered %s choices out of turn"
-                      % p)
+                dl.check_not_yours(self.fake, p, self.decider)
         self.stats["autocomplete"] += 1
         return ch
 
@@ -223,11 +202,7 @@ class Table:
         dm = self.prompt_dm(2, v, who)
         comps = dl.custom_ids(dm)
         offered = dl.component_options(comps)
-        choices = self.choices()
-        check([(c["value"], c["name"]) for c in choices] ==
-              [(o["value"], o["label"]) for o in offered[:25]],
-              "autocomplete %r differs from the DM's options %r" %
-              (choices, offered))
+        dl.check_same_options(self.choices(), offered[:25])
         self.stats["compared"] += 1
         opt = dl.pick(rng, WEIGHTS, [{"value": o["value"],
                                       "name": o["label"]} for o in offered])
@@ -444,13 +419,8 @@ def stale_click(t, old_dm, old_version):
 
 def run(binary, openapi, tmp):
     rng = random.Random(20240611)
-    db = os.path.join(tmp, "lair.db")
     card = ll.cards(binary)
-    fake = dl.Fake(openapi, tmp, "--identify-interval-ms", "1000")
-    bot = local = None
-    try:
-        bot = dl.Bot(binary, fake, db)
-        local = ll.Lair(binary, db)
+    with dl.processes(binary, openapi, tmp) as (fake, bot, db, local):
         t = Table(fake, bot, db, local, card)
 
         # Game 1: the fixture's first answer.
@@ -551,12 +521,6 @@ def run(binary, openapi, tmp):
                     st["by_label"], n_big, st["answered"],
                     st["channel_messages"], st["tables"], st["hands"],
                     st["private_hands"], stats["requests"]))
-    finally:
-        if local is not None:
-            local.proc.kill()
-        if bot is not None:
-            bot.close()
-        fake.stop()
 
 
 def drop_and_move(t, rng):
@@ -579,11 +543,8 @@ def kill_mid_move(t, rng, while_down):
     before = t.refresh()
     choices = t.choices()
     opt = dl.pick(rng, WEIGHTS, choices)
-    r = t.fake.interaction(dl.slash_payload(t.decider, "move",
-                                            dl.options(choice=opt["value"])))
-    time.sleep(rng.uniform(0, 0.02))
-    t.bot.kill()
-    killed = time.monotonic()
+    r, killed = dl.move_then_kill(t.fake, t.bot, t.decider, opt["value"],
+                                  rng)
     rows = t.refresh()
     info = t.fake.get("/interaction/%s" % r["id"])
     check(rows[:len(before)] == before, "moves changed under the kill")
@@ -591,15 +552,10 @@ def kill_mid_move(t, rng, while_down):
     check(len(rows) in (len(before), len(before) + 1) and
           (not applied or rows[-1][1] == r["id"]),
           "after the kill the moves table holds %r" % rows[len(before):])
-    check(info["callback"] is None or applied,
-          "answered but not stored: %r" % info["callback"])
-    if info["callback"] is None:
-        t.lost.append(r["id"])
-    else:
-        t.answered.append(r["id"])
-        if info["original"] and not info["original"]["_fake"]["ephemeral"]:
-            t.examine_channel(info["original"], "the move at the kill")
-    t.stats["killed_applied" if applied else "killed_lost"] += 1
+    dl.killed_move(info, applied, t.answered, t.lost, t.stats)
+    if info["callback"] is not None and info["original"] and \
+            not info["original"]["_fake"]["ephemeral"]:
+        t.examine_channel(info["original"], "the move at the kill")
     while_down()
     t.bot.start()
     info = dl.slash(t.fake, "carol", "status")
@@ -639,16 +595,9 @@ def finish(t):
     winners = [PLAYERS[s] for s in range(3) if t.state["winners"] >> s & 1]
     check(winners and all(w in t.over_text for w in winners),
           "the state's winners %r are not in %r" % (winners, t.over_text))
-    stored = {r[1] for r in rows}
     # Every answered move is stored; nothing else was stored.
-    moved = [i for i in t.answered if i in stored]
-    check(len(moved) == len(rows) - sum(1 for i in t.lost if i in stored),
-          "stored moves %d, answered moves %d" % (len(rows), len(moved)))
-    for it in fake.get("/interactions"):
-        if it["id"] in t.lost:
-            continue
-        dl.check_answered(it)
-        t.stats["answered"] += 1
+    dl.check_stored(t.answered, t.lost, rows)
+    t.stats["answered"] += dl.check_interactions(fake, t.lost)
     # Hands went only to their owners, never to a channel. The bot is
     # still running and the game's last DMs may still be arriving: the
     # messages are read before the DM channels, so that every DM among
