@@ -81,6 +81,10 @@ endif()
 if(TARGET test_dis_rules)
   target_sources(test_dis_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/dis_position.c)
 endif()
+# test_dis_ai builds its small positions with the same builder.
+if(TARGET test_dis_ai)
+  target_sources(test_dis_ai PRIVATE ${PROJECT_SOURCE_DIR}/tests/dis_position.c)
+endif()
 
 # test_ai and test_sv_render build their small Supervillain positions
 # with the same loader, from JSON written in the test itself.
