@@ -168,14 +168,14 @@ static void draw(dis_state *s, int seat, int n, unsigned *flags,
 
 /* Whether card i fits f for a trait of controller ctrl whose own card is
  * self and subject subj. */
-static bool fits(const dis_state *s, const dis_filter *f, int ctrl, int self,
-                 int subj, int i) {
+bool dis_fits(const dis_state *s, const dis_filter *f, int ctrl, int self,
+              int subj, int i, int side) {
   if (f->subject)
     return i == subj;
   const dis_card *c = dis_def(s, i);
-  if (f->side == DIS_SIDE_OWN && s->side[i] != ctrl)
+  if (f->side == DIS_SIDE_OWN && side != ctrl)
     return false;
-  if (f->side == DIS_SIDE_OPP && s->side[i] == ctrl)
+  if (f->side == DIS_SIDE_OPP && side == ctrl)
     return false;
   if (f->kind != DIS_KIND_CARD && c->kind != f->kind)
     return false;
@@ -193,6 +193,11 @@ static bool fits(const dis_state *s, const dis_filter *f, int ctrl, int self,
       return false;
   }
   return true;
+}
+
+static bool fits(const dis_state *s, const dis_filter *f, int ctrl, int self,
+                 int subj, int i) {
+  return dis_fits(s, f, ctrl, self, subj, i, s->side[i]);
 }
 
 /* Whether card i (in a play area) is protected by a ward of its side

@@ -274,6 +274,11 @@ static inline int dis_owner(int i) { return i / DIS_DECK; }
  * (top or newest last), *n their number; NULL (and *n NULL) for another
  * zone. */
 uint8_t *dis_place(dis_state *s, int zone, int seat, uint8_t **n);
+/* Whether card i, on side's play area, fits filter f of a trait whose
+ * controller is ctrl, whose own card is self and whose subject ("it") is
+ * subj (DIS_NONE: none). */
+bool dis_fits(const dis_state *s, const dis_filter *f, int ctrl, int self,
+              int subj, int i, int side);
 /* Whether instance i is in a play area (a row; not minted). */
 bool dis_in_play(const dis_state *s, int i);
 /* Whether seat could mint Villain v now (the rows as they are). */

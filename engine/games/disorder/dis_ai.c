@@ -200,29 +200,7 @@ static void seq_reads(const char *seq, reads *r) {
  * ctrl whose card is self and subject subj: the rules' filter. */
 static bool fits_f(const ctx *k, const dis_filter *f, int ctrl, int self,
                    int subj, int x, int xseat) {
-  if (f->subject)
-    return x == subj;
-  const dis_card *c = k->card[x];
-  if (f->side == DIS_SIDE_OWN && xseat != ctrl)
-    return false;
-  if (f->side == DIS_SIDE_OPP && xseat == ctrl)
-    return false;
-  if (f->kind != DIS_KIND_CARD && c->kind != f->kind)
-    return false;
-  if (f->dna && (c->kind != DIS_KIND_MONSTER || !(f->dna & (1u << c->letter))))
-    return false;
-  if (f->colour && !(f->colour & (1u << c->colour)))
-    return false;
-  if (f->other && x == self)
-    return false;
-  if (f->n_names) {
-    bool any = false;
-    for (int j = 0; j < f->n_names; j++)
-      any = any || f->names[j] == k->s->def[x];
-    if (!any)
-      return false;
-  }
-  return true;
+  return dis_fits(k->s, f, ctrl, self, subj, x, xseat);
 }
 
 /* ---- the plan ------------------------------------------------------------ */
