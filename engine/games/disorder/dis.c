@@ -53,7 +53,7 @@ bool dis_in_play(const dis_state *s, int i) {
   return s->zone[i] == DIS_Z_VROW || s->zone[i] == DIS_Z_MROW;
 }
 
-static bool in_area(const dis_state *s, int i) {
+bool dis_in_area(const dis_state *s, int i) {
   return dis_in_play(s, i) || s->zone[i] == DIS_Z_MINTED;
 }
 
@@ -166,8 +166,6 @@ static void draw(dis_state *s, int seat, int n, unsigned *flags,
 
 /* ---- filters and wards --------------------------------------------------- */
 
-/* Whether card i fits f for a trait of controller ctrl whose own card is
- * self and subject subj. */
 bool dis_fits(const dis_state *s, const dis_filter *f, int ctrl, int self,
               int subj, int i, int side) {
   if (f->subject)
@@ -207,7 +205,7 @@ static bool warded(const dis_state *s, int i, int ctrl, int op) {
   if (!dis_in_play(s, i) || seat == ctrl)
     return false;
   for (int w = 0; w < DIS_CARDS; w++) {
-    if (!in_area(s, w) || s->side[w] != seat)
+    if (!dis_in_area(s, w) || s->side[w] != seat)
       continue;
     int t = trait_with(s, w, DIS_T_ALWAYS);
     if (t < 0)
@@ -266,7 +264,7 @@ static void push(dis_state *s, int i, int t, int ctrl, int subject,
   e->subject = (uint8_t)subject;
   e->ans_card = (uint8_t)ans_card;
   e->ans_trait = (uint8_t)ans_trait;
-  if (marked_timing(trait_of(s, i, t)->timing) && in_area(s, i))
+  if (marked_timing(trait_of(s, i, t)->timing) && dis_in_area(s, i))
     s->used[i] = 1;
   if (ev) {
     char d[96];
@@ -318,16 +316,18 @@ static void add(eng_prompt *p, int kind, int a, int b) {
     p->code[p->n++] = DIS_CODE(kind, a, b);
 }
 
+int dis_picks_of(int picks, int seat) {
+  int n = 0;
+  for (int p = 0; p < picks && p < 8; p++)
+    n += draft_seat[p] == seat;
+  return n;
+}
+
 static bool pool_taken(const dis_state *s, int k) {
-  int v = D()->pool[k];
-  for (int p = 0; p < s->drafted; p++) {
-    int seat = draft_seat[p];
-    int nth = 0;
-    for (int q = 0; q < p; q++)
-      nth += draft_seat[q] == seat;
-    if (s->def[seat * DIS_DECK + nth] == v)
-      return true;
-  }
+  for (int seat = 0; seat < DIS_PLAYERS; seat++)
+    for (int n = 0; n < dis_picks_of(s->drafted, seat); n++)
+      if (s->def[seat * DIS_DECK + n] == D()->pool[k])
+        return true;
   return false;
 }
 
@@ -1055,10 +1055,7 @@ static void do_option(dis_state *s, uint32_t code, unsigned *flags,
     }
     return;
   case DIS_O_VILLAIN: {
-    int nth = 0;
-    for (int q = 0; q < s->drafted; q++)
-      nth += draft_seat[q] == me;
-    s->def[me * DIS_DECK + nth] = D()->pool[a];
+    s->def[me * DIS_DECK + dis_picks_of(s->drafted, me)] = D()->pool[a];
     s->drafted++;
     const dis_card *c = &D()->cards[D()->pool[a]];
     SAY(-1, "Villain %d drafts %s (%s).", me + 1, c->name, c->seq);

@@ -281,6 +281,11 @@ bool dis_fits(const dis_state *s, const dis_filter *f, int ctrl, int self,
               int subj, int i, int side);
 /* Whether instance i is in a play area (a row; not minted). */
 bool dis_in_play(const dis_state *s, int i);
+/* Whether instance i is in a row or its side's minted area. */
+bool dis_in_area(const dis_state *s, int i);
+/* How many of the first `picks` draft picks (1-2-2-1-1-2-2-1) are seat's:
+ * the Villain instances of its block filled so far. */
+int dis_picks_of(int picks, int seat);
 /* Whether seat could mint Villain v now (the rows as they are). */
 bool dis_can_mint(const dis_state *s, int seat, int v);
 /* Applies an option (dis.c); the ruleset's apply. */

@@ -29,8 +29,6 @@ static const char *const mode_names[] = {"standard", "random"};
 _Static_assert(COUNT(phase_names) == DIS_PHASES, "a name per phase");
 _Static_assert(COUNT(zone_names) == DIS_ZONES, "a name per zone");
 
-/* The draft order 1-2-2-1-1-2-2-1, as seats. */
-static const uint8_t draft_seat[8] = {0, 1, 1, 0, 0, 1, 1, 0};
 #define DECK_VILLAINS 4 /* a deck's Villains: instances 0-3 of its block */
 #define MINTED_MAX 2    /* the second mint ends the game */
 
@@ -60,17 +58,9 @@ static bool drafting(const dis_state *s) {
 static int villains_of(const dis_state *s, int seat) {
   if (!drafting(s))
     return DECK_VILLAINS;
-  int n = 0;
-  for (int k = 0; k < s->drafted && k < 8; k++)
-    n += draft_seat[k] == seat;
-  return n;
+  return dis_picks_of(s->drafted, seat);
 }
 
-/* Whether card i is in a play area or a minted area. */
-static bool in_area(const dis_state *s, int i) {
-  return s->zone[i] == DIS_Z_VROW || s->zone[i] == DIS_Z_MROW ||
-         s->zone[i] == DIS_Z_MINTED;
-}
 
 /* The ordered place zone (DIS_Z_DECK..DIS_Z_DISCARD) of seat: its cards,
  * *n their number, *limit the most it may hold. */
@@ -838,7 +828,7 @@ static int check_cards(const dis_state *s, const dis_data *d, char *msg,
         marked = marked || c->t[t].timing == DIS_T_TIMED ||
                  c->t[t].timing == DIS_T_INTERRUPT ||
                  c->t[t].timing == DIS_T_AFTER_MINT;
-      if (s->used[i] && (!in_area(s, i) || !marked))
+      if (s->used[i] && (!dis_in_area(s, i) || !marked))
         return fail(msg, cap, "c%d (%s) is marked used in the %s", i, c->name,
                     dis_zone_name(s->zone[i]));
     }
@@ -1063,7 +1053,7 @@ static int check_end(const dis_state *s, char *msg, size_t cap) {
 static void visible_to(const dis_state *s, int viewer, bool vis[DIS_CARDS]) {
   for (int i = 0; i < DIS_CARDS; i++) {
     int z = s->zone[i];
-    vis[i] = in_area(s, i) || z == DIS_Z_DISCARD ||
+    vis[i] = dis_in_area(s, i) || z == DIS_Z_DISCARD ||
              (z == DIS_Z_HAND && s->side[i] == viewer);
   }
   for (int k = 0; k < s->n_chain; k++) {
