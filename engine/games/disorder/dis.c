@@ -74,8 +74,8 @@ static const char *name_of(const dis_state *s, int i) {
 static void trait_desc(const dis_state *s, int i, int t, char *buf,
                        size_t cap) {
   const dis_trait *tr = trait_of(s, i, t);
-  snprintf(buf, cap, "%s's %s %s", name_of(s, i),
-           dis_timing_symbol(tr->timing), dis_op_name(tr->op));
+  snprintf(buf, cap, "%s's %s %s", name_of(s, i), dis_timing_symbol(tr->timing),
+           dis_op_name(tr->op));
 }
 
 /* ---- places -------------------------------------------------------------- */
@@ -278,8 +278,8 @@ static void push(dis_state *s, int i, int t, int ctrl, int subject,
 static void window(dis_state *s, int enter, bool trait, const char *what) {
   s->phase = DIS_PH_WINDOW;
   s->win_enter = (uint8_t)enter;
-  s->win_trait = trait && s->n_chain > 0 &&
-                 s->chain[s->n_chain - 1].ctrl == s->active;
+  s->win_trait =
+      trait && s->n_chain > 0 && s->chain[s->n_chain - 1].ctrl == s->active;
   snprintf(s->win_what, sizeof s->win_what, "%s", what);
 }
 
@@ -353,7 +353,8 @@ static int candidates(const dis_state *s, uint8_t *out) {
   case DIS_OP_READY:
     for (int i = 0; i < DIS_CARDS; i++)
       if (dis_in_play(s, i) && fits(s, &tr->target, ctrl, self, subj, i) &&
-          (r->op == DIS_OP_READY ? s->used[i] != 0 : !warded(s, i, ctrl, r->op)))
+          (r->op == DIS_OP_READY ? s->used[i] != 0
+                                 : !warded(s, i, ctrl, r->op)))
         out[n++] = (uint8_t)i;
     break;
   case DIS_OP_FLIP:
@@ -543,8 +544,8 @@ static void res_nothing(dis_state *s, eng_events *ev, const char *why) {
 }
 
 /* Card i enters seat's play area (room made); a Play triggers. */
-static void enter_row(dis_state *s, int i, int seat, bool play,
-                      unsigned *flags, eng_events *ev);
+static void enter_row(dis_state *s, int i, int seat, bool play, unsigned *flags,
+                      eng_events *ev);
 
 /* Card i is to enter seat's play area: first makes room when its row is
  * full. */
@@ -562,8 +563,9 @@ static void enter_card(dis_state *s, int i, int seat, bool play,
     if (ev) {
       char d[96];
       card_desc(s, i, d, sizeof d);
-      SAY(-1, "Villain %d's %s row is full: they discard a card to make "
-              "room for %s.",
+      SAY(-1,
+          "Villain %d's %s row is full: they discard a card to make "
+          "room for %s.",
           seat + 1, villain ? "Villain" : "Monster", d);
     }
     return;
@@ -571,8 +573,8 @@ static void enter_card(dis_state *s, int i, int seat, bool play,
   enter_row(s, i, seat, play, flags, ev);
 }
 
-static void enter_row(dis_state *s, int i, int seat, bool play,
-                      unsigned *flags, eng_events *ev) {
+static void enter_row(dis_state *s, int i, int seat, bool play, unsigned *flags,
+                      eng_events *ev) {
   bool villain = dis_def(s, i)->kind == DIS_KIND_VILLAIN;
   take_out(s, i);
   put(s, i, villain ? DIS_Z_VROW : DIS_Z_MROW, seat);
@@ -642,15 +644,15 @@ static void carry_out(dis_state *s, int c, unsigned *flags, eng_events *ev) {
     res_done(s);
     return;
   case DIS_OP_READY:
-    SAY(-1, "Villain %d READYs %s: its trait can be used again.", ctrl + 1,
-        d);
+    SAY(-1, "Villain %d READYs %s: its trait can be used again.", ctrl + 1, d);
     s->used[c] = 0;
     res_done(s);
     return;
   case DIS_OP_FLIP:
     if (r->step == 0) {
-      SAY(-1, "Villain %d's FLIP takes %s; they choose which Monster to "
-              "give.",
+      SAY(-1,
+          "Villain %d's FLIP takes %s; they choose which Monster to "
+          "give.",
           ctrl + 1, d);
       r->taken = (uint8_t)c;
       r->step = 1;
@@ -728,8 +730,8 @@ static void res_continue(dis_state *s, unsigned *flags, eng_events *ev) {
       char bd[96];
       trait_desc(s, b->card, b->trait, bd, sizeof bd);
       if (r->copied)
-        SAY(-1, "Villain %d's copied NEGATE cancels Villain %d's %s.",
-            ctrl + 1, b->ctrl + 1, bd);
+        SAY(-1, "Villain %d's copied NEGATE cancels Villain %d's %s.", ctrl + 1,
+            b->ctrl + 1, bd);
       else
         SAY(-1, "Villain %d's %s NEGATEs Villain %d's %s: it is cancelled.",
             ctrl + 1, name_of(s, r->card), b->ctrl + 1, bd);
@@ -808,10 +810,9 @@ static void res_continue(dis_state *s, unsigned *flags, eng_events *ev) {
     }
     if (!n) {
       res_nothing(s, ev,
-                  r->op == DIS_OP_DROP ? "finds no card in hand to DROP"
-                  : r->op == DIS_OP_READY
-                      ? "finds no used card to READY"
-                      : "finds no card it can act on");
+                  r->op == DIS_OP_DROP    ? "finds no card in hand to DROP"
+                  : r->op == DIS_OP_READY ? "finds no used card to READY"
+                                          : "finds no card it can act on");
       return;
     }
     s->phase = DIS_PH_PICK;
@@ -831,8 +832,9 @@ static void begin_turn(dis_state *s, int seat, eng_events *ev) {
   s->drawn = s->played = s->started = false;
   to_main(s);
   if (s->last_left > 0)
-    SAY(-1, "Turn %d: Villain %d's turn (%d last turn%s left, this one "
-            "included).",
+    SAY(-1,
+        "Turn %d: Villain %d's turn (%d last turn%s left, this one "
+        "included).",
         s->turn, seat + 1, s->last_left, s->last_left == 1 ? "" : "s");
   else
     SAY(-1, "Turn %d: Villain %d's turn.", s->turn, seat + 1);
@@ -850,8 +852,7 @@ static void game_over(dis_state *s, int winner, const char *reason,
         s->n_minted[0], s->n_minted[0] == 1 ? "" : "s");
   else
     SAY(-1, "The game is over: Villain %d wins with %d minted Villain%s.",
-        winner + 1, s->n_minted[winner],
-        s->n_minted[winner] == 1 ? "" : "s");
+        winner + 1, s->n_minted[winner], s->n_minted[winner] == 1 ? "" : "s");
 }
 
 static void end_turn(dis_state *s, eng_events *ev) {
@@ -1182,8 +1183,9 @@ static eng_rc settle(dis_state *s, unsigned *flags, eng_events *ev) {
           }
         }
         if (any) {
-          window(s, DIS_NONE, true, "put their start-of-turn traits on the "
-                                    "chain");
+          window(s, DIS_NONE, true,
+                 "put their start-of-turn traits on the "
+                 "chain");
           return ENG_OK;
         }
         continue;
@@ -1222,8 +1224,7 @@ static eng_rc dis_setup_settled(void *st, const eng_config *cfg,
 
 /* ---- questions and labels ------------------------------------------------ */
 
-void dis_question(const void *st, const eng_prompt *p, char *buf,
-                  size_t cap) {
+void dis_question(const void *st, const eng_prompt *p, char *buf, size_t cap) {
   const dis_state *s = st;
   char d[96];
   switch (s->phase) {
@@ -1236,8 +1237,9 @@ void dis_question(const void *st, const eng_prompt *p, char *buf,
              s->drafted + 1);
     return;
   case DIS_PH_RPS:
-    snprintf(buf, cap, "You won Rock-Paper-Scissors: take the first turn, "
-                       "or let your opponent start?");
+    snprintf(buf, cap,
+             "You won Rock-Paper-Scissors: take the first turn, "
+             "or let your opponent start?");
     return;
   case DIS_PH_MAIN:
     if (s->n_chain) {
@@ -1249,8 +1251,9 @@ void dis_question(const void *st, const eng_prompt *p, char *buf,
                s->n_chain, s->n_chain == 1 ? "" : "s",
                s->n_chain == 1 ? "s" : "", e->ctrl + 1, d);
     } else if (!s->played && s->n_hand[s->active]) {
-      snprintf(buf, cap, "Your turn: Play a card (or first use a ⏳ trait "
-                         "or MINT).");
+      snprintf(buf, cap,
+               "Your turn: Play a card (or first use a ⏳ trait "
+               "or MINT).");
     } else {
       snprintf(buf, cap, "Use a ⏳ trait, MINT, or end your turn?");
     }
@@ -1261,25 +1264,25 @@ void dis_question(const void *st, const eng_prompt *p, char *buf,
     return;
   case DIS_PH_ROOM:
     card_desc(s, s->enter.card, d, sizeof d);
-    snprintf(buf, cap, "Your row is full: discard which card to make room "
-                       "for %s?",
+    snprintf(buf, cap,
+             "Your row is full: discard which card to make room "
+             "for %s?",
              d);
     return;
   case DIS_PH_PICK:
   case DIS_PH_DISCARD:
   case DIS_PH_COPY: {
     const char *what =
-        s->phase == DIS_PH_COPY                             ? "COPY which trait?"
-        : s->phase == DIS_PH_DISCARD                        ? "discard which card from your hand?"
-        : s->res.op == DIS_OP_FLIP && s->res.step == 0      ? "take which Monster?"
-        : s->res.op == DIS_OP_FLIP                          ? "give which of your Monsters?"
-        : s->res.op == DIS_OP_DROP                          ? "DROP which card from your hand?"
-        : s->res.op == DIS_OP_BOUNCE                        ? "BOUNCE which card?"
-        : s->res.op == DIS_OP_BURN                          ? "BURN which card?"
-                                                            : "READY which card?";
+        s->phase == DIS_PH_COPY      ? "COPY which trait?"
+        : s->phase == DIS_PH_DISCARD ? "discard which card from your hand?"
+        : s->res.op == DIS_OP_FLIP && s->res.step == 0 ? "take which Monster?"
+        : s->res.op == DIS_OP_FLIP   ? "give which of your Monsters?"
+        : s->res.op == DIS_OP_DROP   ? "DROP which card from your hand?"
+        : s->res.op == DIS_OP_BOUNCE ? "BOUNCE which card?"
+        : s->res.op == DIS_OP_BURN   ? "BURN which card?"
+                                     : "READY which card?";
     snprintf(buf, cap, "%s's %s: %s", name_of(s, s->res.e.card),
-             dis_op_name(trait_of(s, s->res.e.card, s->res.e.trait)->op),
-             what);
+             dis_op_name(trait_of(s, s->res.e.card, s->res.e.trait)->op), what);
     return;
   }
   default:
@@ -1299,8 +1302,8 @@ void dis_option(const void *st, const eng_prompt *p, int i,
   int a = DIS_CODE_A(code), b = DIS_CODE_B(code);
   char d[96];
   if (a < DIS_CARDS && DIS_CODE_KIND(code) >= DIS_O_PLAY &&
-      DIS_CODE_KIND(code) != DIS_O_RESOLVE && DIS_CODE_KIND(code) != DIS_O_END &&
-      DIS_CODE_KIND(code) != DIS_O_PASS)
+      DIS_CODE_KIND(code) != DIS_O_RESOLVE &&
+      DIS_CODE_KIND(code) != DIS_O_END && DIS_CODE_KIND(code) != DIS_O_PASS)
     card_desc(s, a, d, sizeof d);
   switch (DIS_CODE_KIND(code)) {
   case DIS_O_DESIGN:
@@ -1366,7 +1369,7 @@ void dis_option(const void *st, const eng_prompt *p, int i,
   case DIS_O_PICK: {
     snprintf(id, ENG_ID_MAX + 1, "pick.c%d", a);
     int op = s->phase == DIS_PH_DISCARD ? DIS_OP_DISCARD : s->res.op;
-    const char *verb = op == DIS_OP_FLIP ? (s->res.step ? "Give" : "Take")
+    const char *verb = op == DIS_OP_FLIP      ? (s->res.step ? "Give" : "Take")
                        : op == DIS_OP_DISCARD ? "Discard"
                                               : dis_op_name(op);
     if (op == DIS_OP_BOUNCE || op == DIS_OP_BURN || op == DIS_OP_READY)
