@@ -91,17 +91,32 @@ class Table:
         on either side of it: one played from a hand, or one shuffled
         back into a deck)."""
         self.local.restart()
+        old = self.state
         self.state = json.loads(self.local.dump(2))
         before = self.public_now
         self.public_now = {self.card[i]
                            for i, x in enumerate(self.state["where"])
                            if x[0] not in ll.HIDDEN_ZONES}
-        self.public_move = self.public_now | before
-        self.ever_public |= self.public_now
+        self.public_move = self.public_now | before | self.passed_open(old)
+        self.ever_public |= self.public_move
         rows = dl.moves_in_db(self.db, 2)
         dl.check_moves(rows, 2)
         self.version = len(rows)
         return rows
+
+    def passed_open(self, old):
+        """Cards open only inside the answers since the last read: when
+        the Minion discard pile was shuffled into a new deck, a card that
+        went from a hand to that deck was played or discarded (open) on
+        the way; the rules put no card from a hand into a deck face down."""
+        if old is None:
+            return set()
+        was, now = old["where"], self.state["where"]
+        if not any(w[0] == ll.Z_MDISC and n[0] == ll.Z_MDECK
+                   for w, n in zip(was, now)):
+            return set()
+        return {self.card[i] for i, (w, n) in enumerate(zip(was, now))
+                if w[0] == ll.Z_HAND and n[0] == ll.Z_MDECK}
 
     def hand(self, who):
         seat = PLAYERS.index(who)
