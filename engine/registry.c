@@ -7,6 +7,7 @@
 #include "eng.h"
 
 #include "games/disorder/dis.h"
+#include "games/galactic/gal.h"
 #include "games/supervillain/sv.h"
 #include "games/villainous/vl.h"
 
@@ -17,6 +18,7 @@ static const eng_ruleset *const rulesets[] = {
     &vl_ruleset,
     &vl_marvel_ruleset,
     &dis_ruleset,
+    &gal_ruleset,
     NULL,
 };
 
