@@ -92,7 +92,7 @@ bool gal_in_range(const gal_state *s, int a, int t) {
   case GAL_R_ZONE:
     return zx == zy;
   case GAL_R_FAR:
-    return gal_zones_adjacent(zx, zy);
+    return gal_zone_near(x->sector, zy); /* "zones adjacent to its sector" */
   default:
     return false;
   }
@@ -194,8 +194,7 @@ static int ship_options(const gal_state *s, int i, eng_prompt *p) {
   if (u->type == GAL_DESTROYER && s->minerals[u->owner] >= GAL_SHOT_COST &&
       s->dark[u->owner] >= GAL_SHOT_DARK)
     for (int x = 0; x < GAL_SECTORS; x++)
-      if (!s->black[x] &&
-          gal_zones_adjacent(gal_sectors[u->sector].zone, gal_sectors[x].zone))
+      if (!s->black[x] && gal_zone_near(u->sector, gal_sectors[x].zone))
         OPT(GAL_CODE(GAL_O_CHARGE_SHOT, x, 0));
 #undef OPT
   return n;

@@ -106,6 +106,9 @@ bool gal_adjacent(int a, int b);
 /* Whether zones a and b border each other (a != b): a sector of one
  * borders a sector of the other. */
 bool gal_zones_adjacent(int a, int b);
+/* Whether zone z is "adjacent to" sector x, as the Destroyer's range
+ * reads: not x's own zone, and a sector of z borders x. */
+bool gal_zone_near(int x, int z);
 /* The number of steps from sector a to b over the sector graph. */
 int gal_distance(int a, int b);
 /* The sector numbered by id ("R1"), or -1. */

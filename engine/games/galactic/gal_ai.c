@@ -17,6 +17,8 @@ typedef struct ai {
   const gal_state *s;
   int me;
   int dist[GAL_SECTORS][GAL_SECTORS];
+  int threat[GAL_SECTORS]; /* damage the enemy can bring there next turn */
+  bool stronger;           /* our fleet outweighs theirs: press on */
 } ai;
 
 static bool alive_on(const gal_unit *u) {
@@ -34,7 +36,7 @@ static bool reach(int type, int x, int y) {
   case GAL_R_ZONE:
     return zx == zy;
   case GAL_R_FAR:
-    return gal_zones_adjacent(zx, zy);
+    return gal_zone_near(x, zy);
   default:
     return false;
   }
@@ -84,6 +86,21 @@ static int attached_at(const ai *a, int x) {
   return n;
 }
 
+/* A fighting ship's move to x: towards a target it can hit this turn,
+ * or closer while the enemy cannot make it pay, or anywhere when our
+ * fleet is the stronger. */
+static int move_score(const ai *a, const gal_unit *u, int x) {
+  int gain = spot(a, u->type, x) - spot(a, u->type, u->sector);
+  if (gain <= 0)
+    return -1;
+  bool strike = u->ap >= 2 && spot(a, u->type, x) >= 20;
+  int toughness = u->shields + u->hull;
+  if (!strike && !a->stronger && a->threat[x] >= toughness &&
+      a->threat[x] > a->threat[u->sector])
+    return -1;
+  return 20 + 10 * gain + (strike ? 40 : 0);
+}
+
 /* The score of option c for the acting ship i. */
 static int ship_score(const ai *a, int i, uint32_t c) {
   const gal_state *s = a->s;
@@ -113,11 +130,9 @@ static int ship_score(const ai *a, int i, uint32_t c) {
       int here = attached_at(a, u->sector) - (u->attached ? 1 : 0);
       return attached_at(a, x) < here ? 30 - a->dist[x][u->sector] : -1;
     }
-    return 20 + 10 * (spot(a, u->type, x) - spot(a, u->type, u->sector)) > 20
-               ? 20 + 10 * (spot(a, u->type, x) - spot(a, u->type, u->sector))
-               : -1;
+    return move_score(a, u, x);
   case GAL_O_ATTACH:
-    return attached_at(a, u->sector) < 2 ? 60 : 20;
+    return attached_at(a, u->sector) == 0 ? 60 : 10;
   case GAL_O_WARP: {
     int here = spot(a, u->type, u->sector);
     return here < 20 && s->minerals[a->me] >= GAL_WARP_COST + 4 ? 15 : -1;
@@ -196,6 +211,29 @@ int gal_ai(const void *st, const eng_prompt *p, eng_rng *rng) {
       for (int y = 0; y < GAL_SECTORS; y++)
         if (a.dist[x][k] + a.dist[k][y] < a.dist[x][y])
           a.dist[x][y] = a.dist[x][k] + a.dist[k][y];
+  int mine = 0, theirs = 0;
+  for (int k = 0; k < GAL_UNITS; k++) {
+    const gal_unit *e = &a.s->u[k];
+    if (!alive_on(e))
+      continue;
+    int w = e->type == GAL_MINER ? 0 : e->shields + e->hull;
+    if (e->owner == a.me) {
+      mine += w;
+      continue;
+    }
+    theirs += w;
+    int moves = gal_types[e->type].ap - 1;
+    for (int x = 0; x < GAL_SECTORS; x++) {
+      bool hits = false;
+      for (int y = 0; y < GAL_SECTORS && !hits; y++)
+        hits = a.dist[e->sector][y] <= moves && !a.s->black[y] &&
+               reach(e->type, y, x);
+      if (hits)
+        a.threat[x] += gal_types[e->type].damage *
+                       (gal_types[e->type].ap - (e->sector == x ? 0 : 1));
+    }
+  }
+  a.stronger = mine * 4 >= theirs * 5;
   int best = 0, best_v = 0, ties = 0;
   for (int k = 0; k < p->n; k++) {
     int v = score(&a, p, k);

@@ -103,6 +103,15 @@ bool gal_zones_adjacent(int a, int b) {
   return false;
 }
 
+bool gal_zone_near(int x, int z) {
+  if (gal_sectors[x].zone == z)
+    return false;
+  for (int y = 0; y < GAL_SECTORS; y++)
+    if (gal_sectors[y].zone == z && gal_adjacent(x, y))
+      return true;
+  return false;
+}
+
 int gal_distance(int a, int b) {
   int dist[GAL_SECTORS], queue[GAL_SECTORS], head = 0, tail = 0;
   for (int i = 0; i < GAL_SECTORS; i++)

@@ -19,7 +19,7 @@ static const char *const charge_names[] = {"none", "jump", "black_hole"};
 static const char *const why_names[] = {"", "fleet_destroyed", "round_limit"};
 static const char *const range_names[] = {
     "none", "its own sector", "its own and the adjacent sectors",
-    "its own zone", "the adjacent zones (not its own)"};
+    "its own zone", "the zones adjacent to its sector (not its own)"};
 
 const char *gal_phase_name(int phase) {
   return phase >= 0 && phase <= GAL_PH_OVER ? phase_names[phase] : "?";
