@@ -94,6 +94,19 @@ foreach(t IN ITEMS test_ai test_sv_render)
   endif()
 endforeach()
 
+# test_pic draws table pictures (engine/pic/, lair_pic) and compares them
+# with the golden PNGs in tests/data/pictures/ (LAIR_UPDATE_GOLDEN=1
+# rewrites them; see the test's header), and reads its PNGs back with
+# cairo. Its privacy case builds two Supervillain positions with
+# tests/sv_position.c.
+if(TARGET test_pic)
+  target_sources(test_pic PRIVATE ${PROJECT_SOURCE_DIR}/tests/sv_position.c)
+  target_link_libraries(test_pic PRIVATE lair_pic Threads::Threads
+                                         PkgConfig::PANGOCAIRO)
+  target_compile_definitions(test_pic PRIVATE
+    "PIC_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/pictures\"")
+endif()
+
 # test_cmd_fields checks how a table's fields are cut to Discord's embed
 # limits, inside the command layer.
 if(TARGET test_cmd_fields)

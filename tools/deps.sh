@@ -6,7 +6,8 @@ LAIR_DEBS=(gcc libc6-dev make cmake pkg-config binutils
            libsqlite3-dev zlib1g-dev libssl-dev libcmocka-dev)
 # Table pictures (engine/pic/): cairo and pango, and the one font they
 # draw with, loaded through Lair's own fontconfig configuration.
-LAIR_DEBS+=(libcairo2-dev libpango1.0-dev libfontconfig-dev fonts-dejavu-core)
+LAIR_DEBS+=(libcairo2-dev libpango1.0-dev libfontconfig-dev libpng-dev
+           fonts-dejavu-core)
 LAIR_DEBS+=(tzdata) # players' time zones for quiet hours (/usr/share/zoneinfo)
 LAIR_DEBS+=(python3) # tests/local/: the console-table tests (stdlib only)
 # tests/fake_discord/: the fake Discord for integration tests runs on

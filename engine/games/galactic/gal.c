@@ -603,8 +603,8 @@ static void begin_turn(gal_state *s, eng_events *ev) {
       continue;
     u->ap = (uint8_t)gal_types[u->type].ap;
     u->acted = 0;
-    if (u->charge == GAL_CH_NONE && u->shields < gal_types[u->type].shields &&
-        u->sector < GAL_SECTORS) {
+    /* "all of that players units": an explorer in deep space too */
+    if (u->charge == GAL_CH_NONE && u->shields < gal_types[u->type].shields) {
       u->shields++;
       recharged++;
     }
