@@ -32,7 +32,8 @@ endforeach()
 # case per ruleset (its argument), so that they run side by side. The
 # plain test_fuzz_state case is the toy game's and checks that every
 # registered ruleset has a case of its own.
-set(LAIR_FUZZ_RULESETS supervillain villainous marvel-villainous disorder)
+set(LAIR_FUZZ_RULESETS supervillain villainous marvel-villainous disorder
+                       galactic)
 string(JOIN " " LAIR_FUZZ_RULESET_WORDS ${LAIR_FUZZ_RULESETS})
 set_tests_properties(test_fuzz_state PROPERTIES ENVIRONMENT
   "${LAIR_TEST_ENV};LAIR_FUZZ_RULESETS=${LAIR_FUZZ_RULESET_WORDS}")
@@ -84,6 +85,12 @@ endif()
 # test_dis_ai builds its small positions with the same builder.
 if(TARGET test_dis_ai)
   target_sources(test_dis_ai PRIVATE ${PROJECT_SOURCE_DIR}/tests/dis_position.c)
+endif()
+
+# The Galactic Domination rule tests build their small positions in C with
+# tests/gal_position.c.
+if(TARGET test_gal_rules)
+  target_sources(test_gal_rules PRIVATE ${PROJECT_SOURCE_DIR}/tests/gal_position.c)
 endif()
 
 # test_ai and test_sv_render build their small Supervillain positions
@@ -146,7 +153,7 @@ set(LAIR_CLI_CASES
     bad_games bad_players_text bad_seed missing_game extra_argument
     cards_unknown cards_markdown cards_markdown_errors simulate_registered
     simulate_ai bad_ai replay_usage health check bad_database simulate_golden
-    simulate_marvel simulate_checked simulate_disorder)
+    simulate_marvel simulate_checked simulate_disorder simulate_galactic)
 foreach(case IN LISTS LAIR_CLI_CASES)
   add_test(NAME cli_${case}
            COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/cli.sh

@@ -215,6 +215,25 @@ simulate_disorder)
     done
   done
   ;;
+simulate_galactic)
+  # Galactic Domination (docs/rules/galactic.md): random and heuristic
+  # playouts keep every invariant (sector capacity, team limits, minerals
+  # and Dark Matter conserved, charges and deep space by their rules, the
+  # view showing every living unit and no generator) and every game ends,
+  # a fleet gone from the board or at the round limit. Random play is the
+  # slow one (about 1,000 answers a game), hence fewer such games.
+  while read -r games ai; do
+    run simulate galactic --games "$games" --seed 9 --ai "$ai"
+    expect_rc 0; expect_out '"violations": 0'
+    expect_out '"games": '"$games"','
+    grep -q '"violation"' "$tmp/out" && fail "a game ended by a violation"
+  done <<'RUNS'
+20 heuristic,random
+20 random,heuristic
+8 heuristic,heuristic
+8 random,random
+RUNS
+  ;;
 simulate_ai)
   # --ai gives each seat a level; the JSON names them; the default is all
   # random, and saying so explicitly plays the very same games.

@@ -131,6 +131,15 @@ static int new_unit(gal_state *s, int seat, int type, int sector) {
   return i;
 }
 
+int gal_markers_used(const gal_state *s) {
+  int n = 0;
+  for (int x = 0; x < GAL_SECTORS; x++)
+    n += s->black[x] != 0;
+  for (int k = 0; k < GAL_UNITS; k++)
+    n += s->u[k].alive && s->u[k].charge == GAL_CH_SHOT;
+  return n;
+}
+
 /* A charge made in an earlier turn: it fires or jumps this turn. */
 static bool ready(const gal_state *s, const gal_unit *u) {
   return u->charge != GAL_CH_NONE && u->charged < s->turn;
@@ -192,7 +201,7 @@ static int ship_options(const gal_state *s, int i, eng_prompt *p) {
   if (u->type == GAL_COMMAND && s->minerals[u->owner] >= GAL_JUMP_COST)
     OPT(GAL_CODE(GAL_O_CHARGE_JUMP, 0, 0));
   if (u->type == GAL_DESTROYER && s->minerals[u->owner] >= GAL_SHOT_COST &&
-      s->dark[u->owner] >= GAL_SHOT_DARK)
+      s->dark[u->owner] >= GAL_SHOT_DARK && gal_markers_used(s) < GAL_MARKERS)
     for (int x = 0; x < GAL_SECTORS; x++)
       if (!s->black[x] && gal_zone_near(u->sector, gal_sectors[x].zone))
         OPT(GAL_CODE(GAL_O_CHARGE_SHOT, x, 0));

@@ -37,6 +37,7 @@
 #define GAL_START_EACH 2 /* ships of each type placed at the start */
 #define GAL_ROUNDS 40    /* Lair's limit: see docs/rules/galactic.md */
 #define GAL_JUMP_RANGE 4 /* sectors a fleet jump may cover */
+#define GAL_MARKERS 5    /* the box's Black Hole Markers (003's contents) */
 #define GAL_NONE 255
 #define GAL_DRAW 254
 #define GAL_DEEP 254 /* a unit's sector while in deep space */
@@ -192,6 +193,9 @@ int gal_on_board(const gal_state *s, int seat);
 int gal_crowd(const gal_state *s, int sector);
 /* Whether unit a (on the board) can hit unit t from where they are. */
 bool gal_in_range(const gal_state *s, int a, int t);
+/* The Black Hole Markers in use: black holes on the board and shots
+ * charged (the box holds GAL_MARKERS; no more black holes are made). */
+int gal_markers_used(const gal_state *s);
 /* The unit's name for people, "Raider 3", into buf. */
 void gal_unit_name(const gal_state *s, int i, char *buf, size_t cap);
 void gal_prompt(const void *st, eng_prompt *p);

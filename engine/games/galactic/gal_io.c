@@ -527,6 +527,12 @@ int gal_check(const void *st, char *msg, size_t cap) {
     if (crowd[x] > GAL_CAPACITY)
       return fail(msg, cap, "sector %s holds %d ships, more than %d",
                   gal_sectors[x].id, crowd[x], GAL_CAPACITY);
+  int markers = gal_markers_used(s);
+  if (markers > GAL_MARKERS)
+    return fail(msg, cap,
+                "%d black holes and shots charged, more than the %d "
+                "markers",
+                markers, GAL_MARKERS);
   if (s->phase == GAL_PH_SHIP &&
       (s->acting >= GAL_UNITS || !s->u[s->acting].alive ||
        s->u[s->acting].owner != s->active))
@@ -630,8 +636,9 @@ char *gal_cards_md(void) {
                 "%d Dark Matter |\n\n"
                 "An attached miner gathers %d minerals alone on its "
                 "planet, %d when two miners share it, %d when three or "
-                "more do.\n",
+                "more do. A game has at most %d black holes (the box's "
+                "markers), the shots charged counted.\n",
                 GAL_WARP_COST, GAL_JUMP_COST, GAL_SHOT_COST, GAL_SHOT_DARK,
-                gal_yield(1), gal_yield(2), gal_yield(3));
+                gal_yield(1), gal_yield(2), gal_yield(3), GAL_MARKERS);
   return eng_md_take(&m);
 }
