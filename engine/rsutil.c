@@ -237,3 +237,13 @@ bool eng_load_str(eng_loader *l, const char *where, const json_t *o,
   memcpy(dst, s, strlen(s) + 1);
   return true;
 }
+
+const json_t *eng_view_player(const json_t *view, long seat) {
+  size_t i;
+  json_t *p;
+  json_array_foreach(json_object_get(view, "players"), i, p) {
+    if (eng_jnum(p, "seat") == seat)
+      return p;
+  }
+  return NULL;
+}

@@ -34,6 +34,8 @@ void eng_put(eng_text *t, const char *fmt, ...)
 
 /* The string member key of o, or "" (never NULL). */
 const char *eng_jstr(const json_t *o, const char *key);
+/* The member of view's "players" array whose "seat" is seat, or NULL. */
+const json_t *eng_view_player(const json_t *view, long seat);
 /* The integer member key of o, or 0. */
 long eng_jnum(const json_t *o, const char *key);
 /* Reads v into *out when it is an integer in [lo, hi]; false (and *out

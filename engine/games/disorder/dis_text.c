@@ -49,16 +49,6 @@ static void cards(eng_text *o, const json_t *a, long side, const char *none) {
   }
 }
 
-static const json_t *player_of(const json_t *v, long seat) {
-  size_t i;
-  json_t *p;
-  json_array_foreach(json_object_get(v, "players"), i, p) {
-    if (eng_jnum(p, "seat") == seat)
-      return p;
-  }
-  return NULL;
-}
-
 static bool is_phase(const json_t *v, const char *phase) {
   return strcmp(eng_jstr(v, "phase"), phase) == 0;
 }
@@ -284,7 +274,8 @@ void dis_render(const json_t *view, int what, char *buf, size_t cap) {
   else if (what == ENG_RENDER_COMMON)
     head(view, &o);
   else if (what >= ENG_RENDER_SEAT(0) && what < ENG_RENDER_SEAT(ENG_MAX_SEATS))
-    seat_part(view, player_of(view, what - ENG_RENDER_SEAT(0)), false, &o);
+    seat_part(view, eng_view_player(view, what - ENG_RENDER_SEAT(0)), false,
+              &o);
   else
     render_table(view, &o);
 }

@@ -530,6 +530,16 @@ static void collide(gal_state *s, int v, eng_events *ev) {
   s->phase = GAL_PH_ACT;
 }
 
+/* A collision where only one ship may be lost needs no decision. */
+static void collide_if_forced(gal_state *s, eng_events *ev) {
+  if (s->phase != GAL_PH_COLLIDE ||
+      victims(s, s->landing, s->entering, NULL) != 1)
+    return;
+  eng_prompt p = {0};
+  victims(s, s->landing, s->entering, &p);
+  collide(s, GAL_A(p.code[0]), ev);
+}
+
 /* Rolls the re-entry of explorer e: sets s->landing's zone and either
  * lands it, or asks (ENTRY) when a command ship of its owner is there. */
 static void reenter(gal_state *s, int e, eng_events *ev) {
@@ -586,12 +596,7 @@ static void resume_start(gal_state *s, eng_events *ev) {
     if (e < 0)
       break;
     reenter(s, e, ev);
-    if (s->phase == GAL_PH_COLLIDE &&
-        victims(s, s->landing, s->entering, NULL) == 1) {
-      eng_prompt p = {0};
-      victims(s, s->landing, s->entering, &p);
-      collide(s, GAL_A(p.code[0]), ev);
-    }
+    collide_if_forced(s, ev);
     check_end(s, ev);
   }
 }
@@ -871,12 +876,7 @@ static eng_rc gal_apply(void *st, uint32_t c, unsigned *flags, eng_events *ev) {
   case GAL_O_LAND:
     s->phase = GAL_PH_ACT;
     land(s, a, ev);
-    if (s->phase == GAL_PH_COLLIDE &&
-        victims(s, s->landing, s->entering, NULL) == 1) {
-      eng_prompt p = {0};
-      victims(s, s->landing, s->entering, &p);
-      collide(s, GAL_A(p.code[0]), ev);
-    }
+    collide_if_forced(s, ev);
     check_end(s, ev);
     resume_start(s, ev);
     break;

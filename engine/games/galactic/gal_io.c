@@ -41,25 +41,21 @@ static bool ok_push(json_t *a, json_t *v) {
   return v && json_array_append_new(a, v) == 0;
 }
 
-static json_t *ints(const int32_t *v, int n) {
+/* The JSON array of n numbers, each got(v, i); NULL when out of memory. */
+static json_t *numbers(const void *v, int n, long (*got)(const void *, int)) {
   json_t *a = json_array();
   for (int i = 0; a && i < n; i++)
-    if (!ok_push(a, json_integer(v[i]))) {
+    if (!ok_push(a, json_integer(got(v, i)))) {
       json_decref(a);
       return NULL;
     }
   return a;
 }
 
-static json_t *bytes(const uint8_t *v, int n) {
-  json_t *a = json_array();
-  for (int i = 0; a && i < n; i++)
-    if (!ok_push(a, json_integer(v[i]))) {
-      json_decref(a);
-      return NULL;
-    }
-  return a;
-}
+static long int_at(const void *v, int i) { return ((const int32_t *)v)[i]; }
+static long byte_at(const void *v, int i) { return ((const uint8_t *)v)[i]; }
+static json_t *ints(const int32_t *v, int n) { return numbers(v, n, int_at); }
+static json_t *bytes(const uint8_t *v, int n) { return numbers(v, n, byte_at); }
 
 /* ---- the view --------------------------------------------------------------
  */

@@ -33,18 +33,8 @@ static void unit(eng_text *o, const json_t *u, bool owner) {
   eng_put(o, ")");
 }
 
-static const json_t *player_of(const json_t *v, long seat) {
-  size_t i;
-  json_t *p;
-  json_array_foreach(json_object_get(v, "players"), i, p) {
-    if (eng_jnum(p, "seat") == seat)
-      return p;
-  }
-  return NULL;
-}
-
 static void summary(eng_text *o, const json_t *v, long seat) {
-  const json_t *p = player_of(v, seat);
+  const json_t *p = eng_view_player(v, seat);
   if (!p)
     return;
   eng_put(o,

@@ -38,16 +38,6 @@ static void pile(eng_text *o, const char *what, const json_t *a) {
             eng_jstr(json_array_get(a, n - 1), "name"));
 }
 
-static const json_t *player_of(const json_t *v, long seat) {
-  size_t i;
-  json_t *p;
-  json_array_foreach(json_object_get(v, "players"), i, p) {
-    if (eng_jnum(p, "seat") == seat)
-      return p;
-  }
-  return NULL;
-}
-
 /* The game's first lines: whose turn and phase, the winners, the Fate
  * token, the cards face up between the realms. */
 /* The game's name for the head line. */
@@ -79,10 +69,9 @@ static void middle(const json_t *v, eng_text *o) {
       eng_put(o, " (");
       size_t j;
       json_t *a;
-      json_array_foreach(allies, j, a)
-          eng_put(o, "%s%s of Villain %ld, %ld", j ? ", " : "",
-                  eng_jstr(a, "name"), eng_jnum(a, "owner") + 1,
-                  eng_jnum(a, "strength"));
+      json_array_foreach(allies, j, a) eng_put(
+          o, "%s%s of Villain %ld, %ld", j ? ", " : "", eng_jstr(a, "name"),
+          eng_jnum(a, "owner") + 1, eng_jnum(a, "strength"));
       eng_put(o, ")");
     }
     eng_put(o, ": %s\n", eng_jstr(e, "text"));
@@ -97,8 +86,8 @@ static void head(const json_t *v, eng_text *o) {
   const char *phase = eng_jstr(v, "phase");
   long cur = eng_jnum(v, "current");
   if (strcmp(phase, "choose") == 0) {
-    eng_put(o, "**%s** - choosing villains: Villain %ld chooses.\n",
-            title(v), eng_jnum(v, "chooser") + 1);
+    eng_put(o, "**%s** - choosing villains: Villain %ld chooses.\n", title(v),
+            eng_jnum(v, "chooser") + 1);
     eng_put(o, "Villains still free:");
     size_t k;
     json_t *x;
@@ -107,7 +96,7 @@ static void head(const json_t *v, eng_text *o) {
     eng_put(o, "\n");
     return;
   }
-  const json_t *p = player_of(v, cur);
+  const json_t *p = eng_view_player(v, cur);
   const char *where = "";
   if (p) {
     json_t *loc = json_array_get(json_object_get(p, "locations"),
@@ -117,8 +106,8 @@ static void head(const json_t *v, eng_text *o) {
   eng_put(o,
           "**%s** (%s) - turn %ld, round %ld of at most %ld: Villain "
           "%ld's turn",
-          title(v), eng_jstr(v, "mode"), eng_jnum(v, "turn"), eng_jnum(v, "round"),
-          eng_jnum(v, "round_limit"), cur + 1);
+          title(v), eng_jstr(v, "mode"), eng_jnum(v, "turn"),
+          eng_jnum(v, "round"), eng_jnum(v, "round_limit"), cur + 1);
   if (strcmp(phase, "actions") == 0)
     eng_put(o, ", at %s", where);
   eng_put(o, "\n");
@@ -129,7 +118,7 @@ static void head(const json_t *v, eng_text *o) {
     size_t k;
     json_t *w;
     json_array_foreach(winners, k, w) {
-      const json_t *wp = player_of(v, (long)json_integer_value(w));
+      const json_t *wp = eng_view_player(v, (long)json_integer_value(w));
       eng_put(o, "Villain %ld, %s, has won!\n", (long)json_integer_value(w) + 1,
               wp ? eng_jstr(json_object_get(wp, "villain"), "name") : "");
     }
@@ -299,7 +288,8 @@ void vl_render(const json_t *view, int what, char *buf, size_t cap) {
   else if (what == ENG_RENDER_COMMON)
     head(view, &o);
   else if (what >= ENG_RENDER_SEAT(0) && what < ENG_RENDER_SEAT(ENG_MAX_SEATS))
-    seat_part(view, player_of(view, what - ENG_RENDER_SEAT(0)), false, &o);
+    seat_part(view, eng_view_player(view, what - ENG_RENDER_SEAT(0)), false,
+              &o);
   else
     render_table(view, &o);
 }
