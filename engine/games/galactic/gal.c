@@ -735,7 +735,9 @@ static void place(gal_state *s, int type, int x, eng_events *ev) {
     begin_turn(s, ev);
     return;
   }
-  s->turn++;
+  /* The whole placement is turn 1: one table message in the channel,
+   * edited as the ships go down (a takeback still undoes only a
+   * player's own last placement). */
   if (left[1 - seat])
     s->active = (uint8_t)(1 - seat);
 }

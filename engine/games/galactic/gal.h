@@ -147,7 +147,7 @@ typedef struct gal_state {
   uint8_t landing;         /* the sector it lands in (COLLIDE) */
   uint8_t roll[GAL_SEATS]; /* the D10 roll-off (0: none was made) */
   uint8_t dice[2];         /* the last re-entry's D10 and D6 (0: none) */
-  int16_t turn; /* every answer's turn number: placements, then play */
+  int16_t turn; /* every answer's turn number: 1 the placement, then play */
   int16_t play; /* turns of play begun (rounds = (play + 1) / 2) */
   uint8_t to_place[GAL_SEATS][GAL_TYPES];
   uint8_t serials[GAL_SEATS][GAL_TYPES]; /* units of that type ever made */

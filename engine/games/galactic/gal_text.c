@@ -118,13 +118,27 @@ void gal_render(const json_t *view, int what, char *buf, size_t cap) {
   if (cap)
     buf[0] = '\0';
   if (what == ENG_RENDER_HAND) {
-    /* No hidden hand: a player's private message sums up their fleet. */
+    /* No hidden hand: a player's private message sums up their fleet in
+     * full on their own turn and at the end; between, it names only what
+     * the other's turn cannot change (their purse), so that every hit
+     * the other lands does not send a new DM: the channel tells them. */
     long seat = eng_jnum(view, "viewer");
-    if (seat >= 0 && seat < GAL_SEATS) {
-      eng_put(&o, "**Your fleet**\n");
+    const json_t *p = eng_view_player(view, seat);
+    if (!p)
+      return;
+    bool over = strcmp(eng_jstr(view, "phase"), "over") == 0;
+    eng_put(&o, "**Your fleet**\n");
+    if (over || eng_jnum(view, "active") == seat) {
       summary(&o, view, seat);
       eng_put(&o, ".");
       fleet(&o, view, seat);
+    } else {
+      eng_put(&o,
+              "Villain %ld (player %ld): %ld mineral%s, %ld Dark Matter. "
+              "Your ships are on the table in the channel; the next "
+              "message here comes with your turn.",
+              seat + 1, eng_jnum(p, "player"), eng_jnum(p, "minerals"),
+              plural(eng_jnum(p, "minerals")), eng_jnum(p, "dark_matter"));
     }
     return;
   }
@@ -135,8 +149,10 @@ void gal_render(const json_t *view, int what, char *buf, size_t cap) {
     return;
   }
   common(&o, view);
-  if (what == ENG_RENDER_COMMON)
+  if (what == ENG_RENDER_COMMON) {
+    eng_put(&o, "\n");
     return;
+  }
   for (long seat = 0; seat < GAL_SEATS; seat++) {
     eng_put(&o, "\n\n**");
     summary(&o, view, seat);
