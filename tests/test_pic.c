@@ -236,6 +236,45 @@ static void test_same_bytes_twice(void **unused) {
   }
 }
 
+/* A view with the players' names (the commands layer adds them) draws
+ * them where the seats are named: different bytes from the bare view,
+ * and the very bytes of the bare view when the names are the numbered
+ * words the picture would use anyway. */
+static void test_names(void **unused) {
+  (void)unused;
+  char err[256];
+  json_t *views[2] = {sv_table(), gal_board()};
+  const char *games[2] = {"supervillain", "galactic"};
+  const char *words[2] = {"Villain", "Player"};
+  for (int k = 0; k < 2; k++) {
+    size_t n = json_array_size(json_object_get(views[k], "players"));
+    json_t *named = json_deep_copy(views[k]), *same = json_deep_copy(views[k]);
+    json_t *a = json_array(), *b = json_array();
+    for (size_t i = 0; i < n; i++) {
+      char w[32];
+      snprintf(w, sizeof w, "%s %zu", words[k], i + 1);
+      json_array_append_new(a, json_sprintf("Member number %zu", i + 1));
+      json_array_append_new(b, json_string(w));
+    }
+    json_object_set_new(named, "names", a);
+    json_object_set_new(same, "names", b);
+    pic_png bare, with, alike;
+    assert_int_equal(pic_draw(games[k], views[k], &bare, err, sizeof err), 0);
+    assert_int_equal(pic_draw(games[k], named, &with, err, sizeof err), 0);
+    assert_int_equal(pic_draw(games[k], same, &alike, err, sizeof err), 0);
+    assert_true(with.len != bare.len ||
+                memcmp(with.data, bare.data, bare.len) != 0);
+    assert_int_equal(alike.len, bare.len);
+    assert_memory_equal(alike.data, bare.data, bare.len);
+    pic_png_free(&bare);
+    pic_png_free(&with);
+    pic_png_free(&alike);
+    json_decref(named);
+    json_decref(same);
+    json_decref(views[k]);
+  }
+}
+
 /* Pictures drawn by several threads at once (pic_draw is thread-safe)
  * are the very bytes one thread draws. */
 typedef struct job {
@@ -458,6 +497,7 @@ int main(void) {
       cmocka_unit_test(test_golden_supervillain),
       cmocka_unit_test(test_golden_galactic),
       cmocka_unit_test(test_same_bytes_twice),
+      cmocka_unit_test(test_names),
       cmocka_unit_test(test_threads),
       cmocka_unit_test(test_png_decodes),
       cmocka_unit_test(test_wrong_game),

@@ -366,3 +366,14 @@ void pic_abort(pic_canvas *c) {
   if (held)
     pthread_mutex_unlock(&lock);
 }
+
+const char *pic_seat(const json_t *view, long seat, const char *word, char *buf,
+                     size_t cap) {
+  const json_t *n = json_array_get(json_object_get(view, "names"),
+                                   seat < 0 ? (size_t)-1 : (size_t)seat);
+  if (json_is_string(n) && json_string_length(n) > 0)
+    snprintf(buf, cap, "%s", json_string_value(n));
+  else
+    snprintf(buf, cap, "%s %ld", word, seat + 1);
+  return buf;
+}

@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A seat without a name in the view (galactic has no villains). */
+#define WORD "Player"
+
 #define WIDTH 1200
 #define MARGIN 20
 #define GRID 5
@@ -317,6 +320,7 @@ static void status_line(const board *b, char *buf, size_t cap) {
   const json_t *acting = unit_by_id(b, json_object_get(v, "acting"));
   const json_t *landing = json_object_get(v, "landing");
   const json_t *lander = unit_by_id(b, json_object_get(landing, "unit"));
+  char who[64];
   if (strcmp(phase, "over") == 0) {
     long w = num(v, "winner");
     const char *why = strcmp(str(v, "reason"), "round_limit") == 0
@@ -325,20 +329,21 @@ static void status_line(const board *b, char *buf, size_t cap) {
     if (w == -2)
       snprintf(buf, cap, "Game over after round %ld: a draw (%s)", round, why);
     else
-      snprintf(buf, cap, "Game over after round %ld: Villain %ld wins (%s)",
-               round, w + 1, why);
+      snprintf(buf, cap, "Game over after round %ld: %s wins (%s)", round,
+               pic_seat(v, w, WORD, who, sizeof who), why);
   } else if (strcmp(phase, "placement") == 0)
-    snprintf(buf, cap, "Placement: Villain %ld places a ship", active + 1);
+    snprintf(buf, cap, "Placement: %s places a ship",
+             pic_seat(v, active, WORD, who, sizeof who));
   else if (lander)
-    snprintf(buf, cap,
-             "Round %ld: Villain %ld's %s comes out of deep space (%s)", round,
-             num(lander, "owner") + 1, str(lander, "name"),
-             str(landing, "sector"));
+    snprintf(buf, cap, "Round %ld: %s's %s comes out of deep space (%s)", round,
+             pic_seat(v, num(lander, "owner"), WORD, who, sizeof who),
+             str(lander, "name"), str(landing, "sector"));
   else if (acting)
-    snprintf(buf, cap, "Round %ld: Villain %ld's turn, %s acting", round,
-             active + 1, str(acting, "name"));
+    snprintf(buf, cap, "Round %ld: %s's turn, %s acting", round,
+             pic_seat(v, active, WORD, who, sizeof who), str(acting, "name"));
   else
-    snprintf(buf, cap, "Round %ld: Villain %ld's turn", round, active + 1);
+    snprintf(buf, cap, "Round %ld: %s's turn", round,
+             pic_seat(v, active, WORD, who, sizeof who));
 }
 
 /* Seat's panel at (x, y), w x h. */
@@ -359,7 +364,7 @@ static void player_panel(pic_canvas *c, const board *b, const json_t *p,
   cairo_stroke(cr);
 
   ship(cr, COMMAND, x + 26, y + 24, oc, 1);
-  snprintf(buf, sizeof buf, "Villain %ld", seat + 1);
+  pic_seat(v, seat, WORD, buf, sizeof buf);
   pic_text(c, x + 46, y + 11, 150, 21, true, oc, PIC_LEFT, buf);
   const char *zone = str(p, "zone");
   snprintf(buf, sizeof buf, "player %ld, home %c%s", num(p, "player"),

@@ -21,6 +21,13 @@ typedef int (*pic_draw_fn)(const json_t *view, pic_png *out, char *err,
 int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap);
 int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap);
 
+/* Seat's name for the picture: the view's "names" member (the players'
+ * names in seat order, which the commands layer adds to the view it
+ * draws) when it has one for seat, else word and the seat's number
+ * ("Villain 2"). Writes into buf (cap bytes) and returns it. */
+const char *pic_seat(const json_t *view, long seat, const char *word, char *buf,
+                     size_t cap);
+
 /* A picture being drawn: an ARGB32 surface of width x height pixels, its
  * cairo context, and a pango layout in Lair's font. */
 typedef struct pic_canvas {

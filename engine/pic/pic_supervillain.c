@@ -330,7 +330,7 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
   cairo_restore(c->cr);
 
   double left = x + 22, right = x + PANEL_W - 16;
-  snprintf(buf, sizeof buf, "Villain %ld", seat + 1);
+  pic_seat(v, seat, "Villain", buf, sizeof buf);
   text(c, left, y + 13, 200, 22, true, sc, PIC_LEFT, buf);
   double tx = left + 140;
   if (json_object_get(p, "team")) {
@@ -501,7 +501,7 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
   if (pic_begin(&cv, WIDTH, (int)ceil(height), BG, err, cap))
     return -1;
   pic_canvas *c = &cv;
-  char buf[160];
+  char buf[160], who[64];
 
   /* The head: the game, the turn, the winners. */
   double y = MARGIN;
@@ -513,8 +513,9 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
   if (winners)
     snprintf(buf, sizeof buf, "Turn %ld · game over", num(view, "turn"));
   else
-    snprintf(buf, sizeof buf, "Turn %ld · Villain %ld's %s", num(view, "turn"),
-             cur + 1, phase_text(str(view, "phase")));
+    snprintf(buf, sizeof buf, "Turn %ld · %s's %s", num(view, "turn"),
+             pic_seat(view, cur, "Villain", who, sizeof who),
+             phase_text(str(view, "phase")));
   text(c, MARGIN, y + 40, 0, 19, false, TEXT, PIC_LEFT, buf);
   if (winners) {
     size_t nw = json_array_size(winners);
@@ -528,9 +529,10 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
       json_array_foreach(winners, k, w) {
         if (len >= sizeof buf || k >= MAX_SEATS)
           break;
-        len +=
-            (size_t)snprintf(buf + len, sizeof buf - len, "%s Villain %ld",
-                             k ? " and" : "", (long)json_integer_value(w) + 1);
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s %s",
+                                k ? " and" : "",
+                                pic_seat(view, (long)json_integer_value(w),
+                                         "Villain", who, sizeof who));
       }
       if (len + 1 < sizeof buf)
         snprintf(buf + len, sizeof buf - len, "!");
@@ -556,8 +558,8 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
     double dy = y + COMMON_H + 10;
     box(c, MARGIN, dy, inner, 32, 8, BOX, GOLD, 1.5);
     card_back(c, MARGIN + 10, dy + 4, 17, 24, DOMINATION_BACK);
-    snprintf(buf, sizeof buf,
-             "Drawn, awaiting Villain %ld's decision:", cur + 1);
+    snprintf(buf, sizeof buf, "Drawn, awaiting %s's decision:",
+             pic_seat(view, cur, "Villain", who, sizeof who));
     text(c, MARGIN + 38, dy + 7, 0, 16, false, GOLD, PIC_LEFT, buf);
     text(c, MARGIN + 370, dy + 6, inner - 380, 16, true, TEXT, PIC_LEFT,
          str(drawn, "name"));
@@ -583,11 +585,12 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
          str(ast, "name"));
     if (charged)
       tag(c, ax + 358, ry + 2, "charged", CHARGE, BG);
-    snprintf(buf, sizeof buf, "Villain %ld", from + 1);
-    text(c, ax + 366, ry + 3, 0, 15, true, colour_of(from), PIC_LEFT, buf);
+    pic_seat(view, from, "Villain", buf, sizeof buf);
+    text(c, ax + 366, ry + 3, 72, 15, true, colour_of(from), PIC_LEFT, buf);
     arrow(c, ax + 440, ax + 474, ry + 12, TEXT);
-    snprintf(buf, sizeof buf, "Villain %ld", to + 1);
-    text(c, ax + 480, ry + 3, 0, 15, true, colour_of(to), PIC_LEFT, buf);
+    pic_seat(view, to, "Villain", buf, sizeof buf);
+    text(c, ax + 480, ry + 3, PANEL_W - 490, 15, true, colour_of(to), PIC_LEFT,
+         buf);
   }
   y += ast_h;
 
