@@ -21,6 +21,7 @@
 #include <fontconfig/fontconfig.h>
 #include <pango/pangofc-fontmap.h>
 #include <png.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,13 @@ static void load_font(void) {
   atexit(free_font);
 }
 
+/* The pictures are laid out on a canvas of the width and height their
+ * game asks for and written at PIC_SCALE of it: 1000 pixels across for a
+ * 1200-unit table, which Discord shows as sharply (it scales pictures to
+ * its chat's width anyway) for 30% fewer pixels to fill, encode, upload
+ * and hold in memory while drawing. */
+#define PIC_SCALE (5.0 / 6.0)
+
 int pic_begin(pic_canvas *c, int width, int height, uint32_t background,
               char *err, size_t cap) {
   memset(c, 0, sizeof *c);
@@ -155,13 +163,16 @@ int pic_begin(pic_canvas *c, int width, int height, uint32_t background,
   }
   c->width = width;
   c->height = height;
-  c->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+  c->surface = cairo_image_surface_create(
+      CAIRO_FORMAT_ARGB32, (int)ceil(width * PIC_SCALE),
+      (int)ceil(height * PIC_SCALE));
   c->cr = cairo_create(c->surface);
   if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) {
     snprintf(err, cap, "Lair ran out of memory drawing a picture.");
     pic_abort(c);
     return -1;
   }
+  cairo_scale(c->cr, PIC_SCALE, PIC_SCALE);
   pango_cairo_update_context(c->cr, font.context);
   c->layout = pango_layout_new(font.context);
   pango_layout_set_single_paragraph_mode(c->layout, TRUE);
