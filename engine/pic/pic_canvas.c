@@ -19,9 +19,9 @@
 #include "pic_int.h"
 
 #include <fontconfig/fontconfig.h>
+#include <math.h>
 #include <pango/pangofc-fontmap.h>
 #include <png.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,9 +163,13 @@ int pic_begin(pic_canvas *c, int width, int height, uint32_t background,
   }
   c->width = width;
   c->height = height;
-  c->surface = cairo_image_surface_create(
-      CAIRO_FORMAT_ARGB32, (int)ceil(width * PIC_SCALE),
-      (int)ceil(height * PIC_SCALE));
+  /* The drawing is recorded, and rendered strip by strip as it is
+   * written (pic_end). */
+  c->pixels_w = (int)ceil(width * PIC_SCALE);
+  c->pixels_h = (int)ceil(height * PIC_SCALE);
+  cairo_rectangle_t extents = {0, 0, c->pixels_w, c->pixels_h};
+  c->surface =
+      cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents);
   c->cr = cairo_create(c->surface);
   if (cairo_status(c->cr) != CAIRO_STATUS_SUCCESS) {
     snprintf(err, cap, "Lair ran out of memory drawing a picture.");
@@ -285,27 +289,31 @@ static void png_put(png_structp png, png_bytep p, size_t n) {
 
 static void png_flush_none(png_structp png) { (void)png; }
 
-/* Writes the image surface as a PNG into b with libpng; false on any
- * failure (b may hold part of it). */
-static bool write_png(cairo_surface_t *surface, png_buf *b) {
-  int w = cairo_image_surface_get_width(surface);
-  int h = cairo_image_surface_get_height(surface);
-  int stride = cairo_image_surface_get_stride(surface);
-  const unsigned char *px = cairo_image_surface_get_data(surface);
-  if (!px || w <= 0 || h <= 0)
-    return false;
+/* Writes the picture recorded on surface (w x h pixels) as a PNG into b
+ * with libpng, rendering it TILE_ROWS rows at a time: the whole image is
+ * never in memory at once, only a strip of it (a picture's peak memory is
+ * a bot's peak memory). Called with the lock held: replaying the
+ * recording draws the glyphs. Returns false on any failure (b may hold
+ * part of it). */
+#define TILE_ROWS 128
+static bool write_png(cairo_surface_t *surface, int w, int h, png_buf *b) {
+  cairo_surface_t *tile =
+      cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, TILE_ROWS);
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   unsigned char *volatile row = malloc(3 * (size_t)w);
-  if (!png || !info || !row) {
+  if (!png || !info || !row ||
+      cairo_surface_status(tile) != CAIRO_STATUS_SUCCESS) {
     png_destroy_write_struct(&png, &info);
     free(row);
+    cairo_surface_destroy(tile);
     return false;
   }
   if (setjmp(png_jmpbuf(png))) { /* libpng's way of reporting an error */
     png_destroy_write_struct(&png, &info);
     free(row);
+    cairo_surface_destroy(tile);
     return false;
   }
   png_set_write_fn(png, b, png_put, png_flush_none);
@@ -315,20 +323,31 @@ static bool write_png(cairo_surface_t *surface, png_buf *b) {
   png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
   png_set_compression_level(png, PNG_LEVEL);
   png_write_info(png, info);
-  for (int y = 0; y < h; y++) {
-    /* cairo's ARGB32 is one native-endian word per pixel, premultiplied:
-     * opaque, so its colour bytes are the colour. */
-    const uint32_t *src = (const uint32_t *)(px + (size_t)y * (size_t)stride);
-    for (int x = 0; x < w; x++) {
-      row[3 * x] = (unsigned char)(src[x] >> 16);
-      row[3 * x + 1] = (unsigned char)(src[x] >> 8);
-      row[3 * x + 2] = (unsigned char)src[x];
+  int stride = cairo_image_surface_get_stride(tile);
+  for (int y0 = 0; y0 < h; y0 += TILE_ROWS) {
+    cairo_t *cr = cairo_create(tile);
+    cairo_set_source_surface(cr, surface, 0, -y0);
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    cairo_surface_flush(tile);
+    const unsigned char *px = cairo_image_surface_get_data(tile);
+    for (int y = 0; y < TILE_ROWS && y0 + y < h; y++) {
+      /* cairo's ARGB32 is one native-endian word per pixel,
+       * premultiplied: opaque, so its colour bytes are the colour. */
+      const uint32_t *src = (const uint32_t *)(px + (size_t)y * (size_t)stride);
+      for (int x = 0; x < w; x++) {
+        row[3 * x] = (unsigned char)(src[x] >> 16);
+        row[3 * x + 1] = (unsigned char)(src[x] >> 8);
+        row[3 * x + 2] = (unsigned char)src[x];
+      }
+      png_write_row(png, row);
     }
-    png_write_row(png, row);
   }
   png_write_end(png, NULL);
   png_destroy_write_struct(&png, &info);
   free(row);
+  cairo_surface_destroy(tile);
   return !b->failed;
 }
 
@@ -339,15 +358,12 @@ int pic_end(pic_canvas *c, pic_png *out, char *err, size_t cap) {
     snprintf(err, cap, "The picture was not begun.");
     return -1;
   }
-  /* The surface is this canvas's alone: it is written after the lock is
-   * given back, so that another thread may draw meanwhile. */
   cairo_surface_flush(c->surface);
   cairo_status_t st = cairo_status(c->cr);
-  cairo_surface_t *surface = cairo_surface_reference(c->surface);
-  pic_abort(c);
   png_buf b = {0};
-  bool ok = st == CAIRO_STATUS_SUCCESS && write_png(surface, &b);
-  cairo_surface_destroy(surface);
+  bool ok = st == CAIRO_STATUS_SUCCESS &&
+            write_png(c->surface, c->pixels_w, c->pixels_h, &b);
+  pic_abort(c);
   if (!ok) {
     free(b.data);
     if (st != CAIRO_STATUS_SUCCESS)

@@ -28,13 +28,14 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap);
 const char *pic_seat(const json_t *view, long seat, const char *word, char *buf,
                      size_t cap);
 
-/* A picture being drawn: an ARGB32 surface of width x height pixels, its
+/* A picture being drawn: a recording surface of width x height units, its
  * cairo context, and a pango layout in Lair's font. */
 typedef struct pic_canvas {
   cairo_surface_t *surface;
   cairo_t *cr;
   PangoLayout *layout;
-  int width, height;
+  int width, height;      /* the layout's units */
+  int pixels_w, pixels_h; /* the PNG's size (pic_canvas.c: PIC_SCALE) */
 } pic_canvas;
 
 enum { PIC_LEFT, PIC_CENTRE, PIC_RIGHT };
