@@ -84,7 +84,7 @@ def play(lair, players, seed, old, game):
 
 
 # Games for two players only: one table size.
-TWO_PLAYERS = ("disorder",)
+TWO_PLAYERS = ("disorder", "galactic")
 
 
 def main():

@@ -10,6 +10,9 @@
  * --json every delivered message is one JSON line, each input line closed
  * by {"to":"done"}. A line may start with `@ID ` to give its request id
  * (as Discord's interaction id), so a resent line is applied only once.
+ * With --images DIR the pictures of the table that messages carry are
+ * written there as PNG files, each named by its game, turn and state
+ * version, and the message names the file; without it none is drawn.
  */
 #include "cli.h"
 #include "cmd.h"
@@ -47,6 +50,7 @@ typedef struct console {
    * a later one of the same key is shown as an edit of it. */
   char edited[128][96];
   int n_edited;
+  const char *images; /* --images: where pictures are written, or NULL */
 } console;
 
 /* Whether m edits a message shown before; remembers it otherwise. */
@@ -81,6 +85,28 @@ static bool save_file(const console *k, const cmd_msg *m, char *path,
   return ok;
 }
 
+/* Writes m's picture into the --images directory (through a temporary
+ * file, so a reader never sees half a picture); path receives the file's
+ * path, or why it was not written. The name comes from Lair
+ * (game-N-turn-T-vV.png), never from a user. */
+static bool save_image(const console *k, const cmd_msg *m, char *path,
+                       size_t cap) {
+  char tmp[1200];
+  snprintf(path, cap, "%s/%s", k->images, m->image_name);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  bool ok = f && fwrite(m->image_data, 1, m->image_len, f) == m->image_len;
+  if (f && fclose(f) != 0)
+    ok = false;
+  if (ok && rename(tmp, path) != 0)
+    ok = false;
+  if (!ok) {
+    snprintf(path, cap, "%s", strerror(errno));
+    remove(tmp);
+  }
+  return ok;
+}
+
 /* m's text with its fields after it, each as its name in bold and its
  * value ("**name**\nvalue"), so a table laid out in fields reads whole;
  * malloc'd, NULL when out of memory. */
@@ -104,6 +130,10 @@ static void deliver(void *ctx, const cmd_msg *m) {
   char *text = with_fields(m);
   if (!text)
     return;
+  char image[1200] = "";
+  bool image_saved = false;
+  if (k->images && m->image_name && m->image_data)
+    image_saved = save_image(k, m, image, sizeof image);
   if (k->json) {
     json_t *o = json_pack("{s:s, s:s?, s:s}", "to",
                           m->to == CMD_TO_CHANNEL ? "channel"
@@ -147,6 +177,9 @@ static void deliver(void *ctx, const cmd_msg *m) {
       json_object_set_new(o, "file",
                           json_pack("{s:s, s:s%}", "name", m->file_name,
                                     "content", m->file_data, m->file_len));
+    if (image[0]) /* the picture's file, or why it was not written */
+      json_object_set_new(o, image_saved ? "image" : "image_error",
+                          json_string(image));
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (s)
@@ -178,6 +211,11 @@ static void deliver(void *ctx, const cmd_msg *m) {
   }
   fputc('\n', k->out);
   free(text);
+  if (image[0] && image_saved)
+    fprintf(k->out, "%*spicture: %s\n", (int)strlen(tag) + 1, "", image);
+  else if (image[0])
+    fprintf(k->out, "%*spicture %s NOT saved: %s\n", (int)strlen(tag) + 1, "",
+            m->image_name, image);
   if (m->lobby)
     fprintf(k->out, "%*s[Join] [Leave] [Start] [Add AI]\n", (int)strlen(tag) + 1,
             "");
@@ -221,7 +259,11 @@ static bool open_db(console *k) {
   cmd_config cfg = {.db = k->db,
                     .sink = {deliver, k},
                     .seed = k->fixed_seed ? next_seed : NULL,
-                    .seed_ctx = k};
+                    .seed_ctx = k,
+                    /* every picture, however long it takes: a script's
+                       output must not depend on the machine's speed */
+                    .pictures = k->images != NULL,
+                    .picture_ms = 0};
   k->cmd = cmd_new(&cfg);
   if (!k->cmd) {
     fprintf(stderr, "lair: out of memory\n");
@@ -527,20 +569,47 @@ static const char *const intro =
     "  alice> /game move choice:end      (an option id or its label;\n"
     "                                     choice:? lists your options)\n"
     "/game: new, join, leave, start, status, hand, move, undo, pile, log,\n"
-    "list, card, export, rematch, addai, deadline. /prefs: show, set, mute,\n"
-    "vacation. /gamemod (moderators, --mod NAME): list, abort, replace,\n"
+    "list, card, export, rematch, addai, deadline, board. /prefs: show, set,\n"
+    "mute, vacation. /gamemod (moderators, --mod NAME): list, abort, replace,\n"
     "pause, resume, kick, settings, audit.\n"
     "[#table] is the channel, [DM name] a direct message, [eph name] a reply\n"
     "only name sees. !restart reloads from the database; Ctrl-D quits.";
 
 void bot_usage_local(FILE *f) {
   fputs("  lair local [--db PATH] [--script FILE] [--json] [--mod NAME]...\n"
-        "           [--seed S]\n"
+        "           [--seed S] [--images DIR]\n"
         "                 The console table: lines NAME> /game ... from\n"
         "                 stdin or FILE. The database defaults to $LAIR_DB,\n"
         "                 else ~/.local/share/lair/lair.db. --seed makes\n"
-        "                 new games' seeds reproducible.\n",
+        "                 new games' seeds reproducible. --images writes\n"
+        "                 the pictures of the table into DIR (made if\n"
+        "                 need be), game-N-turn-T-vV.png, and names each\n"
+        "                 file in the message (--json: \"image\").\n",
         f);
+}
+
+/* Makes dir if it is missing; false, after saying why, when pictures
+ * cannot be written there. */
+static bool images_dir_ok(const char *dir) {
+  struct stat st;
+  if (strlen(dir) > 1000) { /* a picture's path must fit save_image's */
+    fputs("lair local: the --images directory's path is too long\n", stderr);
+    return false;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr,
+            "lair local: cannot make the directory %s for pictures: %s\n", dir,
+            strerror(errno));
+    return false;
+  }
+  const char *why = stat(dir, &st) != 0        ? strerror(errno)
+                    : !S_ISDIR(st.st_mode)     ? "not a directory"
+                    : access(dir, W_OK | X_OK) ? strerror(errno)
+                                               : NULL;
+  if (why)
+    fprintf(stderr, "lair local: cannot write pictures into %s: %s\n", dir,
+            why);
+  return why == NULL;
 }
 
 int bot_cmd_local(int argc, char **argv) {
@@ -550,6 +619,7 @@ int bot_cmd_local(int argc, char **argv) {
       {"json", no_argument, NULL, 'j'},
       {"mod", required_argument, NULL, 'm'},
       {"seed", required_argument, NULL, 'S'},
+      {"images", required_argument, NULL, 'i'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0},
   };
@@ -560,7 +630,7 @@ int bot_cmd_local(int argc, char **argv) {
   int c;
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:s:jm:S:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":d:s:jm:S:i:h", opts, NULL)) != -1) {
     switch (c) {
     case 'd':
       db = optarg;
@@ -583,6 +653,13 @@ int bot_cmd_local(int argc, char **argv) {
         return BOT_EXIT_USAGE;
       k.fixed_seed = true;
       break;
+    case 'i':
+      if (!optarg[0]) {
+        fputs("lair local: --images needs a directory\n", stderr);
+        return BOT_EXIT_USAGE;
+      }
+      k.images = optarg;
+      break;
     case 'h':
       return bot_print_usage(bot_usage_local);
     default:
@@ -602,6 +679,8 @@ int bot_cmd_local(int argc, char **argv) {
           stderr);
     return BOT_EXIT_USAGE;
   }
+  if (k.images && !images_dir_ok(k.images))
+    return BOT_EXIT_USAGE;
   FILE *in = stdin;
   if (script && !(in = fopen(script, "r"))) {
     fprintf(stderr, "lair local: cannot read %s: %s\n", script,

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "discord_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -50,6 +51,11 @@ void bot_dc_log(const bot_discord *b, int level, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* cmd_config.log: the command layer's own faults, as warnings. */
+static void log_command(void *ctx, const char *line) {
+  bot_dc_log(ctx, LOG_WARN, "%s", line);
+}
+
 /* ---- configuration ----------------------------------------------------- */
 
 bool bot_dc_snowflake_ok(const char *s) {
@@ -79,6 +85,7 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap) {
   const char *guild = getenv("LAIR_GUILD_ID");
   const char *role = getenv("LAIR_MOD_ROLE");
   const char *level = getenv("LAIR_LOG_LEVEL");
+  const char *picture_ms = getenv("LAIR_PICTURE_MS");
   if (!token || !*token || strlen(token) >= sizeof c->token) {
     snprintf(err, cap, "DISCORD_TOKEN is not set or too long");
     return false;
@@ -129,6 +136,22 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap) {
       return false;
     }
     c->log_level = found;
+  }
+  /* A quarter of the worker's time at most, by default: a picture takes
+   * 20-30 ms of it (bench/README.md). */
+  c->picture_ms = 250;
+  if (picture_ms && *picture_ms) {
+    char *end;
+    errno = 0;
+    long v = strtol(picture_ms, &end, 10);
+    if (errno || *end || v < 0 || v > 1000 ||
+        !isdigit((unsigned char)*picture_ms)) {
+      snprintf(err, cap,
+               "LAIR_PICTURE_MS must be a number of milliseconds from 0 "
+               "(no pictures) to 1000");
+      return false;
+    }
+    c->picture_ms = (int)v;
   }
   return true;
 }
@@ -558,6 +581,11 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
    * allocating, and an arena per thread keeps megabytes of free memory
    * that the others cannot use. */
   mallopt(M_ARENA_MAX, 1);
+  /* Large blocks always from mmap, so that freeing gives them back: by
+   * default glibc raises this threshold to the size of the largest block
+   * freed, and a picture's canvas (4 MB) and PNG would then stay in the
+   * heap between pictures. */
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   /* Start-up touches in turn the loader's tables of some forty
    * libraries, SQLite and the engine's data, curl and OpenSSL, then lws:
    * each step's pages are given back before the next, so that the peak
@@ -597,7 +625,11 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   cmd_config cc = {.db = b->db,
                    .sink = {bot_dc_collect, b},
                    .open_thread = bot_dc_open_thread,
-                   .thread_ctx = b};
+                   .thread_ctx = b,
+                   .pictures = cfg->picture_ms > 0,
+                   .picture_ms = cfg->picture_ms,
+                   .log = log_command,
+                   .log_ctx = b};
   b->cmd = cmd_new(&cc);
   char ua[120];
   snprintf(ua, sizeof ua, "DiscordBot (https://github.com/lair-bot/lair, %s)",

@@ -16,6 +16,7 @@ typedef struct bot_discord_config {
   char guild[32];    /* LAIR_GUILD_ID: register commands there only */
   char mod_role[32]; /* LAIR_MOD_ROLE: a role id that makes moderators */
   int log_level;     /* LAIR_LOG_LEVEL: 0 error .. 3 debug */
+  int picture_ms;    /* LAIR_PICTURE_MS: cmd_config.picture_ms; 0: none */
 } bot_discord_config;
 
 typedef struct bot_discord bot_discord;

@@ -10,7 +10,9 @@
  * anew. The table is a cache: a key it has forgotten (after a restart, or
  * pushed out by newer ones) gets a new message. Such a message is an
  * embed: the turn's title, its text as the description, the table's
- * fields (a player each) and the game's colour.
+ * fields (a player each) and the game's colour, and the picture of the
+ * table as its image: a body and its files travel as one, so whichever
+ * text wins a wait shows its own picture, never an older one.
  */
 #include "discord_int.h"
 
@@ -37,15 +39,25 @@ static edit_entry *find(bot_discord *b, const char *key) {
   return NULL;
 }
 
-/* Empties e, telling a waiting body's sender it was not sent (under
- * edit_mu; the caller calls *done after unlocking). */
-static void take_pending(edit_entry *e, bot_packed **body, uint64_t *gen,
-                         bot_rest_done *done, void **ctx) {
-  *body = e->pending;
-  *gen = e->pending_gen;
-  *done = e->pending_done;
-  *ctx = e->pending_ctx;
+/* A body waiting for its message's id, taken out of an entry. */
+typedef struct waiting {
+  bot_packed *body;
+  dc_files *files;
+  uint64_t gen;
+  bot_rest_done done;
+  void *ctx;
+} waiting;
+
+/* Empties e's waiting body into *w (under edit_mu; the caller tells its
+ * sender after unlocking). */
+static void take_pending(edit_entry *e, waiting *w) {
+  w->body = e->pending;
+  w->files = e->pending_files;
+  w->gen = e->pending_gen;
+  w->done = e->pending_done;
+  w->ctx = e->pending_ctx;
   e->pending = NULL;
+  e->pending_files = NULL;
   e->pending_done = NULL;
 }
 
@@ -56,9 +68,35 @@ static void superseded(bot_rest_done done, void *ctx) {
   }
 }
 
+/* Drops a waiting body a newer one replaced, telling its sender. */
+static void drop_waiting(waiting *w) {
+  free(w->body);
+  free(w->files);
+  superseded(w->done, w->ctx);
+}
+
 static int patch(bot_discord *b, const char *channel, const char *id,
-                 const char *key, uint64_t gen, char *body, bot_rest_done done,
-                 void *ctx);
+                 const char *key, uint64_t gen, char *body, dc_files *files,
+                 bot_rest_done done, void *ctx);
+
+/* Queues method path with body and its files (taken over), replacing
+ * unsent predecessors of latest (if not NULL). */
+static int send(bot_discord *b, const char *method, const char *path,
+                char *body, dc_files *files, const char *latest, uint64_t gen,
+                bot_rest_done done, void *ctx) {
+  int rc;
+  if (files)
+    rc = bot_rest_send_files(b->rest, method, path, body, files->f, files->n,
+                             latest, gen, 0, done, ctx);
+  else if (latest)
+    rc = bot_rest_send_latest(b->rest, method, path, body, latest, gen, done,
+                              ctx);
+  else
+    rc = bot_rest_send(b->rest, method, path, body, 0, done, ctx);
+  free(body);
+  free(files);
+  return rc;
+}
 
 static void patched(void *arg, const bot_rest_result *r) {
   edit_call *k = arg;
@@ -80,14 +118,11 @@ static void posted(void *arg, const bot_rest_result *r) {
   char message[sizeof b->edits[0].id];
   bool ok = r->status == 200 &&
             bot_dc_body_id(r->body, message, sizeof message);
-  bot_packed *packed = NULL;
-  uint64_t gen = 0;
-  bot_rest_done done = NULL;
-  void *ctx = NULL;
+  waiting w = {0};
   pthread_mutex_lock(&b->edit_mu);
   edit_entry *e = find(b, k->key);
   if (e) {
-    take_pending(e, &packed, &gen, &done, &ctx);
+    take_pending(e, &w);
     if (ok)
       memcpy(e->id, message, sizeof e->id);
     else
@@ -96,17 +131,18 @@ static void posted(void *arg, const bot_rest_result *r) {
   pthread_mutex_unlock(&b->edit_mu);
   if (k->done)
     k->done(k->ctx, r);
-  char *body = packed ? bot_unpack(packed) : NULL;
-  free(packed);
-  if (packed && !body)
-    superseded(done, ctx);
-  if (body) { /* the newest text waited for this message */
-    int rc =
-        ok ? patch(b, k->channel, message, k->key, gen, body, done, ctx)
-           : bot_dc_send_edited(b, k->channel, k->key, gen, body, done, ctx);
+  char *body = w.body ? bot_unpack(w.body) : NULL;
+  if (w.body && !body) {
+    drop_waiting(&w);
+  } else if (body) { /* the newest text waited for this message */
+    free(w.body);
+    int rc = ok ? patch(b, k->channel, message, k->key, w.gen, body, w.files,
+                        w.done, w.ctx)
+                : bot_dc_send_edited(b, k->channel, k->key, w.gen, body,
+                                     w.files, w.done, w.ctx);
     if (rc) {
       bot_dc_log(b, LOG_WARN, "could not queue a message's newer text");
-      superseded(done, ctx);
+      superseded(w.done, w.ctx);
     }
   }
   free(k);
@@ -132,85 +168,84 @@ static edit_call *call_new(bot_discord *b, const char *channel, const char *key,
   return k;
 }
 
-/* PATCHes message id with body (taken over). */
+/* PATCHes message id with body and its files (taken over). */
 static int patch(bot_discord *b, const char *channel, const char *id,
-                 const char *key, uint64_t gen, char *body, bot_rest_done done,
-                 void *ctx) {
+                 const char *key, uint64_t gen, char *body, dc_files *files,
+                 bot_rest_done done, void *ctx) {
   edit_call *k = call_new(b, channel, key, done, ctx);
   if (!k) {
     free(body);
+    free(files);
     return -1;
   }
   char path[96];
   snprintf(path, sizeof path, "/channels/%s/messages/%s", channel, id);
-  int rc =
-      bot_rest_send_latest(b->rest, "PATCH", path, body, key, gen, patched, k);
-  free(body);
+  int rc = send(b, "PATCH", path, body, files, key, gen, patched, k);
   if (rc)
     free(k);
   return rc;
 }
 
 int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
-                       uint64_t gen, char *body, bot_rest_done done,
-                       void *ctx) {
+                       uint64_t gen, char *body, dc_files *files,
+                       bot_rest_done done, void *ctx) {
   char id[24] = "";
   pthread_mutex_lock(&b->edit_mu);
   edit_entry *e = find(b, key);
   if (e && !e->id[0]) { /* its POST is under way: the newest text waits */
-    bot_packed *old, *now = bot_pack(body);
-    uint64_t old_gen;
-    bot_rest_done old_done;
-    void *old_ctx;
+    bot_packed *now = bot_pack(body);
+    waiting old;
     free(body);
-    take_pending(e, &old, &old_gen, &old_done, &old_ctx);
+    take_pending(e, &old);
     e->pending = now; /* packed: many may wait behind rate limits */
+    e->pending_files = now ? files : NULL; /* a PNG packs no smaller */
     e->pending_gen = gen;
     e->pending_done = now ? done : NULL;
     e->pending_ctx = ctx;
     pthread_mutex_unlock(&b->edit_mu);
-    free(old);
-    superseded(old_done, old_ctx);
-    if (!now)
+    drop_waiting(&old);
+    if (!now) {
+      free(files);
       superseded(done, ctx);
+    }
     return 0;
   }
   if (e)
     snprintf(id, sizeof id, "%s", e->id);
   else { /* a new message: remembered at once, so later texts wait */
     e = &b->edits[b->edit_pos++ % EDIT_CACHE];
-    bot_packed *old;
-    uint64_t old_gen;
-    bot_rest_done old_done;
-    void *old_ctx;
-    take_pending(e, &old, &old_gen, &old_done, &old_ctx);
-    free(old);
+    waiting old;
+    take_pending(e, &old);
     memset(e, 0, sizeof *e);
     snprintf(e->key, sizeof e->key, "%s", key);
     snprintf(e->channel, sizeof e->channel, "%s", channel);
     pthread_mutex_unlock(&b->edit_mu);
-    superseded(old_done, old_ctx);
+    drop_waiting(&old);
     edit_call *k = call_new(b, channel, key, done, ctx);
     if (!k) {
       free(body);
+      free(files);
       return -1;
     }
     char path[80];
     snprintf(path, sizeof path, "/channels/%s/messages", channel);
-    int rc = bot_rest_send(b->rest, "POST", path, body, 0, posted, k);
-    free(body);
+    int rc = send(b, "POST", path, body, files, NULL, 0, posted, k);
     if (rc) {
+      waiting lost = {0}; /* a text that came meanwhile goes nowhere */
       pthread_mutex_lock(&b->edit_mu);
       edit_entry *mine = find(b, key);
-      if (mine)
+      if (mine) {
+        take_pending(mine, &lost);
         memset(mine, 0, sizeof *mine);
+      }
       pthread_mutex_unlock(&b->edit_mu);
+      drop_waiting(&lost);
       free(k);
     }
     return rc;
   }
   pthread_mutex_unlock(&b->edit_mu);
-  return patch(b, channel, id, key, gen, body, done, ctx);
+  return patch(b, channel, id, key, gen, body, files, done, ctx);
 }
 
 bool bot_dc_edit_claim(bot_discord *b, const char *channel, const char *key,
@@ -226,17 +261,13 @@ bool bot_dc_edit_claim(bot_discord *b, const char *channel, const char *key,
     return false;
   }
   edit_entry *e = &b->edits[b->edit_pos++ % EDIT_CACHE];
-  bot_packed *old;
-  uint64_t old_gen;
-  bot_rest_done old_done;
-  void *old_ctx;
-  take_pending(e, &old, &old_gen, &old_done, &old_ctx); /* pushed out */
+  waiting old;
+  take_pending(e, &old); /* pushed out */
   memset(e, 0, sizeof *e);
   snprintf(e->key, sizeof e->key, "%s", key);
   snprintf(e->channel, sizeof e->channel, "%s", channel);
   pthread_mutex_unlock(&b->edit_mu);
-  free(old);
-  superseded(old_done, old_ctx);
+  drop_waiting(&old);
   *posted_fn = posted;
   *posted_ctx = k;
   return true;
@@ -246,23 +277,19 @@ void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,
                        const char *id) {
   if (!id || !bot_dc_snowflake_ok(id))
     return;
-  bot_packed *old = NULL;
-  uint64_t old_gen;
-  bot_rest_done old_done = NULL;
-  void *old_ctx = NULL;
+  waiting old = {0};
   pthread_mutex_lock(&b->edit_mu);
   edit_entry *e = find(b, key);
   if (!e) {
     e = &b->edits[b->edit_pos++ % EDIT_CACHE];
-    take_pending(e, &old, &old_gen, &old_done, &old_ctx); /* pushed out */
+    take_pending(e, &old); /* pushed out */
     memset(e, 0, sizeof *e);
     snprintf(e->key, sizeof e->key, "%s", key);
   }
   snprintf(e->channel, sizeof e->channel, "%s", channel);
   snprintf(e->id, sizeof e->id, "%s", id);
   pthread_mutex_unlock(&b->edit_mu);
-  free(old);
-  superseded(old_done, old_ctx);
+  drop_waiting(&old);
 }
 
 void bot_dc_edit_key(const out_msg *m, char *key, size_t cap) {

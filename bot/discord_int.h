@@ -30,6 +30,19 @@
 #define MAX_MSGS 32
 #define LAIR_COLOUR 0x6a0dad /* an embed's colour when the game has none */
 #define EDIT_CACHE 512 /* messages kept up to date in place, remembered */
+/* Bytes of files the REST client may hold (waiting behind Discord's
+ * limits, or on their way) before a new message goes without its
+ * picture: a table's picture is 40-90 KB, so a dozen or more. */
+#define PICTURES_WAITING_MAX ((size_t)512 << 10)
+
+/* The files a message's body names in its "attachments" (their ids are
+ * the indexes here), copied into one block with their bytes and names:
+ * free() frees it. */
+typedef struct dc_files {
+  int n;
+  bot_rest_file f[2];
+  unsigned char data[];
+} dc_files;
 
 /* A message Lair keeps up to date in place (discord_edit.c). */
 typedef struct edit_entry {
@@ -37,6 +50,8 @@ typedef struct edit_entry {
   char channel[32]; /* the channel it is in */
   char id[24];      /* its message id, "" while its POST is under way */
   bot_packed *pending; /* a newer body that waits for that id, packed */
+  /* and its files (its picture), or NULL */
+  dc_files *pending_files;
   uint64_t pending_gen;
   bot_rest_done pending_done;
   void *pending_ctx;
@@ -95,6 +110,9 @@ typedef struct out_msg {
   char *file_name; /* an attachment (an exported record), or NULL */
   char *file_data;
   size_t file_len;
+  char *image_name; /* the table's picture (cmd_msg.image_name), or NULL */
+  unsigned char *image_data;
+  size_t image_len;
   char latest[48]; /* "slot:game" when a later message replaces it, or "" */
   char edit[48];   /* "game:key" of a message kept up to date in place
                       (cmd_msg.edit), or "" */
@@ -161,8 +179,20 @@ bool bot_dc_send_json(bot_discord *b, const char *method, const char *path,
  * when it has none. New reference. */
 json_t *bot_dc_components(const out_msg *m, int page);
 /* The JSON body of message m (ephemeral: the flag for an interaction's
- * answer); new reference, NULL when out of memory. */
+ * answer); new reference, NULL when out of memory. Its "attachments"
+ * name m's files as bot_dc_files lists them, and its picture is the
+ * embed's image; a channel message kept up to date in place always says
+ * which attachments it keeps ("[]" without a picture), so an edit
+ * replaces or removes the picture an earlier text carried. */
 json_t *bot_dc_message_body(const out_msg *m, bool ephemeral);
+/* The files m carries (the record, then the picture), in the order of
+ * its body's "attachments"; returns how many (0-2). Pointers into m. */
+int bot_dc_files(const out_msg *m, bot_rest_file out[2]);
+/* A copy of m's files (bot_dc_files) in one block, or NULL when m has
+ * none (*nomem tells when memory ran out). */
+dc_files *bot_dc_files_copy(const out_msg *m, bool *nomem);
+/* m without its picture (for a copy that shows what the channel shows). */
+out_msg bot_dc_without_picture(const out_msg *m);
 /* Sends m to its user's DM channel, opening it first if need be. */
 void bot_dc_send_dm(bot_discord *b, const out_msg *m);
 /* Saves the DM channels opened since the last save (worker only). */
@@ -176,14 +206,16 @@ void bot_dc_collect(void *ctx, const cmd_msg *m);
 void bot_dc_clear_msgs(bot_discord *b);
 
 /* ---- discord_edit.c ---- */
-/* Sends body (JSON text, taken over) as the message key names: the first
- * time a POST to channel, later a PATCH of the message that POST made (a
- * body waiting for that message's id is replaced by a newer one). done
- * (ctx) runs once with the outcome, superseded when a newer body took
- * its place. Nonzero when it could not be queued (done not called). */
+/* Sends body (JSON text, taken over) with its files (taken over, or
+ * NULL) as the message key names: the first time a POST to channel,
+ * later a PATCH of the message that POST made (a body waiting for that
+ * message's id is replaced by a newer one, its files with it, so the
+ * newest text always goes with its own picture). done (ctx) runs once
+ * with the outcome, superseded when a newer body took its place. Nonzero
+ * when it could not be queued (done not called). */
 int bot_dc_send_edited(bot_discord *b, const char *channel, const char *key,
-                       uint64_t gen, char *body, bot_rest_done done,
-                       void *ctx);
+                       uint64_t gen, char *body, dc_files *files,
+                       bot_rest_done done, void *ctx);
 /* Keeps m's embed in o: its title, fields (as Discord's "fields") and
  * colour; o->title and o->fields stay NULL when out of memory. */
 void bot_dc_embed_keep(out_msg *o, const cmd_msg *m);

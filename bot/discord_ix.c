@@ -17,6 +17,11 @@
 
 /* ---- interactions ------------------------------------------------------- */
 
+/* Seconds after its arrival past which a command's answer is deferred
+ * rather than sent: Discord waits 3 s for a callback, and one carrying a
+ * picture takes a moment to upload. */
+#define ANSWER_LATE 2.0
+
 /* Follow-ups and edits of an interaction's answer are valid only once
  * Discord has acknowledged its callback, and the callback travels in a
  * lane of its own: they wait behind a gate that the callback's outcome
@@ -25,8 +30,7 @@ typedef struct gated {
   struct gated *next;
   char method[8];
   char *path, *body;
-  char *file_name, *file_data; /* an attachment (multipart), or NULL */
-  size_t file_len;
+  dc_files *files; /* its attachments (multipart), or NULL */
   /* Its outcome's handler (a kept message's first POST), or NULL for
    * bot_dc_note_result; told of a drop too, once. */
   bot_rest_done done;
@@ -53,8 +57,7 @@ static void gated_free(gated *q) {
     }
     free(q->path);
     free(q->body);
-    free(q->file_name);
-    free(q->file_data);
+    free(q->files);
     free(q);
     q = next;
   }
@@ -77,12 +80,11 @@ static void gate_release(ack_gate *g) {
 static int gated_post(bot_discord *b, gated *q) {
   bot_rest_done done = q->done ? q->done : bot_dc_note_result;
   void *ctx = q->done ? q->done_ctx : b;
-  int rc = q->file_name
-               ? bot_rest_send_file(b->rest, q->method, q->path, q->body,
-                                    q->file_name, q->file_data, q->file_len,
-                                    0, done, ctx)
-               : bot_rest_send(b->rest, q->method, q->path, q->body, 0, done,
-                               ctx);
+  int rc =
+      q->files
+          ? bot_rest_send_files(b->rest, q->method, q->path, q->body,
+                                q->files->f, q->files->n, NULL, 0, 0, done, ctx)
+          : bot_rest_send(b->rest, q->method, q->path, q->body, 0, done, ctx);
   if (!rc)
     q->done = NULL;
   return rc;
@@ -118,8 +120,9 @@ static void gate_acked(void *ctx, const bot_rest_result *r) {
 }
 
 /* Sends a follow-up or an edit of x's answer once its callback is
- * acknowledged; with the file m carries, when m is not NULL; its outcome
- * to done (ctx), when not NULL, which is told of a drop too. */
+ * acknowledged; with the files m carries (its record, its picture), when
+ * m is not NULL; its outcome to done (ctx), when not NULL, which is told
+ * of a drop too. */
 static void gate_send_done(bot_discord *b, const ix *x, const char *method,
                            const char *path, json_t *body, const out_msg *m,
                            bot_rest_done done, void *ctx) {
@@ -136,15 +139,10 @@ static void gate_send_done(bot_discord *b, const ix *x, const char *method,
   snprintf(q->method, sizeof q->method, "%s", method);
   q->path = strdup(path);
   q->body = json_dumps(body, JSON_COMPACT);
-  if (m && m->file_name) {
-    q->file_name = strdup(m->file_name);
-    q->file_data = malloc(m->file_len + 1);
-    if (q->file_data)
-      memcpy(q->file_data, m->file_data, m->file_len);
-    q->file_len = m->file_len;
-  }
-  if (!q->path || !q->body ||
-      (m && m->file_name && (!q->file_name || !q->file_data))) {
+  bool nomem = false;
+  if (m)
+    q->files = bot_dc_files_copy(m, &nomem);
+  if (!q->path || !q->body || nomem) {
     gated_free(q);
     return;
   }
@@ -178,11 +176,6 @@ static void gate_send_msg(bot_discord *b, const ix *x, const char *method,
   gate_send_done(b, x, method, path, body, m, NULL, NULL);
 }
 
-static void gate_send(bot_discord *b, const ix *x, const char *method,
-                      const char *path, json_t *body) {
-  gate_send_msg(b, x, method, path, body, NULL);
-}
-
 /* An interaction id as a number: its snowflake, or, should Discord ever
  * send an id that is not one, a 64-bit hash of its text. */
 static uint64_t id_number(const char *id) {
@@ -214,7 +207,10 @@ static bool seen_before(bot_discord *b, const char *id) {
   return false;
 }
 
-static void callback(bot_discord *b, const ix *x, json_t *body) {
+/* Answers x with body; with the files m carries (multipart) when m is
+ * not NULL. */
+static void callback_msg(bot_discord *b, const ix *x, json_t *body,
+                         const out_msg *m) {
   char path[800];
   snprintf(path, sizeof path, "/interactions/%s/%s/callback", x->id, x->token);
   ack_gate *g = x->gate;
@@ -224,13 +220,31 @@ static void callback(bot_discord *b, const ix *x, json_t *body) {
     g->queued = bot_dc_now();
     pthread_mutex_unlock(&b->gate_mu);
   }
-  if (!bot_dc_send_json(b, "POST", path, body, BOT_REST_INTERACTION,
-                        g ? gate_acked : NULL, g) &&
-      g) {
+  bot_rest_file files[2];
+  int n = m ? bot_dc_files(m, files) : 0;
+  bool queued;
+  if (n) { /* the picture rides on the callback: one request, no wait */
+    char *text = json_dumps(body, JSON_COMPACT);
+    queued = text && bot_rest_send_files(b->rest, "POST", path, text, files, n,
+                                         NULL, 0, BOT_REST_INTERACTION,
+                                         g ? gate_acked : bot_dc_note_result,
+                                         g ? (void *)g : (void *)b) == 0;
+    free(text);
+    if (!queued)
+      bot_dc_log(b, LOG_WARN, "could not queue an interaction's answer");
+  } else {
+    queued = bot_dc_send_json(b, "POST", path, body, BOT_REST_INTERACTION,
+                              g ? gate_acked : NULL, g);
+  }
+  if (!queued && g) {
     bot_rest_result failed = {.status = 0, .error = "not queued"};
     gate_acked(g, &failed);
   }
   __atomic_add_fetch(&b->stats.callbacks, 1, __ATOMIC_RELAXED);
+}
+
+static void callback(bot_discord *b, const ix *x, json_t *body) {
+  callback_msg(b, x, body, NULL);
 }
 
 /* A follow-up message to x's answer, with the file m carries (m may be
@@ -242,24 +256,28 @@ static void followup(bot_discord *b, const ix *x, json_t *body,
   gate_send_msg(b, x, "POST", path, body, m);
 }
 
-static void edit_original(bot_discord *b, const ix *x, json_t *body) {
+/* Edits x's deferred answer into body, with m's files (m may be NULL). */
+static void edit_original(bot_discord *b, const ix *x, json_t *body,
+                          const out_msg *m) {
   char path[800];
   snprintf(path, sizeof path, "/webhooks/%s/%s/messages/@original", b->app_id,
            x->token);
   json_object_del(body, "flags"); /* fixed when the response was deferred */
-  gate_send(b, x, "PATCH", path, body);
+  gate_send_msg(b, x, "PATCH", path, body, m);
 }
 
-/* Sends body to path: as multipart when m carries a file, replacing an
+/* Sends body to path: as multipart when m carries files, replacing an
  * unsent predecessor when m has a slot. */
 static void send_msg_body(bot_discord *b, const char *method, const char *path,
                           const out_msg *m, json_t *body) {
   char *text = json_dumps(body, JSON_COMPACT);
+  bot_rest_file files[2];
+  int n = bot_dc_files(m, files);
   int rc = -1;
-  if (text && m->file_name)
-    rc =
-        bot_rest_send_file(b->rest, method, path, text, m->file_name,
-                           m->file_data, m->file_len, 0, bot_dc_note_result, b);
+  if (text && n)
+    rc = bot_rest_send_files(b->rest, method, path, text, files, n,
+                             m->latest[0] ? m->latest : NULL, m->gen, 0,
+                             bot_dc_note_result, b);
   else if (text && m->latest[0])
     rc = bot_rest_send_latest(b->rest, method, path, text, m->latest, m->gen,
                               bot_dc_note_result, b);
@@ -279,10 +297,17 @@ static void post_channel(bot_discord *b, const out_msg *m) {
     json_t *body = bot_dc_message_body(m, false);
     char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
     json_decref(body);
-    if (!text ||
-        bot_dc_send_edited(b, m->channel, key, m->gen, text, bot_dc_note_result,
-                           b))
+    bool nomem = false;
+    dc_files *files = bot_dc_files_copy(m, &nomem);
+    if (!text || nomem ||
+        bot_dc_send_edited(b, m->channel, key, m->gen, text, files,
+                           bot_dc_note_result, b)) {
+      if (!text || nomem) {
+        free(text);
+        free(files);
+      }
       bot_dc_log(b, LOG_WARN, "could not queue a message");
+    }
     return;
   }
   char path[80];
@@ -292,15 +317,15 @@ static void post_channel(bot_discord *b, const out_msg *m) {
   json_decref(body);
 }
 
-/* Answers x with message body (taken over): the callback, or the edit of
- * the deferred answer. */
+/* Answers x with message body (taken over) and m's files (m may be
+ * NULL): the callback, or the edit of the deferred answer. */
 static void answer_with(bot_discord *b, const ix *x, bool deferred,
-                        json_t *body) {
+                        json_t *body, const out_msg *m) {
   if (deferred) {
-    edit_original(b, x, body);
+    edit_original(b, x, body, m);
   } else {
     json_t *o = json_pack("{siso}", "type", 4, "data", body);
-    callback(b, x, o);
+    callback_msg(b, x, o, m);
     json_decref(o);
     body = NULL;
   }
@@ -368,6 +393,19 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
   for (int i = 0; component && i < b->n_msgs; i++)
     spent = spent || b->msgs[i].to == CMD_TO_CHANNEL;
   int skip = -1; /* a message the callback already carries */
+  /* Discord waits 3 s for the callback. A command that took long (its
+   * picture drawn on a busy machine, a slow disk) is deferred now, as
+   * ephemeral as its answer will be, and the answer edits it in. */
+  if (!component && !deferred && bot_dc_now() - x->received > ANSWER_LATE &&
+      !(first >= 0 && b->msgs[first].file_name)) {
+    bool eph = first < 0 || b->msgs[first].to == CMD_TO_EPHEMERAL;
+    json_t *o = eph ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
+                    : json_pack("{si}", "type", 5);
+    callback(b, x, o);
+    json_decref(o);
+    deferred = true;
+    bot_dc_log(b, LOG_DEBUG, "an answer came late; it was deferred");
+  }
   if (spent && mine >= 0 && x->message) {
     out_msg *m = &b->msgs[mine];
     json_t *data = bot_dc_message_body(m, false);
@@ -422,18 +460,25 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
     callback(b, x, o);
     json_decref(o);
   } else if (first >= 0) {
+    /* With its picture, if it has one (/game status, /game board). */
     answer_with(b, x, deferred,
                 bot_dc_message_body(&b->msgs[first],
-                                    b->msgs[first].to == CMD_TO_EPHEMERAL));
+                                    b->msgs[first].to == CMD_TO_EPHEMERAL),
+                &b->msgs[first]);
   } else if (mine >= 0 || turn_msg >= 0) {
-    /* What the command did, to the requester alone. */
-    answer_with(
-        b, x, deferred,
-        bot_dc_message_body(&b->msgs[mine >= 0 ? mine : turn_msg], true));
+    /* What the command did, to the requester alone; the turn's picture
+     * is the channel's (a copy would upload it twice). */
+    out_msg copy =
+        bot_dc_without_picture(&b->msgs[mine >= 0 ? mine : turn_msg]);
+    answer_with(b, x, deferred, bot_dc_message_body(&copy, true), NULL);
   } else if (!deferred) {
     json_t *o = json_pack("{sis{sssi}}", "type", 4, "data", "content", "Done.",
                           "flags", 64);
     callback(b, x, o);
+    json_decref(o);
+  } else { /* a deferred answer must not stay "thinking..." */
+    json_t *o = json_pack("{ss}", "content", "Done.");
+    edit_original(b, x, o, NULL);
     json_decref(o);
   }
   for (int i = 0; i < b->n_msgs; i++) {
@@ -562,9 +607,18 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
    * time; so is everything that waited in the queue. */
   bool slow = strcmp(r.command, "log") == 0 || bot_dc_now() - x->received > 1.0;
   if (slow) {
+    /* As ephemeral as the answer will be: /game status and board are
+     * the asker's alone unless public:yes. */
+    bool posted = false;
+    for (int i = 0; i < r.n_args; i++)
+      posted = posted || (strcmp(r.args[i].name, "public") == 0 &&
+                          strcmp(r.args[i].value, "yes") == 0);
     bool quiet =
         strcmp(r.command, "log") == 0 || strcmp(r.command, "hand") == 0 ||
-        strcmp(r.command, "list") == 0 || strcmp(r.command, "card") == 0;
+        strcmp(r.command, "list") == 0 || strcmp(r.command, "card") == 0 ||
+        ((strcmp(r.command, "status") == 0 ||
+          strcmp(r.command, "board") == 0) &&
+         !posted);
     json_t *o = quiet ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
                       : json_pack("{si}", "type", 5);
     callback(b, x, o);

@@ -143,18 +143,48 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
   }
   if (users)
     json_object_set_new(json_object_get(o, "allowed_mentions"), "users", users);
-  if (m->file_name)
-    json_object_set_new(
-        o, "attachments",
-        json_pack("[{ssss}]", "id", "0", "filename", m->file_name));
+  /* Each file's id is its index among the files[n] parts; a channel
+   * message kept up to date in place lists them even when it has none,
+   * so an edit drops the picture an earlier text carried. */
+  bot_rest_file files[2];
+  int n_files = bot_dc_files(m, files);
+  if (n_files || (m->edit[0] && m->to == CMD_TO_CHANNEL && !ephemeral)) {
+    json_t *att = json_array();
+    for (int i = 0; i < n_files; i++) {
+      char id[12];
+      snprintf(id, sizeof id, "%d", i);
+      json_array_append_new(
+          att, json_pack("{ssss}", "id", id, "filename", files[i].name));
+    }
+    json_object_set_new(o, "attachments", att);
+  }
+  json_t *embed = NULL;
   if (m->title && strlen(m->text) <= 4096)
-    json_object_set_new(o, "embeds", json_pack("[o]", bot_dc_embed(m)));
+    embed = bot_dc_embed(m);
   else if (lines >= 4 && m->to == CMD_TO_CHANNEL && strlen(m->text) <= 4096)
-    json_object_set_new(
-        o, "embeds",
-        json_pack("[{sssi}]", "description", m->text, "color", 0x6a0dad));
+    embed = json_pack("{sssi}", "description", m->text, "color", LAIR_COLOUR);
   else
     json_object_set_new(o, "content", json_string(m->text));
+  if (m->image_name && m->image_data) {
+    /* The picture is shown in the embed, under the text (an embed of its
+     * own when the text goes as content). */
+    char url[96];
+    snprintf(url, sizeof url, "attachment://%s", m->image_name);
+    if (!embed)
+      embed = json_pack("{sI}", "color",
+                        (json_int_t)(m->colour ? m->colour : LAIR_COLOUR));
+    if (embed)
+      json_object_set_new(embed, "image", json_pack("{ss}", "url", url));
+  }
+  /* The text and the embeds are always both given (empty when unused):
+   * an edit, or a click's update, would otherwise keep what the message
+   * showed before, such as a DM's old question above its new embed. */
+  if (embed)
+    json_object_set_new(o, "embeds", json_pack("[o]", embed));
+  else
+    json_object_set_new(o, "embeds", json_array());
+  if (!json_object_get(o, "content"))
+    json_object_set_new(o, "content", json_string(""));
   if (m->n_options > 0)
     json_object_set_new(o, "components", bot_dc_components(m, 0));
   else if (m->lobby && !ephemeral) {
@@ -182,6 +212,48 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
   if (ephemeral)
     json_object_set_new(o, "flags", json_integer(64));
   return o;
+}
+
+int bot_dc_files(const out_msg *m, bot_rest_file out[2]) {
+  int n = 0;
+  if (m->file_name && m->file_data)
+    out[n++] = (bot_rest_file){m->file_name, m->file_data, m->file_len};
+  if (m->image_name && m->image_data)
+    out[n++] = (bot_rest_file){m->image_name, m->image_data, m->image_len};
+  return n;
+}
+
+dc_files *bot_dc_files_copy(const out_msg *m, bool *nomem) {
+  bot_rest_file f[2];
+  int n = bot_dc_files(m, f);
+  if (n == 0)
+    return NULL;
+  size_t size = 0;
+  for (int i = 0; i < n; i++)
+    size += f[i].len + strlen(f[i].name) + 1;
+  dc_files *d = malloc(sizeof *d + size);
+  if (!d) {
+    *nomem = true;
+    return NULL;
+  }
+  d->n = n;
+  unsigned char *p = d->data;
+  for (int i = 0; i < n; i++) {
+    size_t nlen = strlen(f[i].name) + 1;
+    memcpy(p, f[i].data, f[i].len);
+    memcpy(p + f[i].len, f[i].name, nlen);
+    d->f[i] = (bot_rest_file){(const char *)p + f[i].len, p, f[i].len};
+    p += f[i].len + nlen;
+  }
+  return d;
+}
+
+out_msg bot_dc_without_picture(const out_msg *m) {
+  out_msg c = *m;
+  c.image_name = NULL;
+  c.image_data = NULL;
+  c.image_len = 0;
+  return c;
 }
 
 static void dm_free(dm_job *j) {
@@ -461,8 +533,8 @@ static void dm_post(dm_job *j, const char *channel) {
     char *body = bot_unpack(j->body);
     free(j->body);
     j->body = NULL;
-    if (!body ||
-        bot_dc_send_edited(j->b, channel, j->edit, j->gen, body, dm_sent, j)) {
+    if (!body || bot_dc_send_edited(j->b, channel, j->edit, j->gen, body, NULL,
+                                    dm_sent, j)) {
       bot_dc_log(j->b, LOG_WARN, "could not queue a direct message");
       dm_free(j);
     }
@@ -576,7 +648,11 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
   snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
   j->game = m->game;
   j->gen = m->gen;
-  json_t *body = bot_dc_message_body(m, false);
+  /* A DM shows a seat's own things, never the table's picture (which no
+   * DM is given: its files would have nowhere to wait). */
+  out_msg plain = bot_dc_without_picture(m);
+  plain.file_name = NULL;
+  json_t *body = bot_dc_message_body(&plain, false);
   char *text = json_dumps(body, JSON_COMPACT);
   json_decref(body);
   j->body = text ? bot_pack(text) : NULL;
@@ -606,7 +682,7 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
   for (dm_job *o = b->opening; o && !ch[0] && !first; o = o->next_open)
     if (strcmp(o->user, j->user) == 0)
       first = o;
-  if (first) {        /* its channel is being opened: wait behind it */
+  if (first) { /* its channel is being opened: wait behind it */
     if (j->latest[0] || j->edit[0]) /* what j makes pointless need not wait */
       dm_drop_superseded(b, first, j);
     dm_job **p = &first->waiters;
@@ -666,6 +742,28 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
       o->file_name = o->file_data = NULL;
     }
   }
+  if (m->image_name && m->image_data && m->image_len &&
+      bot_rest_file_bytes(b->rest) + m->image_len > PICTURES_WAITING_MAX) {
+    /* Far behind Discord's limits, pictures would pile up: the message
+     * goes without its picture (an edit then shows none, never an older
+     * one) until the backlog drains. */
+    bot_dc_log(b, LOG_DEBUG, "a picture was left out: %zu bytes of files wait",
+               bot_rest_file_bytes(b->rest));
+  } else if (m->image_name && m->image_data && m->image_len) {
+    /* Out of memory: the message goes without its picture. */
+    o->image_name = strdup(m->image_name);
+    o->image_data = malloc(m->image_len);
+    if (o->image_data)
+      memcpy(o->image_data, m->image_data, m->image_len);
+    o->image_len = m->image_len;
+    if (!o->image_name || !o->image_data) {
+      free(o->image_name);
+      free(o->image_data);
+      o->image_name = NULL;
+      o->image_data = NULL;
+      o->image_len = 0;
+    }
+  }
   if (m->n_options > 0) {
     o->options = malloc((size_t)m->n_options * sizeof *o->options);
     if (o->options) {
@@ -684,6 +782,8 @@ void bot_dc_clear_msgs(bot_discord *b) {
     free(b->msgs[i].options);
     free(b->msgs[i].file_name);
     free(b->msgs[i].file_data);
+    free(b->msgs[i].image_name);
+    free(b->msgs[i].image_data);
   }
   b->n_msgs = 0;
 }

@@ -142,13 +142,65 @@ static void attempt_free(req *q) {
   q->at = NULL;
 }
 
-static void req_free(req *q) {
+/* Frees q's files, counted out of r's (r NULL: never counted). */
+static void req_files_free(bot_rest *r, req *q) {
+  while (q->file) {
+    req_file *next = q->file->next;
+    if (r)
+      __atomic_sub_fetch(&r->file_bytes, q->file->len, __ATOMIC_RELAXED);
+    free(q->file);
+    q->file = next;
+  }
+}
+
+static void req_free_in(bot_rest *r, req *q) {
   if (!q)
     return;
   attempt_free(q);
   free(q->packed);
-  free(q->file);
+  req_files_free(r, q);
   free(q);
+}
+
+/* A file part's bytes, read by curl from the request's own copy (which
+ * outlives the transfer) rather than copied again. */
+typedef struct part_reader {
+  const char *data;
+  size_t len, pos;
+} part_reader;
+
+static size_t part_read(char *buf, size_t size, size_t nitems, void *arg) {
+  part_reader *p = arg;
+  size_t n = size * nitems, left = p->len - p->pos;
+  if (n > left)
+    n = left;
+  memcpy(buf, p->data + p->pos, n);
+  p->pos += n;
+  return n;
+}
+
+static int part_seek(void *arg, curl_off_t offset, int origin) {
+  part_reader *p = arg;
+  if (origin != SEEK_SET || offset < 0 || (uint64_t)offset > p->len)
+    return CURL_SEEKFUNC_FAIL;
+  p->pos = (size_t)offset;
+  return CURL_SEEKFUNC_OK;
+}
+
+/* The Content-Type of a file part, by its name's ending. */
+static const char *file_type(const char *name) {
+  static const struct {
+    const char *end, *type;
+  } types[] = {{".png", "image/png"},
+               {".json", "application/json"},
+               {".md", "text/markdown"}};
+  size_t n = strlen(name);
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+    size_t e = strlen(types[i].end);
+    if (n > e && strcmp(name + n - e, types[i].end) == 0)
+      return types[i].type;
+  }
+  return "application/octet-stream";
 }
 
 /* Parses a JSON object answer of q's attempt; NULL when it is not one. */
@@ -170,7 +222,6 @@ static const char SUPERSEDED[] = "superseded by a later message";
  * generic text for the status. A status other than 0 comes from q's
  * attempt, which has not been freed yet. */
 static void finish(bot_rest *r, req *q, int status, const char *error) {
-  (void)r;
   bot_rest_result res = {0};
   char text[64];
   res.status = status;
@@ -205,7 +256,7 @@ static void finish(bot_rest *r, req *q, int status, const char *error) {
   }
   if (q->done)
     q->done(q->ctx, &res);
-  req_free(q);
+  req_free_in(r, q);
 }
 
 static size_t on_body(char *data, size_t size, size_t nmemb, void *ud) {
@@ -330,18 +381,34 @@ static bool setup(bot_rest *r, req *q, attempt *a, CURL *e) {
   const char *body = a->body ? a->body : req_text(q);
   if (q->file) {
     /* Discord's file upload: multipart/form-data with the message as
-     * payload_json and the file as files[0]. */
+     * payload_json and the files as files[0], files[1]... (the message's
+     * "attachments" give each its id, its index). */
     a->mime = curl_mime_init(e);
     curl_mimepart *part = a->mime ? curl_mime_addpart(a->mime) : NULL;
     ok = ok && part && curl_mime_name(part, "payload_json") == CURLE_OK &&
          curl_mime_type(part, "application/json") == CURLE_OK &&
          curl_mime_data(part, body ? body : "{}", CURL_ZERO_TERMINATED) ==
              CURLE_OK;
-    part = a->mime ? curl_mime_addpart(a->mime) : NULL;
-    ok = ok && part && curl_mime_name(part, "files[0]") == CURLE_OK &&
-         curl_mime_filename(part, q->file->name) == CURLE_OK &&
-         curl_mime_type(part, "application/json") == CURLE_OK &&
-         curl_mime_data(part, q->file->data, q->file->len) == CURLE_OK;
+    int i = 0;
+    for (const req_file *f = q->file; ok && f; f = f->next, i++) {
+      char name[24];
+      snprintf(name, sizeof name, "files[%d]", i);
+      part = curl_mime_addpart(a->mime);
+      part_reader *rd = malloc(sizeof *rd);
+      if (rd)
+        *rd = (part_reader){f->data, f->len, 0};
+      ok = part && rd && curl_mime_name(part, name) == CURLE_OK &&
+           curl_mime_filename(part, f->name) == CURLE_OK &&
+           curl_mime_type(part, file_type(f->name)) == CURLE_OK;
+      /* curl frees rd with the part (free), whatever happens next. */
+      if (ok && curl_mime_data_cb(part, (curl_off_t)f->len, part_read,
+                                  part_seek, free, rd) != CURLE_OK) {
+        free(rd);
+        ok = false;
+      } else if (!ok) {
+        free(rd);
+      }
+    }
     /* curl appends the boundary to a Content-Type we set; hdr_plain's
      * empty one would leave "; boundary=..." without the type. */
     SET(CURLOPT_HTTPHEADER, r->hdr_mime);
@@ -907,11 +974,22 @@ static bool is_interaction_callback(const char *path) {
 
 /* What a request carries besides its method, path and body. */
 typedef struct extras {
-  const char *file_name, *file_data;
-  size_t file_len;
+  const bot_rest_file *files;
+  int n_files;
   const char *latest;
   uint64_t gen;
 } extras;
+
+/* Whether a file's name can stand in a part's header as it is. */
+static bool file_name_ok(const char *name) {
+  size_t n = name ? strlen(name) : 0;
+  if (n == 0 || n > 100)
+    return false;
+  for (const char *p = name; *p; p++)
+    if ((unsigned char)*p < ' ' || *p == '"' || *p == '\\' || *p == 0x7f)
+      return false;
+  return true;
+}
 
 static int enqueue(bot_rest *r, const char *method, const char *path,
                    const char *json_body, const extras *x, unsigned flags,
@@ -927,9 +1005,21 @@ int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
                        const char *json_body, const char *file_name,
                        const char *data, size_t len, unsigned flags,
                        bot_rest_done done, void *ctx) {
-  if (!file_name || !*file_name || !data)
+  bot_rest_file f = {.name = file_name, .data = data, .len = len};
+  return bot_rest_send_files(r, method, path, json_body, &f, 1, NULL, 0, flags,
+                             done, ctx);
+}
+
+int bot_rest_send_files(bot_rest *r, const char *method, const char *path,
+                        const char *json_body, const bot_rest_file *files,
+                        int n, const char *latest, uint64_t gen, unsigned flags,
+                        bot_rest_done done, void *ctx) {
+  if (!files || n < 1 || n > BOT_REST_FILES_MAX || (latest && !*latest))
     return -1;
-  extras x = {.file_name = file_name, .file_data = data, .file_len = len};
+  for (int i = 0; i < n; i++)
+    if (!file_name_ok(files[i].name) || (!files[i].data && files[i].len))
+      return -1;
+  extras x = {.files = files, .n_files = n, .latest = latest, .gen = gen};
   return enqueue(r, method, path, json_body, &x, flags, done, ctx);
 }
 
@@ -977,25 +1067,38 @@ static int enqueue(bot_rest *r, const char *method, const char *path,
   q->done = done;
   q->ctx = ctx;
   if (json_body && !text && !(q->packed = bot_pack(json_body))) {
-    req_free(q);
+    req_free_in(NULL, q);
     return -1;
   }
-  if (x->file_data) {
-    size_t nlen = strlen(x->file_name) + 1;
-    if (x->file_len > SIZE_MAX - sizeof *q->file - nlen ||
-        !(q->file = malloc(sizeof *q->file + x->file_len + nlen))) {
-      req_free(q);
+  req_file **tail = &q->file;
+  for (int i = 0; i < x->n_files; i++) {
+    const bot_rest_file *f = &x->files[i];
+    size_t nlen = strlen(f->name) + 1;
+    req_file *k = f->len > SIZE_MAX - sizeof *k - nlen
+                      ? NULL
+                      : malloc(sizeof *k + f->len + nlen);
+    if (!k) {
+      req_free_in(NULL, q);
       return -1;
     }
-    q->file->len = x->file_len;
-    memcpy(q->file->data, x->file_data, x->file_len);
-    memcpy(q->file->data + x->file_len, x->file_name, nlen);
-    q->file->name = q->file->data + x->file_len;
+    k->next = NULL;
+    k->len = f->len;
+    if (f->len)
+      memcpy(k->data, f->data, f->len);
+    memcpy(k->data + f->len, f->name, nlen);
+    k->name = k->data + f->len;
+    *tail = k;
+    tail = &k->next;
   }
+  size_t bytes = 0;
+  for (const req_file *f = q->file; f; f = f->next)
+    bytes += f->len;
+  /* Counted before the client can see q, so never less than it holds. */
+  __atomic_add_fetch(&r->file_bytes, bytes, __ATOMIC_RELAXED);
   pthread_mutex_lock(&r->lock);
   if (r->stopping) {
     pthread_mutex_unlock(&r->lock);
-    req_free(q);
+    req_free_in(r, q);
     return -1;
   }
   if (r->in_tail)
@@ -1060,6 +1163,10 @@ int bot_rest_call(bot_rest *r, const char *method, const char *path,
   else
     free(s.body);
   return rc == 0 ? s.status : 0;
+}
+
+size_t bot_rest_file_bytes(bot_rest *r) {
+  return r ? __atomic_load_n(&r->file_bytes, __ATOMIC_RELAXED) : 0;
 }
 
 void bot_rest_get_stats(bot_rest *r, bot_rest_stats *out) {

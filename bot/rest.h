@@ -79,6 +79,26 @@ int bot_rest_send_file(bot_rest *r, const char *method, const char *path,
                        const char *data, size_t len, unsigned flags,
                        bot_rest_done done, void *ctx);
 
+/* A file to send with a request. */
+#define BOT_REST_FILES_MAX 10 /* Discord's files per message */
+typedef struct bot_rest_file {
+  const char *name; /* its file name, 1-100 bytes, no quotes or controls */
+  const void *data;
+  size_t len;
+} bot_rest_file;
+
+/* Like bot_rest_send, with n files attached (copied, 1 to
+ * BOT_REST_FILES_MAX): multipart/form-data, the JSON as payload_json and
+ * files[i] named files[i].name, typed by its name's ending (.png
+ * image/png, .json application/json, .md text/markdown, else
+ * application/octet-stream). With latest (not NULL) it replaces unsent
+ * predecessors as bot_rest_send_latest does, their files with them, so a
+ * backlog holds only the newest picture of a message. */
+int bot_rest_send_files(bot_rest *r, const char *method, const char *path,
+                        const char *json_body, const bot_rest_file *files,
+                        int n, const char *latest, uint64_t gen, unsigned flags,
+                        bot_rest_done done, void *ctx);
+
 /* Like bot_rest_send, for a message that a later one makes pointless (a
  * player's hand, a turn's prompt), so that a backlog behind rate limits
  * holds only what is still worth reading. latest names what it shows
@@ -114,6 +134,10 @@ typedef struct bot_rest_stats {
       superseded;
 } bot_rest_stats;
 void bot_rest_get_stats(bot_rest *r, bot_rest_stats *out);
+
+/* The bytes of the files (bot_rest_send_files) that the client holds now,
+ * waiting behind rate limits or on their way; any thread. */
+size_t bot_rest_file_bytes(bot_rest *r);
 
 /* The rate-limit route key of METHOD path (exposed for tests):
  * e.g. "POST /channels/123/messages" for a message, ids other than the

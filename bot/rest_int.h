@@ -83,9 +83,10 @@ typedef struct attempt {
   rl_hdrs hdr;
 } attempt;
 
-/* A file sent with a request's JSON (multipart): the data, then its
- * name, in one block. */
+/* A file sent with a request's JSON (multipart, files[i] for the ith of
+ * the list): the data, then its name, in one block. */
 typedef struct req_file {
+  struct req_file *next;
   size_t len;
   const char *name; /* in data, after the file's bytes */
   char data[];
@@ -105,7 +106,7 @@ typedef struct req {
    * wait a while behind rate limits, so it waits packed and is unpacked
    * for each attempt only. NULL when there is none. */
   bot_packed *packed;
-  req_file *file;     /* NULL when none */
+  req_file *file;     /* the first file, NULL when none */
   uint64_t gen;       /* bot_rest_send_latest's */
   int64_t not_before; /* a retry waits until then */
   double sent_at;     /* CLOCK_MONOTONIC s: the last attempt went out */
@@ -135,6 +136,7 @@ struct bot_rest {
   req *in_head, *in_tail;
   bool stopping;
   bot_rest_stats stats;
+  size_t file_bytes; /* bot_rest_file_bytes (atomic, not under lock) */
   int64_t *inv; /* ring of invalid answers' times */
   int inv_cap, inv_head, inv_n;
 

@@ -163,12 +163,13 @@ endforeach()
 
 # The console-table tests (tests/local/*.py, Python 3 standard library):
 # whole games through `lair local --json` with restarts, SIGKILLs, privacy
-# checks, Condition windows, bad input and the quick start. Each prints a
-# one-line summary.
+# checks, Condition windows, bad input, the quick start and the pictures
+# written with --images. Each prints a one-line summary.
 find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
-                     history states commands deadline rematch windows)
+                     history states commands deadline rematch windows
+                     pictures)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py
@@ -235,14 +236,15 @@ set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 # time, as the bot's timers tick every 5 s), a whole Villainous game with
 # Condition windows answered out of turn (about 50 s in the ASan build),
 # and the same test once more on a whole Marvel Villainous game (its third
-# argument names the ruleset; about 60 s), and a whole Disorder of the
-# Villains game with interrupt windows answered out of turn (about 40 s).
+# argument names the ruleset; about 60 s), a whole Disorder of the
+# Villains game with interrupt windows answered out of turn (about 40 s),
+# and the table's pictures as multipart uploads (a few turns; about 5 s).
 # Those with whole games take up to four times as long under `ctest -j8`
 # on a two-core machine (213 s for discord_game, 45 s alone): the limit
 # leaves room for that and a failing run's waits. Like the self-test they
 # check every request against the committed openapi.json and fail
 # without it.
-foreach(case IN ITEMS game faults async villainous)
+foreach(case IN ITEMS game faults async villainous pictures)
   add_test(NAME discord_${case}
            COMMAND ${LAIR_DEBIAN_PYTHON} -B
                    ${PROJECT_SOURCE_DIR}/tests/discord/test_${case}.py
@@ -258,5 +260,17 @@ add_test(NAME discord_disorder
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_game discord_faults discord_async
                      discord_villainous discord_marvel discord_disorder
+                     discord_pictures
                      PROPERTIES
+                     ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
+
+# A whole Galactic Domination game through the fake Discord, a member
+# against the AI seat, with the pictures of its board on the turns'
+# messages and on /game status and /game board (about 50 s in the ASan
+# build; the same limit as the other whole games').
+add_test(NAME discord_galactic
+         COMMAND ${LAIR_DEBIAN_PYTHON} -B
+                 ${PROJECT_SOURCE_DIR}/tests/discord/test_galactic.py
+                 ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
+set_tests_properties(discord_galactic PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)

@@ -42,6 +42,7 @@ void cmd_free(cmd_ctx *c) {
   cmd_forget(c);
   cmd_hold_drop(c);
   free(c->held);
+  cmd_pic_free(c);
   free(c);
 }
 

@@ -86,6 +86,20 @@ typedef struct cmd_msg {
   const char *file_name;
   const char *file_data;
   size_t file_len;
+  /* A picture of the game's table, or image_name NULL: image_len bytes of
+   * a PNG (engine/pic/pic.h) drawn from the game's public view, never a
+   * seat's, called image_name ("game-4-turn-12-v37.png": game, turn and
+   * state version, so no two pictures of a game share a name). Carried
+   * by the turn's channel message while its turn is current (and at the
+   * game's end) and by the answers of /game status and /game board, for
+   * the games that have pictures, when the transport shows them
+   * (cmd_config.pictures). A message kept up to date in place (edit)
+   * that comes without one shows none: a transport that edits it removes
+   * the picture an earlier text carried, so a table never shows an older
+   * picture than its text. */
+  const char *image_name;
+  const unsigned char *image_data;
+  size_t image_len;
 } cmd_msg;
 
 #define CMD_FILE_MAX (8u << 20) /* bytes of one attachment */
@@ -180,7 +194,27 @@ typedef struct cmd_config {
   bool (*open_thread)(void *ctx, const char *channel, const char *name,
                       char *thread_id, size_t cap);
   void *thread_ctx;
+  /* Pictures of the table (cmd_msg.image_name): whether the transport
+   * shows them (false: none is drawn), and how much drawing they may
+   * take: picture_ms milliseconds of drawing per second on average, in
+   * bursts of up to CMD_PICTURE_BURST seconds of that (0: no limit). A
+   * picture takes a few tens of milliseconds of one core, most of it the
+   * PNG's compression, on the transport's one thread; past the limit a
+   * message goes without its picture, so a flood of requests cannot keep
+   * that thread drawing. The same game at the same state version is
+   * drawn once: the last few pictures are kept. */
+  bool pictures;
+  int picture_ms;
+  /* Reports a fault that nobody asked about (a picture that could not be
+   * drawn), one line without private content; NULL: stderr. */
+  void (*log)(void *ctx, const char *line);
+  void *log_ctx;
 } cmd_config;
+
+/* Seconds of picture_ms that a burst may spend: a quarter of a second's
+ * worth, so that pictures drawn back to back never hold the transport's
+ * thread for long (at 250 ms/s: about 60 ms, four or five pictures). */
+#define CMD_PICTURE_BURST 0.25
 
 /* Gives TZ a value (the system's zone, CMD_TZ_DEFAULT, when it has none)
  * so that time zones can be switched safely later; call it first in main,

@@ -124,7 +124,10 @@ static char *dup_or_null(const char *s, bool *nomem) {
   return d;
 }
 
-static void held_free(cmd_msg *m) {
+static void held_free(cmd_held *h) {
+  cmd_msg *m = &h->m;
+  json_decref(h->pic_view);
+  h->pic_view = NULL;
   free((char *)m->user);
   free((char *)m->user_name);
   free((char *)m->channel);
@@ -140,6 +143,8 @@ static void held_free(cmd_msg *m) {
   free((cmd_field *)m->fields);
   free((char *)m->file_name);
   free((char *)m->file_data);
+  free((char *)m->image_name);
+  free((unsigned char *)m->image_data);
   free((cmd_choice *)m->options);
 }
 
@@ -166,12 +171,12 @@ void cmd_hold_drop(cmd_ctx *c) {
  * spend a message of the player's DM channel (Discord allows 5 in 5 s)
  * that their next prompt may be waiting for. */
 static bool hand_shown_later(const cmd_ctx *c, int i) {
-  const cmd_msg *h = &c->held[i];
+  const cmd_msg *h = &c->held[i].m;
   if (h->to != CMD_TO_DM || !h->slot || strcmp(h->slot, "hand") != 0 ||
       h->edit || !h->user)
     return false;
   for (int j = i + 1; j < c->n_held; j++) {
-    const cmd_msg *t = &c->held[j];
+    const cmd_msg *t = &c->held[j].m;
     if (t->to == CMD_TO_DM && t->edit && t->game == h->game && t->user &&
         strcmp(t->user, h->user) == 0)
       return true;
@@ -181,9 +186,21 @@ static bool hand_shown_later(const cmd_ctx *c, int i) {
 
 void cmd_hold_flush(cmd_ctx *c) {
   c->holding = false;
-  for (int i = 0; i < c->n_held; i++)
-    if (!hand_shown_later(c, i))
-      c->cfg.sink.deliver(c->cfg.sink.ctx, &c->held[i]);
+  for (int i = 0; i < c->n_held; i++) {
+    cmd_held *h = &c->held[i];
+    if (hand_shown_later(c, i))
+      continue;
+    if (!h->pic_view) {
+      c->cfg.sink.deliver(c->cfg.sink.ctx, &h->m);
+      continue;
+    }
+    /* The picture is drawn now, once nothing can undo what it shows. */
+    cmd_msg m = h->m;
+    char text[CMD_TEXT_MAX + 1];
+    cmd_pic_attach(c, &m, h->pic_ruleset, h->pic_view, h->pic_turn, h->pic_say,
+                   text, sizeof text);
+    c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
+  }
   cmd_hold_drop(c);
 }
 
@@ -201,16 +218,56 @@ static void note_answer(cmd_ctx *c, const cmd_msg *m) {
   }
 }
 
+/* Holds a copy of m, with where its picture comes from (view, taken
+ * over; or NULL). */
+static void hold(cmd_ctx *c, const cmd_msg *m, json_t *view,
+                 const char *ruleset, int turn, bool say);
+
 void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
   if (!c->holding) {
     c->cfg.sink.deliver(c->cfg.sink.ctx, m);
     return;
   }
+  hold(c, m, NULL, NULL, 0, false);
+}
+
+void cmd_deliver_pic(cmd_ctx *c, const cmd_msg *m, const live *L, bool say) {
+  if (!cmd_pic_wanted(c, L)) {
+    cmd_deliver(c, m);
+    return;
+  }
+  json_t *view = L->g->rs->view(L->g->state, -1); /* the public table */
+  if (!view) { /* out of memory: the text goes alone */
+    cmd_deliver(c, m);
+    return;
+  }
+  /* The players' names, which the picture writes where the text does
+   * (engine/pic/pic_int.h: pic_seat). */
+  json_t *names = json_array();
+  for (int s = 0; names && s < L->n_seats; s++)
+    json_array_append_new(names, json_string(L->seats[s].name));
+  if (names)
+    json_object_set_new(view, "names", names);
+  if (c->holding) {
+    hold(c, m, view, L->g->rs->id, L->g->prompt.turn, say);
+    return;
+  }
+  cmd_msg now = *m;
+  char text[CMD_TEXT_MAX + 1];
+  cmd_pic_attach(c, &now, L->g->rs->id, view, L->g->prompt.turn, say, text,
+                 sizeof text);
+  json_decref(view);
+  c->cfg.sink.deliver(c->cfg.sink.ctx, &now);
+}
+
+static void hold(cmd_ctx *c, const cmd_msg *m, json_t *view,
+                 const char *ruleset, int turn, bool say) {
   note_answer(c, m);
   if (c->n_held == c->cap_held) {
     int cap = c->cap_held ? c->cap_held * 2 : 16;
-    cmd_msg *p = realloc(c->held, (size_t)cap * sizeof *p);
+    cmd_held *p = realloc(c->held, (size_t)cap * sizeof *p);
     if (!p) {
+      json_decref(view);
       cmd_fail(c, "Lair ran out of memory; nothing changed.");
       return;
     }
@@ -218,6 +275,11 @@ void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
     c->cap_held = cap;
   }
   bool nomem = false;
+  cmd_held held = {.m = *m,
+                   .pic_view = view,
+                   .pic_ruleset = ruleset,
+                   .pic_turn = turn,
+                   .pic_say = say};
   cmd_msg h = *m;
   h.user = dup_or_null(m->user, &nomem);
   h.user_name = dup_or_null(m->user_name, &nomem);
@@ -229,6 +291,8 @@ void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
   h.title = dup_or_null(m->title, &nomem);
   h.file_name = dup_or_null(m->file_name, &nomem);
   h.file_data = NULL;
+  h.image_name = dup_or_null(m->image_name, &nomem);
+  h.image_data = NULL;
   h.options = NULL;
   h.fields = NULL;
   h.n_fields = 0;
@@ -252,6 +316,14 @@ void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
       nomem = true;
     h.file_data = f;
   }
+  if (m->image_data && m->image_len) {
+    unsigned char *f = malloc(m->image_len);
+    if (f)
+      memcpy(f, m->image_data, m->image_len);
+    else
+      nomem = true;
+    h.image_data = f;
+  }
   if (m->options && m->n_options > 0) {
     cmd_choice *o = malloc((size_t)m->n_options * sizeof *o);
     if (o)
@@ -260,25 +332,26 @@ void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
       nomem = true;
     h.options = o;
   }
+  held.m = h;
   if (nomem) {
-    held_free(&h);
+    held_free(&held);
     cmd_fail(c, "Lair ran out of memory; nothing changed.");
     return;
   }
   /* A message edited in place: only its last text of this command goes
-   * out, where its first stood. */
+   * out (with its picture, drawn once), where its first stood. */
   for (int i = 0; h.edit && i < c->n_held; i++) {
-    cmd_msg *o = &c->held[i];
+    cmd_msg *o = &c->held[i].m;
     if (o->edit && o->to == h.to && o->game == h.game &&
         strcmp(o->edit, h.edit) == 0 &&
         ((!o->user && !h.user) ||
          (o->user && h.user && strcmp(o->user, h.user) == 0))) {
-      held_free(o);
-      *o = h;
+      held_free(&c->held[i]);
+      c->held[i] = held;
       return;
     }
   }
-  c->held[c->n_held++] = h;
+  c->held[c->n_held++] = held;
 }
 
 void cmd_fail(cmd_ctx *c, const char *fmt, ...) {
@@ -296,24 +369,34 @@ void cmd_fail(cmd_ctx *c, const char *fmt, ...) {
 static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                      const char *user, const char *user_name, const live *L,
                      const char *text, const cmd_choice *options, int n_options,
-                     const char *mention, const char *slot);
+                     const char *mention, const char *slot, bool pic);
 
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const char *user_name, const live *L, const char *text,
               const cmd_choice *options, int n_options) {
-  send_msg(c, r, to, user, user_name, L, text, options, n_options, NULL, NULL);
+  send_msg(c, r, to, user, user_name, L, text, options, n_options, NULL, NULL,
+           false);
 }
 
 void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
                  const char *user_name, const live *L, const char *text,
                  const char *mention, const char *slot) {
-  send_msg(c, r, to, user, user_name, L, text, NULL, 0, mention, slot);
+  send_msg(c, r, to, user, user_name, L, text, NULL, 0, mention, slot, false);
+}
+
+void cmd_send_pic(cmd_ctx *c, const cmd_request *r, cmd_to to, const live *L,
+                  const char *text) {
+  if (to == CMD_TO_CHANNEL)
+    send_msg(c, r, to, NULL, NULL, L, text, NULL, 0, NULL, NULL, true);
+  else
+    send_msg(c, r, to, r->user, r->user_name, L, text, NULL, 0, NULL, NULL,
+             true);
 }
 
 static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                      const char *user, const char *user_name, const live *L,
                      const char *text, const cmd_choice *options, int n_options,
-                     const char *mention, const char *slot) {
+                     const char *mention, const char *slot, bool pic) {
   if (to == CMD_TO_DM && user && cmd_is_ai(user))
     return; /* AI seats read no messages */
   cmd_msg m = {.to = to,
@@ -366,7 +449,10 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
     m.text = piece;
     m.options = last ? options : NULL;
     m.n_options = last ? n_options : 0;
-    cmd_deliver(c, &m);
+    if (pic && m.piece == 0) /* the picture heads a long text */
+      cmd_deliver_pic(c, &m, L, false);
+    else
+      cmd_deliver(c, &m);
     m.piece++;
   } while (p < text + len);
 }
@@ -389,8 +475,8 @@ static size_t field_len(const cmd_fitted *t, int i) {
                                    : 1);
 }
 
-void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n,
-                    const char *title, char *text) {
+void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n, const char *title,
+                    char *text) {
   t->n = n < CMD_FIELDS_MAX ? n : CMD_FIELDS_MAX;
   size_t total = (title ? strlen(title) : 0) + strlen(text);
   for (int i = 0; i < t->n; i++) {
@@ -480,7 +566,7 @@ void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n,
 static void send_table(cmd_ctx *c, cmd_to to, const sto_seat *who,
                        const live *L, const char *edit, const char *title,
                        const char *text, const cmd_field *f, int n,
-                       const cmd_choice *options, int n_options) {
+                       const cmd_choice *options, int n_options, bool pic) {
   if (to == CMD_TO_DM && who && cmd_is_ai(who->user))
     return;
   char piece[CMD_EDIT_MAX + 1];
@@ -511,7 +597,10 @@ static void send_table(cmd_ctx *c, cmd_to to, const sto_seat *who,
                .fields = t ? t->f : NULL,
                .n_fields = t ? t->n : 0,
                .colour = rs ? rs->colour : 0};
-  cmd_deliver(c, &m);
+  if (pic)
+    cmd_deliver_pic(c, &m, L, false);
+  else
+    cmd_deliver(c, &m);
   free(t);
 }
 
@@ -520,7 +609,8 @@ void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
                    const char *title, const char *text,
                    const cmd_choice *options, int n_options) {
   (void)r; /* a game's messages belong to its channel */
-  send_table(c, to, who, L, edit, title, text, NULL, 0, options, n_options);
+  send_table(c, to, who, L, edit, title, text, NULL, 0, options, n_options,
+             false);
 }
 
 static void vsay(cmd_ctx *c, const cmd_request *r, const live *L, cmd_to to,
@@ -962,8 +1052,9 @@ live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses) {
        say where it stands and what comes next. */
     unsigned others = ~statuses & ((1u << STO_LOBBY) | (1u << STO_RUNNING) |
                                    (1u << STO_FINISHED));
-    if (others && !sto_game_pick(c->cfg.db, r->in_dm ? NULL : r->channel,
-                                 r->user, others, ids, ranks, &n) &&
+    if (others &&
+        !sto_game_pick(c->cfg.db, r->in_dm ? NULL : r->channel, r->user, others,
+                       ids, ranks, &n) &&
         n > 0) {
       live *A = cmd_load(c, ids[0], why, sizeof why);
       if (A) {
@@ -1206,8 +1297,10 @@ static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
   if (o < sizeof text)
     snprintf(text + o, sizeof text - o, "%s", end);
   snprintf(key, sizeof key, "turn:%d", turn);
+  /* The picture of the table, while the message shows the table: a
+   * turn's message, once the turn has passed, shows none. */
   send_table(c, CMD_TO_CHANNEL, NULL, L, key, title, text, fields, n_fields,
-             NULL, 0);
+             NULL, 0, current);
 }
 
 /* Seat s's DM of turn of L: hand, this turn's lines for s and, when s
@@ -1253,7 +1346,7 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
   }
   if (fresh) { /* asked for again: a DM of its own, at the bottom */
     send_msg(c, r, CMD_TO_DM, who->user, who->name, L, text, opts, k, NULL,
-             "hand");
+             "hand", false);
     return;
   }
   snprintf(key, sizeof key, "turn:%d", turn);
@@ -1308,7 +1401,7 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L, int turn,
       turn_dm(c, r, L, s, turn, now[s], false); /* their turn's DM, final */
     else if (changed && (over || !prompted_by_dm(c, L, s)))
       send_msg(c, r, CMD_TO_DM, L->seats[s].user, L->seats[s].name, L, now[s],
-               NULL, 0, NULL, "hand");
+               NULL, 0, NULL, "hand", false);
   }
   if (!over)
     cmd_prompt(c, r, L, now[L->g->prompt.player], false);
@@ -1357,8 +1450,10 @@ bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
   for (int i = 0; lines && i < lines->n; i++)
     if ((rc = sto_line_add(c->cfg.db, L->row.id, m.seq, i, lines->seat[i],
                            lines->text[i]))) {
-      cmd_fail(c, "Your move in game #%" PRId64 " could not be saved (%s); "
-               "nothing changed. Try again.", L->row.id, sto_strerror(rc));
+      cmd_fail(c,
+               "Your move in game #%" PRId64 " could not be saved (%s); "
+               "nothing changed. Try again.",
+               L->row.id, sto_strerror(rc));
       return false;
     }
   L->row.moves++;

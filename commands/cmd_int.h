@@ -4,13 +4,15 @@
  * Three layers, calls flowing one way: the entry (cmd.c: requests, the
  * clock, restart recovery, one transaction each) -> the handlers
  * (cmd_table.c, cmd_async.c, cmd_history.c, cmd_settings.c) -> the shared
- * helpers (cmd_core.c, cmd_turn.c, cmd_conf.c). A helper never calls a
- * handler or the entry; tests/layers.sh checks it on the object files.
+ * helpers (cmd_core.c, cmd_turn.c, cmd_conf.c, cmd_pic.c). A helper never
+ * calls a handler or the entry; tests/layers.sh checks it on the object
+ * files.
  */
 #ifndef LAIR_CMD_INT_H
 #define LAIR_CMD_INT_H
 
 #include "cmd.h"
+#include "pic.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -39,6 +41,27 @@ typedef struct live {
   struct live *next;
 } live;
 
+/* A message held while its command runs (cmd_deliver), and where its
+ * picture comes from: the public view of its game when it was made
+ * (pic_view, a reference of its own, or NULL), drawn only once the
+ * command has committed and only if no later message replaced it. */
+typedef struct cmd_held {
+  cmd_msg m;
+  json_t *pic_view;
+  const char *pic_ruleset; /* the ruleset's id (static) */
+  int pic_turn;
+  bool pic_say; /* a picture left out is said so in its text */
+} cmd_held;
+
+/* The last pictures drawn (cmd_pic.c), by game and state version. */
+#define CMD_PIC_CACHE 4
+typedef struct cmd_pic_entry {
+  int64_t game, version; /* game 0: empty */
+  uint64_t used;
+  char name[64];
+  pic_png png;
+} cmd_pic_entry;
+
 struct cmd_ctx {
   cmd_config cfg;
   int64_t now;
@@ -48,7 +71,7 @@ struct cmd_ctx {
    * until it commits; whether it failed and what to tell; the text of its
    * first answer, remembered with its request id. */
   bool holding;
-  cmd_msg *held;
+  cmd_held *held;
   int n_held, cap_held;
   bool failed;
   char fail_text[400];
@@ -56,6 +79,14 @@ struct cmd_ctx {
   int answer_rank;
   const char *requester;
   int64_t pruned; /* when old request ids were last forgotten */
+  /* Pictures (cmd_pic.c): the last ones drawn, the drawing time left to
+   * spend (milliseconds, refilled by cfg.picture_ms a second) and when it
+   * was last refilled (CLOCK_MONOTONIC seconds), and the last failure
+   * logged. */
+  cmd_pic_entry pics[CMD_PIC_CACHE];
+  uint64_t pic_uses;
+  double pic_budget, pic_refilled;
+  char pic_logged[200];
 };
 
 /* ---- the command in progress (cmd_core.c) ---- */
@@ -67,6 +98,12 @@ void cmd_hold_flush(cmd_ctx *c);
 void cmd_hold_drop(cmd_ctx *c);
 /* Hands m to the transport, or holds a copy while a command runs. */
 void cmd_deliver(cmd_ctx *c, const cmd_msg *m);
+/* cmd_deliver with the picture of L's public table as it is now
+ * (cmd_pic.c): drawn once the command has committed, if no later message
+ * replaced m, or at once outside a command. Without a picture for L
+ * (cmd_pic_wanted) m goes as it is. say: a picture left out (it could
+ * not be drawn, or the drawing budget is spent) is said so in m's text. */
+void cmd_deliver_pic(cmd_ctx *c, const cmd_msg *m, const live *L, bool say);
 /* Fails the command in progress: nothing it wrote is kept and, instead of
  * its messages, the requester reads this text (the first failure's). */
 void cmd_fail(cmd_ctx *c, const char *fmt, ...)
@@ -86,6 +123,12 @@ void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
 void cmd_send_to(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
                  const char *user_name, const live *L, const char *text,
                  const char *mention, const char *slot);
+/* Sends text (split as cmd_send does) to L's channel (to:
+ * CMD_TO_CHANNEL) or to the requester alone, its first piece carrying the
+ * picture of L's public table (cmd_deliver_pic) for the games that have
+ * one. */
+void cmd_send_pic(cmd_ctx *c, const cmd_request *r, cmd_to to, const live *L,
+                  const char *text);
 /* An ephemeral reply to the requester. */
 void cmd_reply(cmd_ctx *c, const cmd_request *r, const live *L, const char *fmt,
                ...) __attribute__((format(printf, 4, 5)));
@@ -312,6 +355,22 @@ bool cmd_give_seat(cmd_ctx *c, live *L, int seat, const sto_seat *to);
 /* The person who held seat of L before the AI took it over (out: their
  * id and name, seat = seat); false when there is none. */
 bool cmd_seat_human(cmd_ctx *c, const live *L, int seat, sto_seat *out);
+/* ---- pictures (cmd_pic.c) ---- */
+/* Whether messages showing L's table carry its picture: the transport
+ * shows pictures and Lair draws L's game, which has begun. */
+bool cmd_pic_wanted(const cmd_ctx *c, const live *L);
+/* Puts in *m the picture of view (a game of ruleset at turn) for m's game
+ * and version: the one kept from before, else drawn now if the budget
+ * allows. Without one, m->image_name stays NULL and, with say, its text
+ * is replaced by a copy in text (cap bytes) that says why. A failure to
+ * draw is logged (cfg.log) once per reason. The image stays valid until
+ * the next call. */
+void cmd_pic_attach(cmd_ctx *c, cmd_msg *m, const char *ruleset,
+                    const json_t *view, int turn, bool say, char *text,
+                    size_t cap);
+/* Frees the pictures kept. */
+void cmd_pic_free(cmd_ctx *c);
+
 /* ---- game commands (cmd_table.c) ---- */
 /* /game start (a rematch starts its game through it). */
 void cmd_h_start(cmd_ctx *c, const cmd_request *r);

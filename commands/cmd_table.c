@@ -23,6 +23,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r);
 static void h_join(cmd_ctx *c, const cmd_request *r);
 static void h_leave(cmd_ctx *c, const cmd_request *r);
 static void h_status(cmd_ctx *c, const cmd_request *r);
+static void h_board(cmd_ctx *c, const cmd_request *r);
 static void h_hand(cmd_ctx *c, const cmd_request *r);
 static void h_move(cmd_ctx *c, const cmd_request *r);
 static void h_undo(cmd_ctx *c, const cmd_request *r);
@@ -185,6 +186,15 @@ const cmd_def cmd_table[] = {
      {{"hours", "Hours each player has per turn; 0 turns the deadline off",
        CMD_ARG_INTEGER, true, false, 0, 720, NULL},
       GAME_OPT}},
+    {"game",
+     "board",
+     "A picture of the table (only to you, unless public:yes)",
+     false,
+     h_board,
+     2,
+     {GAME_OPT,
+      {"public", "yes: post the picture in the channel for everyone",
+       CMD_ARG_STRING, false, false, 0, 0, yes_no}}},
     {"prefs",
      "show",
      "Your reminder settings",
@@ -737,10 +747,84 @@ static void h_status(cmd_ctx *c, const cmd_request *r) {
                            L->row.id, L->seats[L->g->prompt.player].name);
     cmd_render(L, -1, ENG_RENDER_TABLE, t + o, sizeof t - o);
   }
-  if (post)
-    cmd_announce(c, r, L, "%s", t);
-  else
-    cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, t, NULL, 0);
+  /* With the picture of the table, for the games that have one. */
+  cmd_send_pic(c, r, post ? CMD_TO_CHANNEL : CMD_TO_EPHEMERAL, L, t);
+}
+
+/* /game board: the picture of the table (its public view), with a line
+ * saying what it shows; to the asker alone, or posted in the game's
+ * channel with public:yes, like /game status. */
+static void h_board(cmd_ctx *c, const cmd_request *r) {
+  live *L = cmd_find_game(c, r, ACTIVE | MASK(STO_FINISHED));
+  if (!L)
+    return;
+  const char *pub = cmd_arg_get(r, "public");
+  bool post = pub && strcmp(pub, "yes") == 0;
+  if (!pic_has(L->row.ruleset)) {
+    cmd_reply(c, r, L,
+              "Lair draws no pictures of %s games (game #%" PRId64 "): "
+              "/game status shows its table as text.",
+              cmd_game_name(L), L->row.id);
+    return;
+  }
+  if (!L->g) {
+    char lead[120];
+    snprintf(lead, sizeof lead,
+             "Game #%" PRId64 " has no table to draw before it starts.",
+             L->row.id);
+    cmd_reply_state(c, r, L, lead, NULL);
+    return;
+  }
+  if (!c->cfg.pictures) {
+    cmd_reply(c, r, L,
+              "This table shows no pictures (the console writes them with "
+              "lair local --images DIR); /game status shows game #%" PRId64
+              " as text.",
+              L->row.id);
+    return;
+  }
+  if (post && r->in_dm) {
+    cmd_reply(c, r, L,
+              "public:yes posts the picture in the game's channel; from a "
+              "DM, /game board shows it here only. Use it in the channel "
+              "to post it there.");
+    return;
+  }
+  /* One line: which game, which turn, whose decision it is. */
+  char line[400];
+  const eng_prompt *p = &L->g->prompt;
+  size_t o = (size_t)snprintf(line, sizeof line,
+                              "Game #%" PRId64 " (%s), turn %d: ", L->row.id,
+                              cmd_game_name(L), p->turn);
+  if (p->player < 0) {
+    eng_result res;
+    eng_game_result(L->g, &res);
+    int winners = 0;
+    o += (size_t)snprintf(line + o, sizeof line - o, "the game is over; ");
+    for (int s = 0; s < L->n_seats && o < sizeof line; s++)
+      if (res.winners & (1u << s))
+        o += (size_t)snprintf(line + o, sizeof line - o, "%s%s",
+                              winners++ ? " and " : "", L->seats[s].name);
+    if (o < sizeof line)
+      snprintf(line + o, sizeof line - o, "%s.",
+               winners ? (winners > 1 ? " win" : " wins") : "nobody wins");
+  } else if (cmd_paused(c, L)) {
+    snprintf(line + o, sizeof line - o, "paused by a moderator.");
+  } else if (p->player < L->n_seats) {
+    snprintf(line + o, sizeof line - o, "waiting for %s.",
+             L->seats[p->player].name);
+  }
+  cmd_utf8_repair(line);
+  cmd_msg m = {.to = post ? CMD_TO_CHANNEL : CMD_TO_EPHEMERAL,
+               .user = post ? NULL : r->user,
+               .user_name = post ? NULL : r->user_name,
+               .channel = L->row.channel,
+               .text = line,
+               .game = L->row.id,
+               .status = L->row.status,
+               .version = L->row.moves,
+               .colour = L->g->rs->colour};
+  cmd_deliver_pic(c, &m, L, true);
 }
 
 /* "minion_discard" -> "Minion discard": a pile's key in a view, for

@@ -1,5 +1,6 @@
-"""gametable.py: what the fake-Discord tests of a whole game of hidden cards
-share (test_villainous.py, test_disorder.py).
+"""gametable.py: what the fake-Discord tests of a whole game share
+(test_villainous.py, test_disorder.py: games of hidden cards;
+test_galactic.py, whose game hides nothing, adds its board's checks).
 
 A Table plays game #GAME through the fake as its members and checks it
 against the state read from the bot's database after every answer:
@@ -89,6 +90,7 @@ class Table:
     AFTER_KILL_CLICKS = 3  # and after the restart
     KILL_AT = None         # typed answers before the SIGKILL
     MAX_MOVES = None       # a game longer than this does not end
+    MIN_TABLES = 20        # the test must see more turn tables than this
 
     def __init__(self, fake, bot, db, local, cards, *, kind, title, colour,
                  seed):
@@ -575,7 +577,8 @@ class Table:
         check(not named - self.state.public, "the end's table names %s, "
               "which is in a hand or a deck" %
               sorted(named - self.state.public))
-        check(self.stats["tables"] > 20, "only %d turn tables were seen" %
+        check(self.stats["tables"] > self.MIN_TABLES,
+              "only %d turn tables were seen" %
               self.stats["tables"])
         self.check_winner(OVER.search(self.over_text))
         # Every answered move is stored; nothing else was, but the AI

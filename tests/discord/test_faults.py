@@ -468,9 +468,12 @@ def t_slow(c):
                                   else None)(c.fake.wait(r2["id"])[
                                       "original"]), 10,
                          "the deferred status")
+    # Deferred as the answer is: /game status (no public:yes) is carol's
+    # alone.
     check("Waiting for" in dl.message_text(orig) and
-          not orig["_fake"]["ephemeral"], "the deferred status: %r" %
-          dl.message_text(orig)[-200:])
+          orig["_fake"]["ephemeral"] and
+          orig["_fake"]["audience"] == dl.USERS["carol"],
+          "the deferred status: %r" % dl.message_text(orig)[-200:])
     # /game log answers late by design: deferred, then filled in, also
     # when the deferral itself is slow to be acknowledged.
     for slow in (False, True):

@@ -435,6 +435,11 @@ def stale_click(t, old_dm, old_version):
 def run(binary, openapi, tmp):
     rng = random.Random(20240611)
     card = ll.cards(binary)
+    # No pictures: this test is the whole game's flow (faults, a kill,
+    # privacy of every message), and a picture costs the sanitizer build
+    # a tenth of a second; discord_pictures and discord_galactic check the
+    # pictures. The bot reads it from its environment.
+    os.environ["LAIR_PICTURE_MS"] = "0"
     with dl.processes(binary, openapi, tmp) as (fake, bot, db, local):
         t = Table(fake, bot, db, local, card)
 

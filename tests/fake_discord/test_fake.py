@@ -43,6 +43,18 @@ except ImportError:  # pragma: no cover
     websockets = None
 
 
+def tiny_png(width=1):
+    """A valid PNG of width x 1 grey pixels."""
+    def chunk(kind, data):
+        return len(data).to_bytes(4, "big") + kind + data + \
+            zlib.crc32(kind + data).to_bytes(4, "big")
+    ihdr = width.to_bytes(4, "big") + (1).to_bytes(4, "big") + \
+        bytes([8, 0, 0, 0, 0])
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + \
+        chunk(b"IDAT", zlib.compress(b"\0" + b"\x80" * width)) + \
+        chunk(b"IEND", b"")
+
+
 class Fake:
     """One fake_discord.py process."""
 
@@ -483,14 +495,12 @@ class FakeTest(unittest.IsolatedAsyncioTestCase):
         st, stats = self.f.ctl("GET", "/stats")
         self.assertEqual(stats["invalid_requests_10min"], 3)
 
-    def test_multipart_upload(self):
+    def multipart(self, method, path, payload, files):
+        """(status, body) of a multipart/form-data request: payload_json,
+        then files [(part name, filename, content type, bytes)]."""
         boundary = "xYzZY"
-        parts = [
-            ("payload_json", None, "application/json",
-             json.dumps({"content": "board", "attachments": [
-                 {"id": "0", "filename": "board.png"}]}).encode()),
-            ("files[0]", "board.png", "image/png", b"\x89PNG\r\n\x1a\n" +
-             b"\0" * 100)]
+        parts = [("payload_json", None, "application/json",
+                  json.dumps(payload).encode())] + list(files)
         body = b""
         for name, fn, ct, data in parts:
             body += f"--{boundary}\r\n".encode()
@@ -499,30 +509,89 @@ class FakeTest(unittest.IsolatedAsyncioTestCase):
             body += f"Content-Disposition: {disp}\r\nContent-Type: {ct}" \
                     f"\r\n\r\n".encode() + data + b"\r\n"
         body += f"--{boundary}--\r\n".encode()
-        st, _, m = self.f.api("POST", f"/channels/{CHANNEL}/messages",
-                              raw=body, ctype="multipart/form-data; "
-                              f"boundary={boundary}")
+        st, _, m = self.f.api(method, path, raw=body,
+                              ctype=f"multipart/form-data; boundary={boundary}")
+        return st, m
+
+    def test_multipart_upload(self):
+        png = tiny_png()
+        parts = [("files[0]", "board.png", "image/png", png)]
+        st, m = self.multipart(
+            "POST", f"/channels/{CHANNEL}/messages",
+            {"content": "board", "attachments": [
+                {"id": "0", "filename": "board.png"}],
+             "embeds": [{"image": {"url": "attachment://board.png"}}]}, parts)
         self.assertEqual(st, 200, m)
         self.assertEqual(m["attachments"][0]["filename"], "board.png")
-        self.assertEqual(m["attachments"][0]["size"], 108)
+        self.assertEqual(m["attachments"][0]["size"], len(png))
         # The bytes are kept: the control API serves them by attachment id,
         # and the request record carries each file's SHA-256.
-        png = parts[1][3]
         st, ctype, data = self.f.ctl_raw(
             f"/attachments/{m['attachments'][0]['id']}")
         self.assertEqual((st, ctype, data), (200, "image/png", png))
         st, listed = self.f.ctl("GET", "/attachments")
         self.assertEqual([(a["id"], a["filename"], a["size"]) for a in listed],
-                         [(m["attachments"][0]["id"], "board.png", 108)])
+                         [(m["attachments"][0]["id"], "board.png", len(png))])
         rec = self.f.ctl("GET", "/requests")[1][-1]
         self.assertEqual(rec["files"], [{
-            "name": "files[0]", "filename": "board.png", "size": 108,
+            "name": "files[0]", "filename": "board.png", "size": len(png),
             "content_type": "image/png",
             "sha256": hashlib.sha256(png).hexdigest()}])
         self.assertEqual(rec["body"]["attachments"][0]["filename"],
                          "board.png")
         self.assertEqual(self.f.ctl_raw("/attachments/1")[0], 404)
         self.assertClean()
+        # An edit that lists only its new file replaces the old one.
+        png2 = tiny_png(2)
+        st, m2 = self.multipart(
+            "PATCH", f"/channels/{CHANNEL}/messages/{m['id']}",
+            {"attachments": [{"id": "0", "filename": "board2.png"}],
+             "embeds": [{"image": {"url": "attachment://board2.png"}}]},
+            [("files[0]", "board2.png", "image/png", png2)])
+        self.assertEqual(st, 200, m2)
+        self.assertEqual([a["filename"] for a in m2["attachments"]],
+                         ["board2.png"])
+        # An edit that keeps the old one by its id keeps it.
+        aid = m2["attachments"][0]["id"]
+        st, _, m3 = self.f.api(
+            "PATCH", f"/channels/{CHANNEL}/messages/{m['id']}",
+            {"content": "still", "attachments": [{"id": aid}],
+             "embeds": [{"image": {"url": "attachment://board2.png"}}]})
+        self.assertEqual(st, 200, m3)
+        self.assertEqual([a["id"] for a in m3["attachments"]], [aid])
+        self.assertClean()
+
+    def test_multipart_refused(self):
+        """Files Discord would refuse or not show: a .png that is no PNG,
+        a PNG sent as another type, a file without an attachments entry of
+        its index, an entry naming no file, a part without a file name, an
+        index past 9, and an embed image naming no attachment."""
+        png, path = tiny_png(), f"/channels/{CHANNEL}/messages"
+        att0 = {"attachments": [{"id": "0", "filename": "b.png"}]}
+        cases = [
+            ("multipart", att0,
+             [("files[0]", "b.png", "image/png", b"\x89PNG\r\n\x1a\n")]),
+            ("multipart", att0,
+             [("files[0]", "b.png", "application/json", png)]),
+            ("multipart", dict(att0, content="x"),
+             [("files[0]", None, "image/png", png)]),
+            ("multipart", {"content": "x"},
+             [("files[10]", "b.png", "image/png", png)]),
+            ("attachments", {"content": "x"},
+             [("files[0]", "b.png", "image/png", png)]),
+            ("attachments", {"content": "x", "attachments": [
+                {"id": "0", "filename": "b.png"}, {"id": "1"}]},
+             [("files[0]", "b.png", "image/png", png)]),
+            ("attachments", dict(att0, embeds=[
+                {"image": {"url": "attachment://other.png"}}]),
+             [("files[0]", "b.png", "image/png", png)]),
+        ]
+        for i, (kind, payload, files) in enumerate(cases):
+            st, _ = self.f.ctl("POST", "/reset", {})
+            st, body = self.multipart("POST", path, payload, files)
+            self.assertEqual((st, body.get("code")), (400, 50035),
+                             f"case {i}: {body}")
+            self.assertViolation(kind)
 
     def test_keepalive_and_expect_continue(self):
         c = http.client.HTTPConnection("127.0.0.1", self.f.http, timeout=5)

@@ -6,9 +6,11 @@ input line and returns the messages it produced, up to its {"to":"done"}.
 Games are played with seeded random answers taken from the options that
 the bot sends by DM to the player who must decide. Every game Lair hosts
 can be played (game="supervillain", the default, "villainous",
-"marvel-villainous", those two one engine under two rulebooks, or
-"disorder"); card_model() says, per game, which card each instance of a
-state is, which zones are hidden and who may see a card.
+"marvel-villainous", those two one engine under two rulebooks,
+"disorder" or "galactic"); card_model() says, per game, which card each
+instance of a state is, which zones are hidden and who may see a card
+(Galactic Domination has no cards and nothing hidden: its model is the
+units on the sectors, GalBoard).
 """
 
 import glob
@@ -25,7 +27,8 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
-GAMES = ("supervillain", "villainous", "marvel-villainous", "disorder")
+GAMES = ("supervillain", "villainous", "marvel-villainous", "disorder",
+         "galactic")
 DONE = {"to": "done"}
 
 # Zones of the state's "where" list (engine/games/supervillain/sv.h).
@@ -60,6 +63,19 @@ DIS_NONE, DIS_DECK, DIS_HAND, DIS_VROW, DIS_MROW, DIS_MINTED, \
 DIS_HIDDEN_ZONES = {DIS_DECK, DIS_HAND}
 DIS_COLOUR = 0x2f7d5b
 
+# Galactic Domination (engine/games/galactic/gal.h, gal_data.c): 2 seats,
+# 15 sectors in the order of the board's view, each unit type's short
+# name (a unit is "Raider 3": its owner's third Raider). The save lists
+# the living units ("units": slot, owner, type, serial, sector: an id,
+# "deep" in deep space).
+GAL_COLOUR = 0x2c3e7a
+GAL_SECTORS = ("R1", "R2", "R3", "B1", "B2", "B3", "Y1", "Y2", "Y3",
+               "G1", "G2", "G3", "P1", "P2", "P3")
+GAL_SHORT = {"command": "Command", "explorer": "Explorer", "miner": "Miner",
+             "destroyer": "Destroyer", "raider": "Raider"}
+GAL_ROUNDS = 40
+FIELD_CUT = "(more: /game status)"  # a field's value cut (cmd_int.h)
+
 
 # Lines of Marvel's channel messages that show an Event, a Stone or an
 # invading Ally came into play (tests count them, so that a Marvel game
@@ -80,7 +96,20 @@ DIS_SIGNS = {
     "chains": re.compile(r" \(chain: (?:[2-9]|\d\d+)\)\.$"),
     "mints": re.compile(r"^.+? MINTs .+ \([A-Dxy]{4}\), discarding "),
 }
-SIGNS = {"marvel-villainous": MV_SIGNS, "disorder": DIS_SIGNS}
+# Lines of Galactic Domination's channel messages that show the moments
+# whose state is more than ships on sectors: a ship built, an explorer
+# warped into deep space (and back), a ship destroyed, a charge made.
+GAL_SIGNS = {
+    "builds": re.compile(r" builds .+ in \S+ for \d+ minerals \("),
+    "warps": re.compile(r" warps from \S+ into deep space "),
+    "losses": re.compile(r" (?:is destroyed|is swallowed by the black hole)"),
+    "charges": re.compile(r" charges a (?:fleet jump|black hole shot)"),
+}
+SIGNS = {"marvel-villainous": MV_SIGNS, "disorder": DIS_SIGNS,
+         "galactic": GAL_SIGNS}
+# The signs a game's tests must see (Galactic Domination's charges are
+# rare in random play: counted, not required).
+REQUIRED_SIGNS = {"galactic": ("builds", "warps", "losses")}
 
 
 class Fail(AssertionError):
@@ -234,26 +263,52 @@ def choice_text(rng, options, opt):
     return opt["id"]
 
 
-def setup_lines(players, game="supervillain", mode=None):
+def setup_lines(players, game="supervillain", mode=None, ai=0):
     """The lines that open and start game 1 (mode: the game's mode, None
-    for its default)."""
+    for its default; ai: how many of the players are AI seats, the last
+    ones, named "AI N" after their seat)."""
     check(game in GAMES, "no game %r" % game)
-    lines = ["alice> /game new kind:%s%s" % (
-        game, "" if mode is None else " mode:%s" % mode)]
-    lines += ["%s> /game join" % n for n in NAMES[1:players]]
+    lines = ["alice> /game new kind:%s%s%s" % (
+        game, "" if mode is None else " mode:%s" % mode,
+        " ai:%d" % ai if ai else "")]
+    lines += ["%s> /game join" % n for n in NAMES[1:players - ai]]
     lines.append("alice> /game start")
     return lines
 
 
+def seat_names(players, ai=0):
+    """The seats' names in seat order (the AI seats last, "AI N")."""
+    return NAMES[:players - ai] + ["AI %d" % (s + 1) for s in
+                                   range(players - ai, players)]
+
+
+# Galactic Domination's random answers: option id's first part -> weight
+# (1 when not listed).
+GAL_WEIGHTS = {"attack": 6, "build": 5, "warp": 4, "charge": 4, "fire": 6,
+               "jump": 4, "attach": 3, "ship": 3, "move": 2}
+
+
+def pick(rng, options, game="supervillain"):
+    """An option at random: rng.choice(options), but for Galactic
+    Domination, whose random turns would wander for hundreds of answers,
+    weighted towards what ends them (GAL_WEIGHTS: attacks, builds and the
+    special actions; a game between two random players then ends with a
+    fleet destroyed in about 500 answers, not at the round limit)."""
+    if game != "galactic":
+        return rng.choice(options)
+    return rng.choices(options, [GAL_WEIGHTS.get(o["id"].split(".")[0], 1)
+                                 for o in options])[0]
+
+
 def open_game(lair, players, game="supervillain", villains=None,
-              mode=None):
-    """Opens and starts game 1 with `players` players (mode: see
+              mode=None, ai=0):
+    """Opens and starts game 1 with `players` players (mode, ai: see
     setup_lines); returns the prompt (user, options) the start produced.
     For the Villainous games, villains (ids in seat order) are chosen
     too, and the prompt is the one after them; without villains the
     first prompt is seat 1's choice."""
     last = None
-    for line in setup_lines(players, game, mode):
+    for line in setup_lines(players, game, mode, ai):
         out = lair.send(line)
         check(not any(m["to"] == "ephemeral" for m in out),
               "%r was refused: %r" % (line, out))
@@ -309,10 +364,17 @@ class Signs:
                         self.counts[sign] += 1
 
     def all_seen(self):
-        """Whether every sign came up at least once."""
-        return all(self.counts.values())
+        """Whether every sign (of REQUIRED_SIGNS, where the game has
+        them) came up at least once."""
+        need = REQUIRED_SIGNS.get(self.game, self.patterns)
+        return all(self.counts[sign] for sign in need)
 
     def text(self):
+        if self.game == "galactic":
+            return "%d builds, %d warps into deep space, %d ships lost " \
+                "and %d charges" % (
+                    self.counts["builds"], self.counts["warps"],
+                    self.counts["losses"], self.counts["charges"])
         if self.game == "disorder":
             return "%d 🧠 interrupts, %d chains of 2+ and %d mints" % (
                 self.counts["interrupts"], self.counts["chains"],
@@ -573,17 +635,113 @@ class DisCards(SvCards):
         return text
 
 
+class GalBoard:
+    """Galactic Domination's model: no cards and nothing hidden; a state
+    is units on sectors (the save's "units": slot, owner, type, serial,
+    sector, shields, hull, attached, charge, aim) and each seat's purse
+    (minerals, dark), so every view is the whole board. It writes what
+    gal_text.c must render of a state for a seat, names put in: the
+    summary line (summary) and the fleet's lines, a sector per line in
+    the board's order, deep space last (fleet); the maxima of shields and
+    hull come from `lair cards galactic`."""
+
+    game = "galactic"
+    colour = GAL_COLOUR
+
+    def __init__(self, binary):
+        self.types = dict((t["id"], t) for t in _card_list(binary,
+                                                           self.game))
+        check(set(self.types) == set(GAL_SHORT),
+              "the unit types are %r" % sorted(self.types))
+
+    def units(self, st):
+        """The living units in slot order (the views' order)."""
+        return sorted(st["units"], key=lambda u: u["slot"])
+
+    def unit_text(self, u):
+        t = self.types[u["type"]]
+        x = "%s %d (shields %d/%d, hull %d/%d" % (
+            GAL_SHORT[u["type"]], u["serial"], u["shields"], t["shields"],
+            u["hull"], t["hull"])
+        if u["attached"]:
+            x += ", mining"
+        if u["charge"] == "jump":
+            x += ", charging a fleet jump"
+        elif u["charge"] == "black_hole":
+            x += ", charging a black hole shot at %s" % u["aim"]
+        return x + ")"
+
+    def fleet(self, st, seat):
+        """seat's fleet lines: "- **R1**: Raider 1 (...), ..."."""
+        mine = [u for u in self.units(st) if u["owner"] == seat]
+        out = []
+        for x, name in [(x, x) for x in GAL_SECTORS] + [("deep",
+                                                         "Deep space")]:
+            here = [self.unit_text(u) for u in mine if u["sector"] == x]
+            if here:
+                out.append("- **%s**: %s" % (name, ", ".join(here)))
+        return out
+
+    def summary(self, st, seat, names):
+        """seat's summary line, names (seat order) put in."""
+        units = [u for u in st["units"] if u["owner"] == seat]
+        board = sum(1 for u in units if u["sector"] in GAL_SECTORS)
+        deep = sum(1 for u in units if u["sector"] == "deep")
+        player = 1 if st["first"] == seat else 2
+        minerals = st["minerals"][seat]
+        x = "%s (player %d, %s): %d mineral%s, %d Dark Matter, %d ship%s " \
+            "on the board" % (names[seat], player,
+                              "Red" if player == 1 else "Purple", minerals,
+                              "" if minerals == 1 else "s", st["dark"][seat],
+                              board, "" if board == 1 else "s")
+        if deep:
+            x += ", %d in deep space" % deep
+        left = sum(st["to_place"][seat])
+        if left:
+            x += ", %d to place" % left
+        return x
+
+    def own_dm(self, st, seat, names):
+        """What seat's DM sums up (gal_text.c): the whole fleet on its own
+        turn and at the end; between, only the purse, which the other
+        player's turn cannot change."""
+        if st["phase"] == "over" or st["active"] == seat:
+            return [self.summary(st, seat, names) + "."] + \
+                self.fleet(st, seat)
+        player = 1 if st["first"] == seat else 2
+        minerals = st["minerals"][seat]
+        return ["%s (player %d): %d mineral%s, %d Dark Matter. Your ships "
+                "are on the table in the channel; the next message here "
+                "comes with your turn." % (
+                    names[seat], player, minerals,
+                    "" if minerals == 1 else "s", st["dark"][seat])]
+
+    def headline(self, st, names):
+        """The table's first sentence: the phase and whose turn."""
+        if st["phase"] == "over":
+            if st["winner"] == 254:
+                return "The game is over: a draw ("
+            return "The game is over: %s wins (" % names[st["winner"]]
+        if st["phase"] == "placement":
+            return "Placement: %s places a ship." % names[st["active"]]
+        return "Round %d of %d: %s's turn." % ((st["play"] + 1) // 2,
+                                               GAL_ROUNDS,
+                                               names[st["active"]])
+
+
 def is_over_state(state_text):
     """Whether a !dump's text (any game's save) is a finished game."""
     return '"over":1' in state_text or '"phase":"over"' in state_text
 
 
 MODELS = {"supervillain": SvCards, "villainous": VlCards,
-          "marvel-villainous": MvCards, "disorder": DisCards}
+          "marvel-villainous": MvCards, "disorder": DisCards,
+          "galactic": GalBoard}
 
 
 def card_model(binary, game="supervillain"):
-    """The card model of game (SvCards, VlCards, MvCards or DisCards)."""
+    """The card model of game (SvCards, VlCards, MvCards or DisCards;
+    for Galactic Domination, which has no cards, its board: GalBoard)."""
     check(game in GAMES, "no game %r" % game)
     return MODELS[game](binary)
 
@@ -659,22 +817,23 @@ def send_both(a, b, line):
 
 def play_random(lair, rng, players, max_moves=None, on_line=None,
                 move_id=None, undo_chance=0.0, game="supervillain",
-                mode=None):
+                mode=None, ai=0):
     """Plays game 1 of game (in mode, None: its default; the Villainous
-    games: their villains chosen at random too) from its setup with
-    random legal answers, and now and then (undo_chance) a /game undo by
-    the player who must decide. Returns the lines that changed the game
-    (refused undos are left out).
+    games: their villains chosen at random too; ai: AI seats, see
+    setup_lines) from its setup with random legal answers (pick), and now
+    and then (undo_chance) a /game undo by the player who must decide.
+    Returns the lines that changed the game (refused undos are left
+    out).
     on_line(line, out) runs after each of them; move_id(i) gives the
     request id of line i (None: no id)."""
-    user, options = open_game(lair, players, game, mode=mode)
+    user, options = open_game(lair, players, game, mode=mode, ai=ai)
     lines = []
     while max_moves is None or len(lines) < max_moves:
         undo = rng.random() < undo_chance
         if undo:
             text = "%s> /game undo" % user
         else:
-            opt = rng.choice(options)
+            opt = pick(rng, options, game)
             text = "%s> /game move choice:%s" % (
                 user, choice_text(rng, options, opt))
         if move_id:

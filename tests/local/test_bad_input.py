@@ -87,9 +87,9 @@ def run(binary, tmp):
     R("seats out of the game's range",
       "alice> /game new kind:supervillain seats:5", "alice",
       "is for 2 to 4 players, not 5.")
+    # Every game Lair hosts, in the registry's order (lairlocal's GAMES).
     R("unknown game", "alice> /game new kind:chess", "alice",
-      "Lair has no game called 'chess'. It has: supervillain, villainous, "
-      "marvel-villainous, disorder.")
+      "Lair has no game called 'chess'. It has: %s." % ", ".join(ll.GAMES))
     R("unknown mode", "alice> /game new kind:supervillain mode:turbo",
       "alice", "Mode 'turbo'")
     c.ok("alice> /game new kind:supervillain")

@@ -91,6 +91,26 @@ a takeback at each such moment: it must be refused, for the table has
 seen the card). The Disorder games must between them show an interrupt
 window answered with a 🧠 trait, a chain of two entries or more and a
 mint.
+
+Galactic Domination (a whole game of alice against the lobby's AI seat,
+and the first 260 answers of one between two players: a random game
+between two ends only after about 500) hides nothing: every view is the
+whole board, so there is no card to keep from anyone. What is checked
+there (GalGame) is that nothing private goes where it does not belong
+and that what each seat is shown is the board as the state has it
+(lairlocal's GalBoard): no channel message carries a DM's text (a
+prompt, "Your fleet", "You chose", option ids); a turn's table has a
+field per seat in seat order, in the game's colour, each exactly the
+seat's summary and fleet, and says the state's phase; DMs go to the
+seated members only and hold the recipient's fleet (exactly the state's
+in the last one of a line), the turn's channel lines, their own "You
+chose" and their own prompt (the active seat's, a collision's
+defender's), listing exactly its options; /game hand is the asker's
+fleet and /game status every seat's, exactly. Each DM's fleet, drawn
+from the recipient's view, equals their field in the table, drawn from
+the public view (tests/test_gal_views.c compares the views themselves).
+The games must between them show a ship built, an explorer warped into
+deep space and a ship lost.
 """
 
 import collections
@@ -102,14 +122,17 @@ import sys
 
 import lairlocal as ll
 
-# (game, players, --seed, answer seed, mode (None: the game's default))
+# (game, players, --seed, answer seed, mode (None: the game's default)[,
+# AI seats (the last ones), answers to play (None: to the end)])
 GAMES = [("supervillain", 2, 21, 201, None),
          ("supervillain", 3, 22, 202, None),
          ("supervillain", 4, 23, 208, None),
          ("villainous", 2, 39, 309, None), ("villainous", 4, 41, 401, None),
          ("marvel-villainous", 2, 56, 567, None),
          ("marvel-villainous", 4, 81, 817, "undying"),
-         ("disorder", 2, 95, 951, None), ("disorder", 2, 96, 961, "random")]
+         ("disorder", 2, 95, 951, None), ("disorder", 2, 96, 961, "random"),
+         ("galactic", 2, 26, 261, None, 1, None),
+         ("galactic", 2, 27, 271, None, 0, 260)]
 VILLAINOUS = ("villainous", "marvel-villainous")
 # Games whose every DM opens with its recipient's hand.
 HAND_DMS = VILLAINOUS + ("disorder",)
@@ -430,12 +453,237 @@ class Game:
         return offered
 
 
-def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
+# The private texts of Galactic Domination: a DM is the recipient's fleet,
+# then the turn so far (lines the channel shows, and the recipient's own
+# "You chose: LABEL."), then their prompt or that nothing more is theirs.
+GAL_FLEET = "**Your fleet**\n"
+GAL_PRIVATE = ("Your turn", "Your fleet", "You chose", "Answer with the "
+               "buttons", "Nothing more for you", "\n- `")
+GAL_QUESTION = re.compile(r"^\*\*Your turn\*\* in game #1: .+$")
+GAL_CHOSE = re.compile(r"^You chose: (.+)\.$")
+GAL_NOTHING = re.compile(r"^Nothing more for you this turn of game #1\. "
+                         r"Waiting for (.+)\.$")
+GAL_ANSWER = "Answer with the buttons, or /game move choice:<id or label>."
+GAL_EARLIER = re.compile(r"^\(\d+ earlier lines?: /game log\)$")
+
+
+class GalGame:
+    """Galactic Domination played and checked line by line. It hides
+    nothing: every view is the whole board, so privacy here is that
+    nothing private is sent where it does not belong, and that what a
+    seat is shown of the board is the board (lairlocal's GalBoard, from
+    the state dumped after every line):
+    - no channel message carries a DM's text (a prompt, "Your fleet",
+      "You chose", option ids);
+    - a turn's table has a field per seat in seat order, in the game's
+      colour, each the seat's summary and fleet exactly as the state
+      says (or its first lines and "(more: /game status)"), and its text
+      the state's phase and whose turn it is;
+    - DMs go to the seated members only (never to an AI seat) and hold
+      only the recipient's fleet (the state's, exactly, for the last one
+      of a line: earlier ones are of states between two AI answers) and
+      a turn's DM the turn so far (each line one that the turn's channel
+      message showed, or "You chose: LABEL." with a label the recipient
+      was offered), then the recipient's own prompt (the decider's
+      alone, listing exactly its options) or that nothing more is
+      theirs;
+    - /game hand is the asker's fleet, /game status the table with every
+      seat's exact, /game log nothing private.
+    A seat's view and the public one render the same board: each DM's
+    fleet (drawn from the recipient's view) equals their field in the
+    table (drawn from the public view)."""
+
+    hand_dms = False  # no card probes
+    places = ()
+
+    def __init__(self, players, ai, model, stats):
+        self.model, self.stats = model, stats
+        self.names = ll.seat_names(players, ai)
+        self.humans = self.names[:players - ai]
+        self.versions = Versions()
+        self.offered = collections.defaultdict(set)  # labels, per member
+
+    def private_free(self, line, text, what):
+        for x in GAL_PRIVATE:
+            ll.check(x not in text, "after %r a %s shows %r, a DM's text:"
+                     "\n%s" % (line, what, x, text))
+
+    def fleet_block(self, st, seat):
+        """The recipient's fleet as the state says: summary, fleet lines
+        (or only their purse while the other player acts)."""
+        return self.model.own_dm(st, seat, self.names)
+
+    def table_field(self, line, st, seat, f):
+        """A seat's field: its summary as the name, its fleet the value."""
+        want = self.model.fleet(st, seat)
+        value = f["value"].split("\n")
+        if value[-1] == ll.FIELD_CUT:
+            ok = value[:-1] == want[:len(value) - 1] and \
+                len(value) - 1 < len(want)
+            self.stats["galactic_fields_cut"] += 1
+        else:
+            ok = value == (want or ["-"])
+        ll.check(f["name"] == self.model.summary(st, seat, self.names) and ok,
+                 "after %r %s's field reads\n%s\n%s\nwhere the state has"
+                 "\n%s\n%s" % (line, self.names[seat], f["name"],
+                                 f["value"], self.model.summary(
+                                     st, seat, self.names),
+                                 "\n".join(want)))
+
+    def examine(self, line, out, state):
+        st = json.loads(state) if state is not None else None
+        model = self.model
+        sender = line.split(">", 1)[0]
+        last_dm = {}
+        # The channel's messages first: a DM repeats their lines.
+        for m in sorted(out, key=lambda m: m["to"] != "channel"):
+            text = m.get("text", "")
+            self.stats["messages"] += 1
+            self.stats["galactic_messages"] += 1
+            if m["to"] == "channel":
+                self.private_free(line, text, "channel message")
+                for x in self.versions.new_lines(("channel", m.get("title")),
+                                                 text.split("\n")):
+                    for sign, pattern in ll.GAL_SIGNS.items():
+                        self.stats["galactic_" + sign] += bool(
+                            pattern.search(x))
+                if "fields" in m:
+                    self.table(line, m, st)
+                continue
+            ll.check(m["user"] in self.humans, "after %r a %s went to %r, "
+                     "who plays no seat of it" % (line, m["to"], m["user"]))
+            seat = self.names.index(m["user"])
+            if m["to"] == "dm":
+                self.dm(line, m, st, seat)
+                if text.startswith(GAL_FLEET):
+                    last_dm[m["user"]] = m
+            elif text.startswith(GAL_FLEET):  # /game hand
+                ll.check(m["user"] == sender and
+                         text[len(GAL_FLEET):].split("\n") ==
+                         self.fleet_block(st, seat),
+                         "after %r %s was shown the fleet\n%s\nwhere the "
+                         "state has\n%s" % (line, m["user"], text,
+                                             "\n".join(self.fleet_block(
+                                                 st, seat))))
+                self.stats["galactic_fleets"] += 1
+            else:
+                self.private_free(line, text, "reply to %s" % m["user"])
+                if line.endswith("/game status"):
+                    self.status(line, text, st)
+        # The last DM of each member in a line shows the fleet of the
+        # state the line left.
+        for who, m in last_dm.items():
+            seat = self.names.index(who)
+            got = m["text"][len(GAL_FLEET):].split("\n\n")[0]
+            want = "\n".join(self.fleet_block(st, seat))
+            ll.check(got == want, "after %r %s's last DM shows the fleet\n"
+                     "%s\nwhere the state has\n%s" % (line, who, got, want))
+            self.stats["galactic_fleets"] += 1
+        for m in out:
+            if m.get("options"):
+                self.offered[m["user"]].update(o["label"]
+                                               for o in m["options"])
+
+    def table(self, line, m, st):
+        """A turn's table: colour, title, the phase, a field per seat."""
+        fields = m["fields"]
+        ll.check(m.get("colour") == self.model.colour and m.get("title"),
+                 "after %r a turn's message has colour %r, title %r" %
+                 (line, m.get("colour"), m.get("title")))
+        ll.check(len(fields) == len(self.names),
+                 "after %r a turn's fields are not one per seat: %r" %
+                 (line, fields))
+        for seat, f in enumerate(fields):
+            self.table_field(line, st, seat, f)
+        head = self.model.headline(st, self.names)
+        ll.check(head in m["text"], "after %r the table does not say %r:"
+                 "\n%s" % (line, head, m["text"]))
+        self.stats["fields"] += len(fields)
+        self.stats["galactic_fields"] += len(fields)
+
+    def status(self, line, text, st):
+        """/game status: every seat's summary in bold, then its fleet."""
+        for seat in range(len(self.names)):
+            block = "**%s**%s" % (self.model.summary(st, seat, self.names),
+                                  "".join("\n" + x for x in
+                                          self.model.fleet(st, seat)))
+            ll.check("\n\n%s\n\n" % block in text + "\n\n",
+                     "after %r /game status lacks\n%s\n:\n%s" %
+                     (line, block, text))
+        self.stats["galactic_status"] += 1
+
+    def dm(self, line, m, st, seat):
+        """A DM: the fleet, then only the turn so far and the recipient's
+        own prompt; or the prompt alone (sent again by /game hand)."""
+        text, who = m["text"], m["user"]
+        options = m.get("options") or []
+        # The prompt is the active seat's; a collision's, the defender's.
+        ll.check(not options or st["phase"] == "collision" or
+                 seat == st["active"], "after %r %s is asked (%s's turn, "
+                 "phase %s)" % (line, who, self.names[st["active"]],
+                                st["phase"]))
+        rows = text.split("\n")
+        if GAL_QUESTION.match(rows[0]):
+            rest = rows
+        else:
+            ll.check(text.startswith(GAL_FLEET), "after %r a DM to %s opens "
+                     "with neither the fleet nor a prompt: %r" %
+                     (line, who, text))
+            rows = rows[1:]
+            ll.check(rows[0].startswith(who + " (player "),
+                     "after %r %s's DM sums up another fleet: %r" %
+                     (line, who, rows[0]))
+            k = 1
+            while k < len(rows) and rows[k].startswith("- **"):
+                k += 1
+            rest = rows[k:]
+        # A turn's lines are its channel message's (any DM without a
+        # title: any channel message's).
+        shown = self.versions.ever[("channel", m["title"])] \
+            if "title" in m else set().union(*(
+                v for k, v in self.versions.ever.items()
+                if k[0] == "channel"))
+        asked = False
+        for k, x in enumerate(rest):
+            chose = GAL_CHOSE.match(x)
+            if x in ("", "**This turn:**") or x in shown or \
+                    GAL_EARLIER.match(x):
+                continue
+            if chose and chose.group(1) in self.offered[who]:
+                self.stats["galactic_chose"] += 1
+                continue
+            nothing = GAL_NOTHING.match(x)
+            if nothing and not options and k == len(rest) - 1:
+                continue
+            if GAL_QUESTION.match(x) and options:
+                listed = rest[k + 1:k + 1 + len(options)]
+                ll.check(listed == ["- `%s` %s" % (o["id"], o["label"])
+                                    for o in options] and
+                         rest[k + 1 + len(options):] == [GAL_ANSWER],
+                         "after %r %s's prompt lists %r, not its options "
+                         "%r" % (line, who, rest[k + 1:], options))
+                asked = True
+                self.stats["galactic_prompts"] += 1
+                break
+            raise ll.Fail("after %r a DM to %s holds %r, which is neither "
+                          "a line of the turn's channel message nor theirs "
+                          "to read:\n%s" % (line, who, x, text))
+        ll.check(asked == bool(options), "after %r %s's DM has options %r "
+                 "and %s question" % (line, who, options,
+                                      "a" if asked else "no"))
+        self.stats["galactic_dms"] += 1
+
+
+def play(binary, tmp, game, players, seed, answer_seed, mode, checker, ai=0,
+         limit=None):
+    """Plays game 1 (ai: its last seats the AI's; limit: answers to play,
+    None: to the end) with checker examining every line; returns the
+    answers played."""
     rng = random.Random(answer_seed)
     probes = random.Random(answer_seed + 1)  # leaves rng's sequence alone
-    lair = ll.Lair(binary, "%s/p%s%d%s.db" % (tmp, game, players,
-                                              mode or ""), seed)
-    seats = ll.NAMES[:players]
+    lair = ll.Lair(binary, "%s/p%s%d%s%d.db" % (tmp, game, players,
+                                                mode or "", seed), seed)
+    seats = ll.NAMES[:players - ai]  # the members
     moves = 0
     state = [None]
 
@@ -495,7 +743,7 @@ def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
         checker.stats["room_takebacks_refused"] += 1
 
     out = None
-    for line in ll.setup_lines(players, game, mode):
+    for line in ll.setup_lines(players, game, mode, ai):
         out = send(line)
     user, options = ll.one_prompt(out, line)
     while True:
@@ -513,7 +761,7 @@ def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
         if undo:
             line = "%s> /game undo" % user
         else:
-            opt = rng.choice(options)
+            opt = ll.pick(rng, options, game)
             line = "%s> /game move choice:%s" % (
                 user, ll.choice_text(rng, options, opt))
         out = send(line)
@@ -522,7 +770,7 @@ def play(binary, tmp, game, players, seed, answer_seed, mode, checker):
         ll.check(not any(m["to"] == "ephemeral" for m in out),
                  "move %r refused: %r" % (line, out))
         moves += 1
-        if ll.is_over(out):
+        if ll.is_over(out) or moves == limit:
             break
         user, options = ll.one_prompt(out, line)
         ll.check(moves < 20000, "the game does not end")
@@ -537,16 +785,22 @@ def run(binary, tmp):
     models = {}
     stats = collections.Counter()
     parts = []
-    for game, players, seed, answer_seed, mode in GAMES:
+    for game, players, seed, answer_seed, mode, *more in GAMES:
+        ai, limit = more or (0, None)
         if game not in models:
             model = ll.card_model(binary, game)
-            models[game] = (model, ll.Names(model.names),
-                            public_texts(binary, model))
-        checker = Game(game, players, *models[game], stats)
+            models[game] = model if game == "galactic" else (
+                model, ll.Names(model.names), public_texts(binary, model))
+        if game == "galactic":
+            checker = GalGame(players, ai, models[game], stats)
+        else:
+            checker = Game(game, players, *models[game], stats)
         moves = play(binary, tmp, game, players, seed, answer_seed, mode,
-                     checker)
-        parts.append("%s %dp%s %d moves" % (
-            game, players, "" if mode is None else " " + mode, moves))
+                     checker, ai, limit)
+        parts.append("%s %dp%s%s %d moves%s" % (
+            game, players, "" if mode is None else " " + mode,
+            " against %d AI seat%s" % (ai, "" if ai == 1 else "s")
+            if ai else "", moves, "" if limit is None else " (cut short)"))
     played = set(g[0] for g in GAMES)
     ll.check(("supervillain" not in played or
               stats["supervillain_names"] > 1000 and stats["hands"] > 100 and
@@ -562,22 +816,37 @@ def run(binary, tmp):
               stats["disorder_names"] > 1000 and
               stats["disorder_hands"] > 100 and
               stats["disorder_fields"] > 100 and
-              all(stats[sign] > 0 for sign in ll.DIS_SIGNS)),
+              all(stats[sign] > 0 for sign in ll.DIS_SIGNS)) and
+             ("galactic" not in played or
+              stats["galactic_fields"] > 300 and
+              stats["galactic_dms"] > 300 and
+              stats["galactic_prompts"] > 200 and
+              stats["galactic_fleets"] > 300 and
+              stats["galactic_status"] > 0 and
+              all(stats["galactic_" + sign] > 0
+                  for sign in ll.REQUIRED_SIGNS["galactic"])),
              "too little was checked: %r" % dict(stats))
-    return "%d complete games (%s), %d messages, %d hand messages (%d " \
+    return "%d games (%s), %d messages, %d hand messages (%d " \
            "showing looked-at fate cards), %d table fields, %d card names " \
            "checked (Marvel: %d, with %d Event, %d Stone and %d invasion " \
            "lines and %d shared fate decks reshuffled; Disorder: %d, with " \
            "%d 🧠 interrupts, %d chains of 2+, %d mints and %d takebacks of " \
            "a card named entering a full row refused), %d wrong answers " \
-           "refused, 0 leaks" % (
+           "refused, 0 leaks; Galactic Domination: %d DMs holding only " \
+           "their recipient's fleet, turn and prompt (%d prompts), %d " \
+           "fleets and %d fields equal to the state's in %d messages, with " \
+           "%d builds, %d warps and %d ships lost" % (
                len(GAMES), ", ".join(parts), stats["messages"],
                stats["hands"], stats["looked"], stats["fields"],
                stats["names"], stats["marvel-villainous_names"],
                stats["events"], stats["stones"], stats["invaders"],
                stats["shared_reshuffles"], stats["disorder_names"],
                stats["interrupts"], stats["chains"], stats["mints"],
-               stats["room_takebacks_refused"], stats["probes"])
+               stats["room_takebacks_refused"], stats["probes"],
+               stats["galactic_dms"], stats["galactic_prompts"],
+               stats["galactic_fleets"], stats["galactic_fields"],
+               stats["galactic_messages"], stats["galactic_builds"],
+               stats["galactic_warps"], stats["galactic_losses"])
 
 
 if __name__ == "__main__":

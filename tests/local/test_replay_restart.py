@@ -7,21 +7,29 @@ Plays complete 2-, 3- and 4-player Supervillain games, a complete
 mode, inevitable) and the first 150 moves of a 4-player one in mode
 undying (villains chosen at random too; whole 4- and 6-player games
 would add about a minute each in the sanitizer build, and the cut-short
-parts still pass several snapshots), and two complete Disorder of the
+parts still pass several snapshots), two complete Disorder of the
 Villains games (2 players: mode standard, its deck designs and Villains
 drafted in the first answers, restarted through the draft too, and mode
-random) through `lair local --json` with seeded random answers taken
-from the options the bot sends (and now and then a /game undo, often
-right after a restart; Disorder's more often), in two processes in
-lockstep on two databases with the same --seed: A gets a !restart at
-random points, B never restarts. Every input line must produce the same
-messages in A and B; the !dump right after each restart must equal the
-one just before it; the final states must be equal; and A's database
-must hold exactly the moves sent. The Marvel games must between them
-have shown an Event, a Stone and an invading Ally coming into play
-(their channel lines are counted), so that the states restarted through
-hold them; the Disorder games, between them, an interrupt window
-answered with a 🧠 trait, a chain of two entries or more and a mint.
+random) and two Galactic Domination games (a complete one of alice
+against the lobby's AI seat, whose answers follow hers in both
+processes, and the first 250 answers of one between two players:
+random play between two players reaches the round limit or a destroyed
+fleet only after about 500) through `lair local --json` with seeded
+random answers taken from the options the bot sends (Galactic
+Domination's weighted towards attacks, builds and the special actions:
+lairlocal's pick) (and now and then a /game undo, often right after a
+restart; Disorder's more often), in two processes in lockstep on two
+databases with the same --seed: A gets a !restart at random points, B
+never restarts. Every input line must produce the same messages in A
+and B; the !dump right after each restart must equal the one just
+before it; the final states must be equal; and A's database must hold
+exactly the moves sent (and the AI seat's answers, the same as B's).
+The Marvel games must between them have shown an Event, a Stone and an
+invading Ally coming into play (their channel lines are counted), so
+that the states restarted through hold them; the Disorder games,
+between them, an interrupt window answered with a 🧠 trait, a chain of
+two entries or more and a mint; the Galactic Domination games a ship
+built, an explorer warped into deep space and a ship lost.
 """
 
 import random
@@ -30,7 +38,8 @@ import sys
 import lairlocal as ll
 
 # (game, players, --seed, answer seed, restart chance per line, moves to
-# play (None: to the end), mode (None: the game's default))
+# play (None: to the end), mode (None: the game's default)[, AI seats,
+# the last ones])
 GAMES = [("supervillain", 2, 11, 101, 0.04, None, None),
          ("supervillain", 3, 12, 102, 0.02, None, None),
          ("supervillain", 4, 13, 103, 0.015, None, None),
@@ -40,8 +49,12 @@ GAMES = [("supervillain", 2, 11, 101, 0.04, None, None),
          ("marvel-villainous", 2, 72, 722, 0.03, None, None),
          ("marvel-villainous", 4, 74, 704, 0.03, 150, "undying"),
          ("disorder", 2, 91, 911, 0.06, None, None),
-         ("disorder", 2, 92, 922, 0.05, None, "random")]
-SIGNED = ("marvel-villainous", "disorder")  # games whose signs are counted
+         ("disorder", 2, 92, 922, 0.05, None, "random"),
+         ("galactic", 2, 41, 411, 0.06, None, None, 1),
+         ("galactic", 2, 42, 421, 0.03, 250, None)]
+# Games whose signs are counted (lairlocal's SIGNS, those of
+# REQUIRED_SIGNS required).
+SIGNED = ("marvel-villainous", "disorder", "galactic")
 # Chance of a /game undo instead of an answer. Disorder's answers can
 # seldom be taken back (an opponent's window follows almost every step):
 # its games ask more often, to restart through a few takebacks.
@@ -59,9 +72,9 @@ def both(a, b, line):
 
 
 def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
-         mode):
+         mode, ai=0):
     rng = random.Random(answer_seed)
-    name = "%s%d%s" % (game, players, mode or "")
+    name = "%s%d%s%d" % (game, players, mode or "", seed)
     a = ll.Lair(binary, "%s/a%s.db" % (tmp, name), seed)
     b = ll.Lair(binary, "%s/b%s.db" % (tmp, name), seed)
     stats = {"restarts": 0, "at_snapshot": 0, "mid_setup": 0, "undos": 0,
@@ -87,7 +100,7 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
         return True
 
     out = None
-    for k, line in enumerate(ll.setup_lines(players, game, mode)):
+    for k, line in enumerate(ll.setup_lines(players, game, mode, ai)):
         out = both(a, b, line)
         ll.check(not any(m["to"] == "ephemeral" for m in out),
                  "%r refused: %r" % (line, out))
@@ -99,7 +112,7 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
         if undo:
             line = "%s> /game undo" % user
         else:
-            opt = rng.choice(options)
+            opt = ll.pick(rng, options, game)
             line = "%s> /game move choice:%s" % (
                 user, ll.choice_text(rng, options, opt))
         out = both(a, b, line)
@@ -137,8 +150,16 @@ def play(binary, tmp, game, players, seed, answer_seed, chance, limit,
     a.close()
     b.close()
     stored = ll.moves_in_db(a.db)
-    ll.check(len(stored) == moves == len(ll.moves_in_db(b.db)),
-             "%d moves sent, %d stored" % (moves, len(stored)))
+    # The same moves (the console's own request ids differ: each process
+    # makes up its own).
+    ll.check([(r[0], r[2], r[3]) for r in stored] ==
+             [(r[0], r[2], r[3]) for r in ll.moves_in_db(b.db)],
+             "the moves tables differ")
+    sent = [r for r in stored if not r[1].startswith("ai:")]
+    ll.check(len(sent) == moves and (ai or len(stored) == moves),
+             "%d moves sent, %d stored (%d of them by AI seats)" %
+             (moves, len(sent), len(stored) - len(sent)))
+    stats["ai_moves"] = len(stored) - len(sent)
     ll.check(stats["restarts"] >= 3, "only %d restarts" % stats["restarts"])
     return moves, stats
 
@@ -147,16 +168,18 @@ def run(binary, tmp):
     parts = []
     total = 0
     signs = dict((g, ll.Signs(g)) for g in SIGNED)
-    for game, players, seed, answer_seed, chance, limit, mode in GAMES:
+    for game, players, seed, answer_seed, chance, limit, mode, *ai in GAMES:
         moves, st = play(binary, tmp, game, players, seed, answer_seed,
-                         chance, limit, mode)
+                         chance, limit, mode, *ai)
         total += st["restarts"]
         for sign, n in st["signs"].counts.items():
             signs[game].counts[sign] += n
         parts.append("%s %dp%s %d moves%s (%d undos%s) %d restarts (%d at "
                      "a snapshot, %d in the lobby)" %
                      (game, players, "" if mode is None else " " + mode,
-                      moves, "" if limit is None else " (cut short)",
+                      moves, ("" if limit is None else " (cut short)") +
+                      ("" if not ai else ", %d by the AI seat" %
+                       st["ai_moves"]),
                       st["undos"], "" if game not in SIGNED else
                       "; " + st["signs"].text(), st["restarts"],
                       st["at_snapshot"], st["mid_setup"]))
@@ -168,6 +191,10 @@ def run(binary, tmp):
     ll.check("disorder" not in played or signs["disorder"].all_seen(),
              "the Disorder games showed %s: no 🧠 interrupt, chain or mint "
              "was restarted through" % signs["disorder"].text())
+    ll.check("galactic" not in played or signs["galactic"].all_seen(),
+             "the Galactic Domination games showed %s: no build, explorer "
+             "in deep space or ship lost was restarted through" %
+             signs["galactic"].text())
     return "%d games, %d restarts, states and messages equal to " \
            "uninterrupted runs: %s" % (len(GAMES), total, "; ".join(parts))
 
