@@ -22,6 +22,8 @@
  */
 #include "pic_int.h"
 
+#include "rsutil.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,22 +75,12 @@ static const char *const type_names[TYPES] = {"Command", "Explorer", "Miner",
 
 /* ---- small readers ------------------------------------------------------ */
 
-static long num(const json_t *o, const char *key) {
-  json_t *v = json_object_get(o, key);
-  return json_is_integer(v) ? (long)json_integer_value(v) : 0;
-}
-
-static const char *str(const json_t *o, const char *key) {
-  const char *s = json_string_value(json_object_get(o, key));
-  return s ? s : "";
-}
-
 static bool flag(const json_t *o, const char *key) {
   return json_is_true(json_object_get(o, key));
 }
 
 static int type_of(const json_t *u) {
-  const char *t = str(u, "type");
+  const char *t = eng_jstr(u, "type");
   for (int k = 0; k < TYPES; k++)
     if (strcmp(t, type_ids[k]) == 0)
       return k;
@@ -130,8 +122,9 @@ typedef struct board {
 
 /* Whether unit u has acted in the turn being played. */
 static bool acted(const board *b, const json_t *u) {
-  return flag(u, "acted") && num(u, "owner") == num(b->view, "active") &&
-         strcmp(str(b->view, "phase"), "over") != 0;
+  return flag(u, "acted") &&
+         eng_jnum(u, "owner") == eng_jnum(b->view, "active") &&
+         strcmp(eng_jstr(b->view, "phase"), "over") != 0;
 }
 
 static uint32_t owner_colour(const board *b, long seat) {
@@ -143,7 +136,7 @@ static uint32_t owner_colour(const board *b, long seat) {
 
 static int sector_index(const board *b, const char *id) {
   for (size_t k = 0; id && k < b->n_sectors; k++)
-    if (strcmp(str(b->sector[k].j, "id"), id) == 0)
+    if (strcmp(eng_jstr(b->sector[k].j, "id"), id) == 0)
       return (int)k;
   return -1;
 }
@@ -315,15 +308,15 @@ static const json_t *unit_by_id(const board *b, const json_t *id) {
 /* The line that says whose turn it is, into buf. */
 static void status_line(const board *b, char *buf, size_t cap) {
   const json_t *v = b->view;
-  const char *phase = str(v, "phase");
-  long active = num(v, "active"), round = num(v, "round");
+  const char *phase = eng_jstr(v, "phase");
+  long active = eng_jnum(v, "active"), round = eng_jnum(v, "round");
   const json_t *acting = unit_by_id(b, json_object_get(v, "acting"));
   const json_t *landing = json_object_get(v, "landing");
   const json_t *lander = unit_by_id(b, json_object_get(landing, "unit"));
   char who[64];
   if (strcmp(phase, "over") == 0) {
-    long w = num(v, "winner");
-    const char *why = strcmp(str(v, "reason"), "round_limit") == 0
+    long w = eng_jnum(v, "winner");
+    const char *why = strcmp(eng_jstr(v, "reason"), "round_limit") == 0
                           ? "the larger fleet after the last round"
                           : "no enemy ship left on the board";
     if (w == -2)
@@ -336,11 +329,12 @@ static void status_line(const board *b, char *buf, size_t cap) {
              pic_seat(v, active, WORD, who, sizeof who));
   else if (lander)
     snprintf(buf, cap, "Round %ld: %s's %s comes out of deep space (%s)", round,
-             pic_seat(v, num(lander, "owner"), WORD, who, sizeof who),
-             str(lander, "name"), str(landing, "sector"));
+             pic_seat(v, eng_jnum(lander, "owner"), WORD, who, sizeof who),
+             eng_jstr(lander, "name"), eng_jstr(landing, "sector"));
   else if (acting)
     snprintf(buf, cap, "Round %ld: %s's turn, %s acting", round,
-             pic_seat(v, active, WORD, who, sizeof who), str(acting, "name"));
+             pic_seat(v, active, WORD, who, sizeof who),
+             eng_jstr(acting, "name"));
   else
     snprintf(buf, cap, "Round %ld: %s's turn", round,
              pic_seat(v, active, WORD, who, sizeof who));
@@ -351,9 +345,10 @@ static void player_panel(pic_canvas *c, const board *b, const json_t *p,
                          double x, double y, double w, double h) {
   cairo_t *cr = c->cr;
   const json_t *v = b->view;
-  long seat = num(p, "seat");
+  long seat = eng_jnum(p, "seat");
   uint32_t oc = owner_colour(b, seat);
-  bool active = num(v, "active") == seat && strcmp(str(v, "phase"), "over");
+  bool active =
+      eng_jnum(v, "active") == seat && strcmp(eng_jstr(v, "phase"), "over");
   char buf[128];
 
   pic_round_rect(cr, x, y, w, h, 12);
@@ -366,8 +361,8 @@ static void player_panel(pic_canvas *c, const board *b, const json_t *p,
   ship(cr, COMMAND, x + 26, y + 24, oc, 1);
   pic_seat(v, seat, WORD, buf, sizeof buf);
   pic_text(c, x + 46, y + 11, 150, 21, true, oc, PIC_LEFT, buf);
-  const char *zone = str(p, "zone");
-  snprintf(buf, sizeof buf, "player %ld, home %c%s", num(p, "player"),
+  const char *zone = eng_jstr(p, "zone");
+  snprintf(buf, sizeof buf, "player %ld, home %c%s", eng_jnum(p, "player"),
            zone[0] >= 'a' && zone[0] <= 'z' ? zone[0] - 'a' + 'A' : zone[0],
            zone[0] ? zone + 1 : "");
   pic_text(c, x + 170, y + 16, 200, 15, false, MUTED, PIC_LEFT, buf);
@@ -380,19 +375,19 @@ static void player_panel(pic_canvas *c, const board *b, const json_t *p,
 
   /* The purse and the fleet's count, in four columns. */
   double ly = y + 47;
-  long minerals = num(p, "minerals");
+  long minerals = eng_jnum(p, "minerals");
   crystal(cr, x + 24, ly + 9);
   snprintf(buf, sizeof buf, "%ld mineral%s", minerals,
            minerals == 1 ? "" : "s");
   pic_text(c, x + 38, ly, 100, 15, false, TEXT, PIC_LEFT, buf);
   orb(cr, x + 152, ly + 9);
-  snprintf(buf, sizeof buf, "%ld Dark Matter", num(p, "dark_matter"));
+  snprintf(buf, sizeof buf, "%ld Dark Matter", eng_jnum(p, "dark_matter"));
   pic_text(c, x + 166, ly, 112, 15, false, TEXT, PIC_LEFT, buf);
   ship(cr, RAIDER, x + 294, ly + 9, oc, 1);
-  snprintf(buf, sizeof buf, "%ld on board", num(p, "on_board"));
+  snprintf(buf, sizeof buf, "%ld on board", eng_jnum(p, "on_board"));
   pic_text(c, x + 310, ly, 96, 15, false, TEXT, PIC_LEFT, buf);
   ship(cr, EXPLORER, x + 418, ly + 9, oc, 1);
-  snprintf(buf, sizeof buf, "%ld in deep space", num(p, "in_deep_space"));
+  snprintf(buf, sizeof buf, "%ld in deep space", eng_jnum(p, "in_deep_space"));
   pic_text(c, x + 432, ly, w - 446, 15, false, TEXT, PIC_LEFT, buf);
 
   /* The third line: the ships in deep space, then those still to be
@@ -401,18 +396,19 @@ static void player_panel(pic_canvas *c, const board *b, const json_t *p,
   size_t k;
   json_t *u;
   json_array_foreach(json_object_get(v, "units"), k, u) {
-    if (num(u, "owner") != seat || !json_is_null(json_object_get(u, "sector")))
+    if (eng_jnum(u, "owner") != seat ||
+        !json_is_null(json_object_get(u, "sector")))
       continue;
     if (tx > x + w - 150)
       break;
     ship(cr, type_of(u), tx, ty + 9, oc, 1);
-    snprintf(buf, sizeof buf, "%s in deep space", str(u, "name"));
+    snprintf(buf, sizeof buf, "%s in deep space", eng_jstr(u, "name"));
     pic_text(c, tx + 16, ty, 200, 14, false, MUTED, PIC_LEFT, buf);
     tx += 230;
   }
   const json_t *place = json_object_get(p, "to_place");
   for (int t = 0; t < TYPES; t++) {
-    long n = num(place, type_ids[t]);
+    long n = eng_jnum(place, type_ids[t]);
     if (n <= 0 || tx > x + w - 90)
       continue;
     ship(cr, t, tx, ty + 9, oc, 1);
@@ -424,11 +420,11 @@ static void player_panel(pic_canvas *c, const board *b, const json_t *p,
 
 /* Whether player p has anything for the third line of its panel. */
 static bool has_extra(const json_t *p) {
-  if (num(p, "in_deep_space") > 0)
+  if (eng_jnum(p, "in_deep_space") > 0)
     return true;
   const json_t *place = json_object_get(p, "to_place");
   for (int t = 0; t < TYPES; t++)
-    if (num(place, type_ids[t]) > 0)
+    if (eng_jnum(place, type_ids[t]) > 0)
       return true;
   return false;
 }
@@ -438,7 +434,7 @@ static bool has_extra(const json_t *p) {
 static void ship_row(pic_canvas *c, const board *b, const json_t *u, double x,
                      double y, bool acting) {
   cairo_t *cr = c->cr;
-  uint32_t oc = owner_colour(b, num(u, "owner"));
+  uint32_t oc = owner_colour(b, eng_jnum(u, "owner"));
   bool done = acted(b, u);
   double a = done ? 0.45 : 1.0;
   char buf[64];
@@ -450,14 +446,15 @@ static void ship_row(pic_canvas *c, const board *b, const json_t *u, double x,
   }
   ship(cr, type_of(u), x + 18, y + 15, oc, a);
   pic_text(c, x + 36, y + 1, 104, 14, true, done ? MUTED : TEXT, PIC_LEFT,
-           str(u, "name"));
+           eng_jstr(u, "name"));
   double px = x + 36, py = y + 20;
-  px += pips(cr, px, py, num(u, "shields"), num(u, "max_shields"), SHIELD, a);
-  pips(cr, px + 6, py, num(u, "hull"), num(u, "max_hull"), HULL, a);
+  px += pips(cr, px, py, eng_jnum(u, "shields"), eng_jnum(u, "max_shields"),
+             SHIELD, a);
+  pips(cr, px + 6, py, eng_jnum(u, "hull"), eng_jnum(u, "max_hull"), HULL, a);
 
   /* The charge, at the right: a bolt for a fleet jump, a small black
    * hole and its aim for a black hole shot. */
-  const char *charge = str(u, "charge");
+  const char *charge = eng_jstr(u, "charge");
   double rx = x + CELL_W - 8;
   if (strcmp(charge, "jump") == 0) {
     bolt(cr, rx - 40, y + 24);
@@ -469,7 +466,7 @@ static void ship_row(pic_canvas *c, const board *b, const json_t *u, double x,
     pic_colour(cr, 0x000000, 1);
     cairo_arc(cr, rx - 50, y + 24, 4, 0, 2 * PI);
     cairo_fill(cr);
-    snprintf(buf, sizeof buf, "→ %s", str(u, "aim"));
+    snprintf(buf, sizeof buf, "→ %s", eng_jstr(u, "aim"));
     pic_text(c, rx, y + 17, 0, 13, true, CHARGE, PIC_RIGHT, buf);
   }
 }
@@ -482,9 +479,10 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
   const json_t *sectors = json_object_get(view, "sectors");
   const json_t *players = json_object_get(view, "players");
   const json_t *units = json_object_get(view, "units");
-  if (strcmp(str(view, "game"), "galactic") != 0 || !json_is_array(zones) ||
-      !json_is_array(sectors) || !json_is_array(players) ||
-      !json_is_array(units) || json_array_size(zones) > MAX_ZONES ||
+  if (strcmp(eng_jstr(view, "game"), "galactic") != 0 ||
+      !json_is_array(zones) || !json_is_array(sectors) ||
+      !json_is_array(players) || !json_is_array(units) ||
+      json_array_size(zones) > MAX_ZONES ||
       json_array_size(sectors) > MAX_SECTORS ||
       json_array_size(players) != SEATS) {
     snprintf(err, cap, "The view to draw is not a Galactic Domination board.");
@@ -493,18 +491,18 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
   size_t k;
   json_t *x;
   json_array_foreach(zones, k, x) {
-    b.zone[k].id = str(x, "id");
-    b.zone[k].colour = parse_colour(str(x, "colour"));
+    b.zone[k].id = eng_jstr(x, "id");
+    b.zone[k].colour = parse_colour(eng_jstr(x, "colour"));
   }
   b.n_zones = json_array_size(zones);
   bool used[GRID][GRID] = {{false}};
   json_array_foreach(sectors, k, x) {
-    long col = num(x, "col"), row = num(x, "row");
+    long col = eng_jnum(x, "col"), row = eng_jnum(x, "row");
     if (col < 0 || col >= GRID || row < 0 || row >= GRID || used[col][row]) {
       snprintf(err, cap,
                "The view to draw is not a Galactic Domination board: sector "
                "%s is off the grid.",
-               str(x, "id"));
+               eng_jstr(x, "id"));
       return -1;
     }
     used[col][row] = true;
@@ -513,14 +511,14 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
     b.sector[k].row = (int)row;
     b.sector[k].zone = -1;
     for (size_t z = 0; z < b.n_zones; z++)
-      if (strcmp(b.zone[z].id, str(x, "zone")) == 0)
+      if (strcmp(b.zone[z].id, eng_jstr(x, "zone")) == 0)
         b.sector[k].zone = (int)z;
   }
   b.n_sectors = json_array_size(sectors);
   json_array_foreach(players, k, x) {
-    long seat = num(x, "seat");
+    long seat = eng_jnum(x, "seat");
     if (seat >= 0 && seat < SEATS)
-      b.player_no[seat] = num(x, "player");
+      b.player_no[seat] = eng_jnum(x, "player");
   }
 
   bool extra = false;
@@ -540,18 +538,18 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
   /* The head. */
   pic_text(c, MARGIN, MARGIN, 0, 30, true, TEXT, PIC_LEFT,
            "Galactic Domination");
-  snprintf(buf, sizeof buf, "turn %ld, %s phase", num(view, "turn"),
-           str(view, "phase"));
+  snprintf(buf, sizeof buf, "turn %ld, %s phase", eng_jnum(view, "turn"),
+           eng_jstr(view, "phase"));
   pic_text(c, WIDTH - MARGIN, MARGIN + 10, 0, 17, false, MUTED, PIC_RIGHT, buf);
   status_line(&b, buf, sizeof buf);
-  bool over = strcmp(str(view, "phase"), "over") == 0;
+  bool over = strcmp(eng_jstr(view, "phase"), "over") == 0;
   pic_text(c, MARGIN, MARGIN + 42, WIDTH - 2 * MARGIN, over ? 21 : 19, over,
            over ? GOLD : TEXT, PIC_LEFT, buf);
 
   /* The players. */
   double pw = (WIDTH - 2 * MARGIN - CELL_GAP) / 2.0;
   json_array_foreach(players, k, x) {
-    long seat = num(x, "seat");
+    long seat = eng_jnum(x, "seat");
     double px = MARGIN + (seat == 1 ? pw + CELL_GAP : 0);
     player_panel(c, &b, x, px, MARGIN + HEAD_H, pw, player_h);
   }
@@ -591,11 +589,11 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
 
   /* The sectors. */
   long acting = json_is_integer(json_object_get(view, "acting"))
-                    ? num(view, "acting")
+                    ? eng_jnum(view, "acting")
                     : -1;
   for (size_t i = 0; i < b.n_sectors; i++) {
     const json_t *s = b.sector[i].j;
-    const char *id = str(s, "id");
+    const char *id = eng_jstr(s, "id");
     uint32_t zc =
         b.sector[i].zone >= 0 ? b.zone[b.sector[i].zone].colour : MUTED;
     double sx = cell_x(b.sector[i].col);
@@ -621,12 +619,12 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
     size_t j;
     json_t *u;
     json_array_foreach(units, j, u) {
-      if (strcmp(str(u, "sector"), id) != 0 || type_of(u) != MINER ||
+      if (strcmp(eng_jstr(u, "sector"), id) != 0 || type_of(u) != MINER ||
           !flag(u, "attached"))
         continue;
       if (on_orbit < 8) {
         double ang = PI * (0.75 + 0.25 * on_orbit);
-        pic_colour(cr, owner_colour(&b, num(u, "owner")), 1);
+        pic_colour(cr, owner_colour(&b, eng_jnum(u, "owner")), 1);
         cairo_arc(cr, plx + 19 * cos(ang), ply + 19 * sin(ang), 4.5, 0, 2 * PI);
         cairo_fill_preserve(cr);
         pic_colour(cr, OUTLINE, 1);
@@ -644,11 +642,11 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
      * a view with more says how many are not drawn. */
     int rows = 0, more = 0;
     json_array_foreach(units, j, u) {
-      if (strcmp(str(u, "sector"), id) != 0 || type_of(u) == MINER)
+      if (strcmp(eng_jstr(u, "sector"), id) != 0 || type_of(u) == MINER)
         continue;
       if (rows < 3)
         ship_row(c, &b, u, sx, sy + SECTOR_TOP + rows * ROW_H,
-                 num(u, "id") == acting);
+                 eng_jnum(u, "id") == acting);
       else
         more++;
       rows++;
@@ -662,8 +660,8 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
      * one disc per owner and a count. */
     int loose[SEATS] = {0};
     json_array_foreach(units, j, u) {
-      long o = num(u, "owner");
-      if (strcmp(str(u, "sector"), id) == 0 && type_of(u) == MINER &&
+      long o = eng_jnum(u, "owner");
+      if (strcmp(eng_jstr(u, "sector"), id) == 0 && type_of(u) == MINER &&
           !flag(u, "attached") && o >= 0 && o < SEATS)
         loose[o]++;
     }
@@ -677,13 +675,15 @@ int pic_galactic(const json_t *view, pic_png *out, char *err, size_t cap) {
         continue;
       }
       json_array_foreach(units, j, u) {
-        if (num(u, "owner") != o || strcmp(str(u, "sector"), id) != 0 ||
-            type_of(u) != MINER || flag(u, "attached"))
+        if (eng_jnum(u, "owner") != o ||
+            strcmp(eng_jstr(u, "sector"), id) != 0 || type_of(u) != MINER ||
+            flag(u, "attached"))
           continue;
         ship(cr, MINER, mx, my, owner_colour(&b, o), acted(&b, u) ? 0.45 : 1);
         /* A damaged miner shows its hull under it. */
-        if (num(u, "hull") < num(u, "max_hull"))
-          pips(cr, mx - 6, my + 9, num(u, "hull"), num(u, "max_hull"), HULL, 1);
+        if (eng_jnum(u, "hull") < eng_jnum(u, "max_hull"))
+          pips(cr, mx - 6, my + 9, eng_jnum(u, "hull"), eng_jnum(u, "max_hull"),
+               HULL, 1);
         mx += 20;
       }
       mx += 6;

@@ -18,6 +18,9 @@
  */
 #include "pic_int.h"
 
+#include "games/supervillain/sv.h"
+#include "rsutil.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,16 +59,6 @@ static const uint32_t seat_colour[MAX_SEATS] = {
 
 /* ---- small readers ------------------------------------------------------ */
 
-static long num(const json_t *o, const char *key) {
-  json_t *v = json_object_get(o, key);
-  return json_is_integer(v) ? (long)json_integer_value(v) : 0;
-}
-
-static const char *str(const json_t *o, const char *key) {
-  const char *s = json_string_value(json_object_get(o, key));
-  return s ? s : "";
-}
-
 static bool flag(const json_t *o, const char *key) {
   return json_is_true(json_object_get(o, key));
 }
@@ -80,18 +73,6 @@ static void power_text(long m, char *buf, size_t cap) {
     snprintf(buf, cap, "%ld,%03ldm", m / 1000, labs(m % 1000));
   else
     snprintf(buf, cap, "%ldm", m);
-}
-
-static const char *phase_text(const char *phase) {
-  if (strcmp(phase, "act3") == 0)
-    return "morning, Act III";
-  if (strcmp(phase, "day") == 0)
-    return "day";
-  if (strcmp(phase, "evening") == 0)
-    return "evening";
-  if (strcmp(phase, "over") == 0)
-    return "game over";
-  return "morning";
 }
 
 /* ---- shapes -------------------------------------------------------------- */
@@ -288,9 +269,10 @@ enum { MINION_BACK = 0x3f7d5a, DOMINATION_BACK = 0x7a4a9e };
  * NULL it only measures. */
 static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
                          double x, double y, double h_row) {
-  long seat = num(p, "seat");
+  long seat = eng_jnum(p, "seat");
   uint32_t sc = colour_of(seat);
-  bool current = num(v, "current") == seat && !json_object_get(v, "winners");
+  bool current =
+      eng_jnum(v, "current") == seat && !json_object_get(v, "winners");
   bool won = false;
   size_t w;
   json_t *wj;
@@ -334,7 +316,7 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
   text(c, left, y + 13, 200, 22, true, sc, PIC_LEFT, buf);
   double tx = left + 140;
   if (json_object_get(p, "team")) {
-    snprintf(buf, sizeof buf, "team %ld", num(p, "team") + 1);
+    snprintf(buf, sizeof buf, "team %ld", eng_jnum(p, "team") + 1);
     box(c, tx, y + 16, 66, 20, 10, BOX, BOX, 0);
     text(c, tx + 33, y + 18, 0, 13, true, MUTED, PIC_CENTRE, buf);
     tx += 74;
@@ -345,11 +327,11 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
          won ? "winner" : "their turn");
   }
   /* Points and hand, right-aligned. */
-  long hand = num(p, "hand");
+  long hand = eng_jnum(p, "hand");
   snprintf(buf, sizeof buf, "%ld in hand", hand);
   card_back(c, right - 112, y + 13, 17, 24, sc);
   text(c, right - 88, y + 16, 88, 16, false, TEXT, PIC_LEFT, buf);
-  long pts = num(p, "points");
+  long pts = eng_jnum(p, "points");
   snprintf(buf, sizeof buf, "%ld pt%s", pts, pts == 1 ? "" : "s");
   star(c, right - 214, y + 26, 11, GOLD);
   text(c, right - 198, y + 13, 80, 20, true, GOLD, PIC_LEFT, buf);
@@ -372,7 +354,7 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
     const json_t *mobs = json_object_get(pr, "mobs");
     double bh = PROJECT_H + MOB_H * (double)json_array_size(mobs);
     box(c, left, cy, right - left, bh, 8, BOX, BOX, 0);
-    long power = num(pr, "power"), cost = num(pr, "cost");
+    long power = eng_jnum(pr, "power"), cost = eng_jnum(pr, "cost");
     power_text(power, a, sizeof a);
     power_text(cost, b, sizeof b);
     snprintf(buf, sizeof buf, "%s / %s", a, b);
@@ -381,7 +363,7 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
       used = tag(c, right - 10, cy + 8, "used", EDGE, MUTED) + 6;
     text(c, right - 10 - used, cy + 8, 0, 15, true, TEXT, PIC_RIGHT, buf);
     text(c, left + 12, cy + 7, right - left - 210 - used, 16, true, TEXT,
-         PIC_LEFT, str(pr, "name"));
+         PIC_LEFT, eng_jstr(pr, "name"));
     /* Power toward the cost. */
     double bx = left + 12, bw = right - left - 24, by = cy + 34;
     double f = cost > 0 ? (double)power / (double)cost : 0;
@@ -402,11 +384,11 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
     json_t *mob;
     json_array_foreach(mobs, m, mob) {
       minion(c, left + 18, my + 1, sc);
-      power_text(num(mob, "power"), a, sizeof a);
+      power_text(eng_jnum(mob, "power"), a, sizeof a);
       text(c, right - 12, my + 1, 0, 14, false, POWER, PIC_RIGHT, a);
       double name_w = right - left - 150;
       text(c, left + 40, my + 1, name_w, 14, false, TEXT, PIC_LEFT,
-           str(mob, "name"));
+           eng_jstr(mob, "name"));
       if (flag(mob, "proof"))
         shield(c, right - 90, my + 3, 14);
       my += MOB_H;
@@ -418,7 +400,7 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
   json_t *fa;
   json_array_foreach(facilities, k, fa) {
     facility(c, left + 4, cy + 4);
-    long fp = num(fa, "points");
+    long fp = eng_jnum(fa, "points");
     snprintf(buf, sizeof buf, "%ld pt%s", fp, fp == 1 ? "" : "s");
     text(c, right - 10, cy + 3, 0, 15, true, GOLD, PIC_RIGHT, buf);
     double used = 0;
@@ -427,7 +409,7 @@ static double seat_panel(pic_canvas *c, const json_t *v, const json_t *p,
     if (flag(fa, "proof"))
       shield(c, right - 92 - used, cy + 6, 15);
     text(c, left + 32, cy + 3, right - left - 160 - used, 15, false, TEXT,
-         PIC_LEFT, str(fa, "name"));
+         PIC_LEFT, eng_jstr(fa, "name"));
     cy += FACILITY_H;
   }
   return h;
@@ -451,7 +433,7 @@ static void discard(pic_canvas *c, double x, double y, double w,
     cairo_fill(c->cr);
   }
   text(c, x + 22, y + 29, w - 34, 16, true, TEXT, PIC_LEFT,
-       str(json_array_get(pile, n - 1), "name"));
+       eng_jstr(json_array_get(pile, n - 1), "name"));
 }
 
 /* A deck at (x, y), w wide: a stack of card backs and its count. */
@@ -469,7 +451,7 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
   out->data = NULL;
   out->len = 0;
   const json_t *players = json_object_get(view, "players");
-  if (strcmp(str(view, "game"), "supervillain") != 0 ||
+  if (strcmp(eng_jstr(view, "game"), "supervillain") != 0 ||
       !json_is_array(players) || json_array_size(players) == 0 ||
       json_array_size(players) > MAX_SEATS) {
     snprintf(err, cap, "The view to draw is not a Supervillain table.");
@@ -506,16 +488,16 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
   /* The head: the game, the turn, the winners. */
   double y = MARGIN;
   text(c, MARGIN, y, 0, 30, true, TEXT, PIC_LEFT, "Supervillain");
-  snprintf(buf, sizeof buf, "%s · %ld points to win", str(view, "mode"),
-           num(view, "target_points"));
+  snprintf(buf, sizeof buf, "%s · %ld points to win", eng_jstr(view, "mode"),
+           eng_jnum(view, "target_points"));
   text(c, WIDTH - MARGIN, y + 8, 0, 17, false, MUTED, PIC_RIGHT, buf);
-  long cur = num(view, "current");
+  long cur = eng_jnum(view, "current");
   if (winners)
-    snprintf(buf, sizeof buf, "Turn %ld · game over", num(view, "turn"));
+    snprintf(buf, sizeof buf, "Turn %ld · game over", eng_jnum(view, "turn"));
   else
-    snprintf(buf, sizeof buf, "Turn %ld · %s's %s", num(view, "turn"),
+    snprintf(buf, sizeof buf, "Turn %ld · %s's %s", eng_jnum(view, "turn"),
              pic_seat(view, cur, "Villain", who, sizeof who),
-             phase_text(str(view, "phase")));
+             sv_phase_text(eng_jstr(view, "phase")));
   text(c, MARGIN, y + 40, 0, 19, false, TEXT, PIC_LEFT, buf);
   if (winners) {
     size_t nw = json_array_size(winners);
@@ -546,10 +528,10 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
   /* The common band: decks, discard piles, the drawn card. */
   double inner = WIDTH - 2 * MARGIN, small = 200;
   double wide = (inner - 2 * small - 3 * 10) / 2;
-  deck_box(c, MARGIN, y, small, "Minion deck", num(view, "minion_deck"),
+  deck_box(c, MARGIN, y, small, "Minion deck", eng_jnum(view, "minion_deck"),
            MINION_BACK);
   deck_box(c, MARGIN + small + 10, y, small, "Domination deck",
-           num(view, "domination_deck"), DOMINATION_BACK);
+           eng_jnum(view, "domination_deck"), DOMINATION_BACK);
   discard(c, MARGIN + 2 * small + 20, y, wide, "Minion discard",
           json_object_get(view, "minion_discard"), MINION_BACK);
   discard(c, MARGIN + 2 * small + wide + 30, y, wide, "Domination discard",
@@ -562,7 +544,7 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
              pic_seat(view, cur, "Villain", who, sizeof who));
     text(c, MARGIN + 38, dy + 7, 0, 16, false, GOLD, PIC_LEFT, buf);
     text(c, MARGIN + 370, dy + 6, inner - 380, 16, true, TEXT, PIC_LEFT,
-         str(drawn, "name"));
+         eng_jstr(drawn, "name"));
   }
   y += common_h;
 
@@ -577,12 +559,12 @@ int pic_supervillain(const json_t *view, pic_png *out, char *err, size_t cap) {
   json_array_foreach(asteroids, k, ast) {
     double ax = MARGIN + (k % 2 ? PANEL_W + GAP : 0);
     double ry = ay + 34.0 * (double)(k / 2);
-    long from = num(ast, "owner"), to = num(ast, "target");
+    long from = eng_jnum(ast, "owner"), to = eng_jnum(ast, "target");
     bool charged = flag(ast, "charged");
     box(c, ax, ry - 3, PANEL_W, 30, 8, BOX, BOX, 0);
     rock(c, ax + 17, ry + 12, 9, charged);
     text(c, ax + 36, ry + 3, charged ? 242 : 320, 15, true, TEXT, PIC_LEFT,
-         str(ast, "name"));
+         eng_jstr(ast, "name"));
     if (charged)
       tag(c, ax + 358, ry + 2, "charged", CHARGE, BG);
     pic_seat(view, from, "Villain", buf, sizeof buf);

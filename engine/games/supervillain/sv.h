@@ -349,4 +349,8 @@ static inline const sv_card *sv_card_of(int inst) {
 }
 static inline int sv_card_index(int inst) { return sv_loaded.inst[inst]; }
 
+/* A view's phase ("day", "act3"...) in words for people ("day",
+ * "morning, Act III"): the Markdown render and the picture say it alike. */
+const char *sv_phase_text(const char *phase);
+
 #endif

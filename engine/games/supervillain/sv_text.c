@@ -22,7 +22,7 @@ static void power(eng_text *o, long m) {
   eng_put(o, "%s", b);
 }
 
-static const char *phase_text(const char *phase) {
+const char *sv_phase_text(const char *phase) {
   if (strcmp(phase, "act3") == 0)
     return "morning, Act III";
   if (strcmp(phase, "day") == 0)
@@ -56,7 +56,7 @@ static void head(const json_t *v, eng_text *o) {
           "%s\n",
           eng_jstr(v, "mode"), eng_jnum(v, "target_points"),
           eng_jnum(v, "turn"), eng_jnum(v, "current") + 1,
-          phase_text(eng_jstr(v, "phase")));
+          sv_phase_text(eng_jstr(v, "phase")));
   json_t *winners = json_object_get(v, "winners");
   if (winners) {
     if (json_array_size(winners) == 0)
