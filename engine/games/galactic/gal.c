@@ -330,7 +330,9 @@ static void gal_option(const void *st, const eng_prompt *p, int i,
   uint32_t c = p->code[i];
   int a = GAL_A(c), b = GAL_B(c);
   char n[32];
-  const gal_unit *u = &s->u[s->acting];
+  /* The acting ship: only a ship's own options read it, and only while
+   * one acts (acting is GAL_NONE otherwise). */
+  const gal_unit *u = &s->u[s->acting < GAL_UNITS ? s->acting : 0];
   switch (GAL_KIND(c)) {
   case GAL_O_PLACE:
     snprintf(id, ENG_ID_MAX + 1, "place.%s.%s", gal_types[a].id,

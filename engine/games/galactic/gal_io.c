@@ -529,6 +529,12 @@ int gal_check(const void *st, char *msg, size_t cap) {
                 "%d black holes and shots charged, more than the %d "
                 "markers",
                 markers, GAL_MARKERS);
+  if (s->phase != GAL_PH_SHIP && s->phase != GAL_PH_OVER &&
+      s->acting != GAL_NONE)
+    return fail(msg, cap, "a ship acts outside a ship's actions");
+  if (s->phase != GAL_PH_ENTRY && s->phase != GAL_PH_COLLIDE &&
+      s->phase != GAL_PH_OVER && s->entering != GAL_NONE)
+    return fail(msg, cap, "an explorer comes back outside its re-entry");
   if (s->phase == GAL_PH_SHIP &&
       (s->acting >= GAL_UNITS || !s->u[s->acting].alive ||
        s->u[s->acting].owner != s->active))
