@@ -597,6 +597,15 @@ class Table:
         self.finish_checks(every)
         self.private()
 
+    def channel_public(self, m):
+        """A channel message (every version of it) shows no private text
+        and was examined when it came."""
+        text = dl.versions_text(m)
+        check(not self.HAND_HEAD.search(text) and "Your turn" not in text,
+              "a channel message shows private text: %s" % text)
+        check((m["id"], m["_fake"].get("edits", 0)) in self.checked,
+              "a channel message was never examined: %s" % text)
+
     def private(self):
         """Hands went only to their owners, never to a channel; every
         version of every private message names only what its recipient
@@ -609,12 +618,7 @@ class Table:
         dm_of = {m["id"]: p for p in self.MEMBERS for m in fake.dms(p)}
         for m in messages:
             if m["channel_id"] == dl.CHANNEL and not m["_fake"]["ephemeral"]:
-                text = dl.versions_text(m)
-                check(not self.HAND_HEAD.search(text) and
-                      "Your turn" not in text,
-                      "a channel message shows private text: %s" % text)
-                check((m["id"], m["_fake"].get("edits", 0)) in self.checked,
-                      "a channel message was never examined: %s" % text)
+                self.channel_public(m)
                 continue
             who = dl.NAMES.get(m["_fake"]["audience"]) \
                 if m["_fake"]["ephemeral"] else dm_of.get(m["id"])

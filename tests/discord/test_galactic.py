@@ -610,12 +610,7 @@ class Table(gt.Table):
         dm_of = {m["id"]: p for p in self.MEMBERS for m in fake.dms(p)}
         for m in messages:
             if m["channel_id"] == dl.CHANNEL and not m["_fake"]["ephemeral"]:
-                text = dl.versions_text(m)
-                check(not self.HAND_HEAD.search(text) and
-                      "Your turn" not in text,
-                      "a channel message shows private text: %s" % text)
-                check((m["id"], m["_fake"].get("edits", 0)) in self.checked,
-                      "a channel message was never examined: %s" % text)
+                self.channel_public(m)
                 continue
             answer = m["_fake"]["ephemeral"]
             who = dl.NAMES.get(m["_fake"]["audience"]) if answer \
