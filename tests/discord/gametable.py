@@ -40,6 +40,7 @@ open_between, unseen, held_by_then) only with what the rules show them.
 
 import collections
 import json
+import os
 import re
 import time
 
@@ -660,3 +661,54 @@ class Table:
         check(dl.TOKEN not in self.bot.all_stderr(), "the token is in the "
               "log")
         return stats
+
+
+class Replay:
+    """Every state of game 1, the AI seat's answers included: a second
+    console table on a database of its own plays the stored moves one by
+    one from the same seed, with a person ("robot") in the AI seat's
+    place (the rules do not know names), and is dumped after each. The
+    bot plays the AI seat's answers right after a member's, so a test
+    reads no state between them; this has them. Started when first
+    needed, then kept up to date. names: the replay's seats in order
+    (seat 1, the AI's, is "robot"); wrap makes a dumped state (a dict)
+    what the test keeps."""
+
+    def __init__(self, binary, tmp, kind, seed, names, wrap=lambda st: st):
+        self.binary, self.db = binary, os.path.join(tmp, "replay.db")
+        self.kind, self.seed, self.names, self.wrap = kind, seed, names, wrap
+        self.lair = None
+        self.states = []  # the state after seq moves, at index seq
+
+    def start(self):
+        self.lair = dl.ll.Lair(self.binary, self.db)
+        lines = ["%s> /game new kind:%s" % (self.names[0], self.kind)] + \
+            ["%s> /game join" % n for n in self.names[1:]] + \
+            ["%s> /game start" % self.names[0]]
+        for line in lines:
+            out = self.lair.send(line)
+            check(not any(m["to"] == "ephemeral" for m in out),
+                  "replay: %r refused: %r" % (line, out))
+        dl.db_write(self.db, "UPDATE games SET seed = ? WHERE id = 1",
+                    (self.seed,))
+        dl.db_write(self.db, "DELETE FROM snapshots WHERE game = 1")
+        self.lair.restart()
+        self.states.append(self.wrap(json.loads(self.lair.dump(1))))
+
+    def upto(self, rows):
+        """Plays the stored moves rows (of the bot's database) the replay
+        has not played yet; returns the states."""
+        if self.lair is None:
+            self.start()
+        for seq, _, seat, option in rows[len(self.states) - 1:]:
+            line = "%s> /game move choice:%s" % (self.names[seat], option)
+            out = self.lair.send(line)
+            check(not any(m["to"] == "ephemeral" for m in out),
+                  "replay of move %d: %r refused: %r" % (seq, line, out))
+            self.states.append(self.wrap(json.loads(self.lair.dump(1))))
+        return self.states
+
+    def close(self):
+        if self.lair is not None:
+            self.lair.proc.kill()
+            self.lair.proc.wait()

@@ -218,52 +218,6 @@ class State(gt.State):
         self.inst, self.place, self.public = [], [], set()
 
 
-class Replay:
-    """Every state of game 1, the AI seat's answers included: a second
-    console table on a database of its own plays the stored moves one by
-    one from the same seed, with a person ("robot") in the AI seat's
-    place (the rules do not know names), and is dumped after each. The
-    states are indexed by the moves made (the state version)."""
-
-    NAMES = ["alice", "robot"]
-
-    def __init__(self, binary, tmp):
-        self.binary, self.db = binary, os.path.join(tmp, "replay.db")
-        self.lair = None
-        self.states = []  # the state (a dict) after seq moves, at seq
-
-    def start(self):
-        self.lair = ll.Lair(self.binary, self.db)
-        for line in ["alice> /game new kind:%s" % KIND, "robot> /game join",
-                     "alice> /game start"]:
-            out = self.lair.send(line)
-            check(not any(m["to"] == "ephemeral" for m in out),
-                  "replay: %r refused: %r" % (line, out))
-        dl.db_write(self.db, "UPDATE games SET seed = ? WHERE id = 1",
-                    (SEED,))
-        dl.db_write(self.db, "DELETE FROM snapshots WHERE game = 1")
-        self.lair.restart()
-        self.states.append(json.loads(self.lair.dump(1)))
-
-    def upto(self, rows):
-        """Plays the stored moves rows (of the bot's database) the replay
-        has not played yet; returns the states."""
-        if self.lair is None:
-            self.start()
-        for seq, _, seat, option in rows[len(self.states) - 1:]:
-            line = "%s> /game move choice:%s" % (self.NAMES[seat], option)
-            out = self.lair.send(line)
-            check(not any(m["to"] == "ephemeral" for m in out),
-                  "replay of move %d: %r refused: %r" % (seq, line, out))
-            self.states.append(json.loads(self.lair.dump(1)))
-        return self.states
-
-    def close(self):
-        if self.lair is not None:
-            self.lair.proc.kill()
-            self.lair.proc.wait()
-
-
 class Table(gt.Table):
     """What the test knows of game 1 (gametable's Table): alice and the
     AI seat (bob's until he leaves it), whose answers follow hers at once
@@ -783,7 +737,7 @@ def run(binary, openapi, tmp):
     # design on a slow sanitizer build): only the files' backlog may. The
     # bot reads it from its environment (lairlocal's sanitizer_env).
     os.environ["LAIR_PICTURE_MS"] = "1000"
-    replay = Replay(binary, tmp)
+    replay = gt.Replay(binary, tmp, KIND, SEED, ["alice", "robot"])
     try:
         with dl.processes(binary, openapi, tmp) as (fake, bot, db, local):
             t = Table(fake, bot, db, local, cards, replay, pictures)

@@ -290,60 +290,6 @@ class State(gt.State):
         return super().seen_by(seat) | set(self.looked(seat))
 
 
-class Replay:
-    """Every state of game 1, the AI seat's answers included: a second
-    console table on a database of its own plays the stored moves one by
-    one from the same seed, with a person in the AI seat's place (the
-    rules do not know names), and is dumped after each. The bot plays the
-    AI seat's answers right after a member's, so the test reads no state
-    between them; a card open only there (an Ally the AI played and a
-    Fate card returned to its hand) is looked up here. Started when first
-    needed, then kept up to date."""
-
-    NAMES = ["alice", "robot", "bob", "carol"]
-
-    def __init__(self, binary, tmp, cards):
-        self.binary, self.db, self.cards = binary, \
-            os.path.join(tmp, "replay.db"), cards
-        self.lair = None
-        self.states = []   # the State after seq moves, at index seq
-
-    def start(self):
-        self.lair = ll.Lair(self.binary, self.db)
-        for line in ["alice> /game new kind:%s" % RS.kind,
-                     "robot> /game join", "bob> /game join",
-                     "carol> /game join", "alice> /game start"]:
-            out = self.lair.send(line)
-            check(not any(m["to"] == "ephemeral" for m in out),
-                  "replay: %r refused: %r" % (line, out))
-        dl.db_write(self.db, "UPDATE games SET seed = ? WHERE id = 1",
-                    (RS.seed,))
-        dl.db_write(self.db, "DELETE FROM snapshots WHERE game = 1")
-        self.lair.restart()
-        self.add()
-
-    def add(self):
-        st = State(json.loads(self.lair.dump(1)), self.cards, 0)
-        self.states.append(st)
-
-    def upto(self, rows):
-        """Plays the stored moves rows (of the bot's database) the replay
-        has not played yet."""
-        if self.lair is None:
-            self.start()
-        for seq, _, seat, option in rows[len(self.states) - 1:]:
-            line = "%s> /game move choice:%s" % (self.NAMES[seat], option)
-            out = self.lair.send(line)
-            check(not any(m["to"] == "ephemeral" for m in out),
-                  "replay of move %d: %r refused: %r" % (seq, line, out))
-            self.add()
-
-    def close(self):
-        if self.lair is not None:
-            self.lair.proc.kill()
-            self.lair.proc.wait()
-
-
 class Table(gt.Table):
     """What the test knows of game 1 (gametable's Table): three members
     and the AI seat, whose answers follow a member's at once (the states
@@ -555,7 +501,9 @@ def choose_villains(t, rng):
 def run(binary, openapi, tmp):
     rng = random.Random(RS.rng_seed)
     cards = Cards(binary)
-    replay = Replay(binary, tmp, cards)
+    replay = gt.Replay(binary, tmp, RS.kind, RS.seed,
+                       ["alice", "robot", "bob", "carol"],
+                       lambda st: State(st, cards, 0))
     try:
         with dl.processes(binary, openapi, tmp) as (fake, bot, db, local):
             t = Table(fake, bot, db, local, cards, replay)
