@@ -430,32 +430,23 @@ static void test_unknown_game(void **unused) {
 /* Two tables alike in everything open, different in what is hidden: the
  * cards in the hands (the same number each) and the order of the decks
  * (another seed). */
+#define PRIVATE(seed, hands)                                                   \
+  "{\"rule\": \"privacy\", \"players\": 3, \"current\": 1, \"seed\": " seed    \
+  ", \"phase\": \"day\", \"hands\": " hands                                    \
+  ", \"projects\": [{\"seat\": 0, \"card\": \"doomsday_clock\","               \
+  "                \"mobs\": [{\"card\": \"tractor_beam_techs\"},"             \
+  "                           {\"card\": \"flak_gnomes\", \"proof\": true}]}," \
+  "               {\"seat\": 2, \"card\": \"asteroid_slingshot\"}],"           \
+  " \"facilities\": [{\"seat\": 0, \"card\": \"overtime_hq\"}],"               \
+  " \"asteroids\": [{\"owner\": 2, \"target\": 0, \"card\": \"wormhole\","     \
+  "                  \"charged\": true}],"                                     \
+  " \"minion_discard\": [\"adrenaline_shot\"]}"
 static const char *const PRIVATE_A =
-    "{\"rule\": \"privacy\", \"players\": 3, \"current\": 1, \"seed\": 1,"
-    " \"phase\": \"day\","
-    " \"hands\": [[\"mental_restart\", \"colossal_clone\"],"
-    "             [\"middle_management\"], []],"
-    " \"projects\": [{\"seat\": 0, \"card\": \"doomsday_clock\","
-    "                \"mobs\": [{\"card\": \"tractor_beam_techs\"},"
-    "                           {\"card\": \"flak_gnomes\", \"proof\": true}]},"
-    "               {\"seat\": 2, \"card\": \"asteroid_slingshot\"}],"
-    " \"facilities\": [{\"seat\": 0, \"card\": \"overtime_hq\"}],"
-    " \"asteroids\": [{\"owner\": 2, \"target\": 0, \"card\": \"wormhole\","
-    "                  \"charged\": true}],"
-    " \"minion_discard\": [\"adrenaline_shot\"]}";
+    PRIVATE("1", "[[\"mental_restart\", \"colossal_clone\"],"
+                 " [\"middle_management\"], []]");
 static const char *const PRIVATE_B =
-    "{\"rule\": \"privacy\", \"players\": 3, \"current\": 1, \"seed\": 2,"
-    " \"phase\": \"day\","
-    " \"hands\": [[\"jetpack_couriers\", \"plasma_stokers\"],"
-    "             [\"warranty_voiders\"], []],"
-    " \"projects\": [{\"seat\": 0, \"card\": \"doomsday_clock\","
-    "                \"mobs\": [{\"card\": \"tractor_beam_techs\"},"
-    "                           {\"card\": \"flak_gnomes\", \"proof\": true}]},"
-    "               {\"seat\": 2, \"card\": \"asteroid_slingshot\"}],"
-    " \"facilities\": [{\"seat\": 0, \"card\": \"overtime_hq\"}],"
-    " \"asteroids\": [{\"owner\": 2, \"target\": 0, \"card\": \"wormhole\","
-    "                  \"charged\": true}],"
-    " \"minion_discard\": [\"adrenaline_shot\"]}";
+    PRIVATE("2", "[[\"jetpack_couriers\", \"plasma_stokers\"],"
+                 " [\"warranty_voiders\"], []]");
 
 static void test_privacy(void **unused) {
   (void)unused;
