@@ -607,11 +607,10 @@ class Table:
         check((m["id"], m["_fake"].get("edits", 0)) in self.checked,
               "a channel message was never examined: %s" % text)
 
-    def private(self):
-        """Hands went only to their owners, never to a channel; every
-        version of every private message names only what its recipient
-        could see by then, and a hand it shows is its owner's hand of a
-        state the game was in by then."""
+    def private_messages(self):
+        """Checks every channel message (channel_public) and yields every
+        other message, a DM or an ephemeral answer, with its recipient,
+        a member."""
         fake = self.fake
         # The messages are read before the DM channels, so that every DM
         # among them is in dm_of.
@@ -624,6 +623,14 @@ class Table:
             who = dl.NAMES.get(m["_fake"]["audience"]) \
                 if m["_fake"]["ephemeral"] else dm_of.get(m["id"])
             check(who in self.MEMBERS, "a message to nobody playing: %r" % m)
+            yield m, who
+
+    def private(self):
+        """Hands went only to their owners, never to a channel; every
+        version of every private message names only what its recipient
+        could see by then, and a hand it shows is its owner's hand of a
+        state the game was in by then."""
+        for m, who in self.private_messages():
             for text, at in dl.versions(m):
                 past = [s for s in self.states if s.at <= at] or \
                     self.states[:1]

@@ -559,17 +559,8 @@ class Table(gt.Table):
         only an answer may show the table. Every channel message was
         examined and shows no DM's text; every version of every private
         message holds only what private_lines lets it."""
-        fake = self.fake
-        messages = fake.messages()
-        dm_of = {m["id"]: p for p in self.MEMBERS for m in fake.dms(p)}
-        for m in messages:
-            if m["channel_id"] == dl.CHANNEL and not m["_fake"]["ephemeral"]:
-                self.channel_public(m)
-                continue
+        for m, who in self.private_messages():
             answer = m["_fake"]["ephemeral"]
-            who = dl.NAMES.get(m["_fake"]["audience"]) if answer \
-                else dm_of.get(m["id"])
-            check(who in self.MEMBERS, "a message to nobody playing: %r" % m)
             hist = m["_fake"]["history"] + [m]
             for k, (text, at) in enumerate(dl.versions(m)):
                 h = hist[k]
