@@ -83,19 +83,7 @@ bool gal_in_range(const gal_state *s, int a, int t) {
   const gal_unit *x = &s->u[a], *y = &s->u[t];
   if (!on_board(x) || !on_board(y))
     return false;
-  int zx = gal_sectors[x->sector].zone, zy = gal_sectors[y->sector].zone;
-  switch (gal_types[x->type].range) {
-  case GAL_R_SECTOR:
-    return x->sector == y->sector;
-  case GAL_R_NEAR:
-    return x->sector == y->sector || gal_adjacent(x->sector, y->sector);
-  case GAL_R_ZONE:
-    return zx == zy;
-  case GAL_R_FAR:
-    return gal_zone_near(x->sector, zy); /* "zones adjacent to its sector" */
-  default:
-    return false;
-  }
+  return gal_reaches(x->type, x->sector, y->sector);
 }
 
 static bool can_build(const gal_state *s, int seat, int type) {

@@ -110,6 +110,9 @@ bool gal_zones_adjacent(int a, int b);
 /* Whether zone z is "adjacent to" sector x, as the Destroyer's range
  * reads: not x's own zone, and a sector of z borders x. */
 bool gal_zone_near(int x, int z);
+/* Whether a unit of type in sector x can hit a unit in sector y (both
+ * on the board): its range in the unit table. */
+bool gal_reaches(int type, int x, int y);
 /* The number of steps from sector a to b over the sector graph. */
 int gal_distance(int a, int b);
 /* The sector numbered by id ("R1"), or -1. */

@@ -25,23 +25,6 @@ static bool alive_on(const gal_unit *u) {
   return u->alive && u->sector < GAL_SECTORS;
 }
 
-/* Whether a unit of type at sector x can hit a unit at sector y. */
-static bool reach(int type, int x, int y) {
-  int zx = gal_sectors[x].zone, zy = gal_sectors[y].zone;
-  switch (gal_types[type].range) {
-  case GAL_R_SECTOR:
-    return x == y;
-  case GAL_R_NEAR:
-    return x == y || gal_adjacent(x, y);
-  case GAL_R_ZONE:
-    return zx == zy;
-  case GAL_R_FAR:
-    return gal_zone_near(x, zy);
-  default:
-    return false;
-  }
-}
-
 /* How good sector x is for a fighting unit of type: an enemy in reach
  * from there, else closer to the nearest enemy. */
 static int spot(const ai *a, int type, int x) {
@@ -50,7 +33,7 @@ static int spot(const ai *a, int type, int x) {
     const gal_unit *e = &a->s->u[k];
     if (!alive_on(e) || e->owner == a->me)
       continue;
-    if (reach(type, x, e->sector))
+    if (gal_reaches(type, x, e->sector))
       targets++;
     if (a->dist[x][e->sector] < best)
       best = a->dist[x][e->sector];
@@ -227,7 +210,7 @@ int gal_ai(const void *st, const eng_prompt *p, eng_rng *rng) {
       bool hits = false;
       for (int y = 0; y < GAL_SECTORS && !hits; y++)
         hits = a.dist[e->sector][y] <= moves && !a.s->black[y] &&
-               reach(e->type, y, x);
+               gal_reaches(e->type, y, x);
       if (hits)
         a.threat[x] += gal_types[e->type].damage *
                        (gal_types[e->type].ap - (e->sector == x ? 0 : 1));

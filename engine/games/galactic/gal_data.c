@@ -112,6 +112,21 @@ bool gal_zone_near(int x, int z) {
   return false;
 }
 
+bool gal_reaches(int type, int x, int y) {
+  switch (gal_types[type].range) {
+  case GAL_R_SECTOR:
+    return x == y;
+  case GAL_R_NEAR:
+    return x == y || gal_adjacent(x, y);
+  case GAL_R_ZONE:
+    return gal_sectors[x].zone == gal_sectors[y].zone;
+  case GAL_R_FAR: /* "zones adjacent to its sector" */
+    return gal_zone_near(x, gal_sectors[y].zone);
+  default:
+    return false;
+  }
+}
+
 int gal_distance(int a, int b) {
   int dist[GAL_SECTORS], queue[GAL_SECTORS], head = 0, tail = 0;
   for (int i = 0; i < GAL_SECTORS; i++)
