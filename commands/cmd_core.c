@@ -1136,20 +1136,31 @@ int cmd_options(const live *L, cmd_choice *out, int max) {
   return n;
 }
 
+size_t cmd_winners(const live *L, const eng_result *res, const char *nobody,
+                   char *out, size_t cap) {
+  size_t o = 0;
+  int winners = 0;
+  if (cap)
+    out[0] = '\0';
+  for (int s = 0; s < L->n_seats && o < cap; s++)
+    if (res->winners & (1u << s))
+      o += (size_t)snprintf(out + o, cap - o, "%s%s", winners++ ? " and " : "",
+                            L->seats[s].name);
+  if (o < cap)
+    o += (size_t)snprintf(out + o, cap - o, "%s",
+                          winners ? (winners > 1 ? " win" : " wins") : nobody);
+  return o < cap ? o : cap ? cap - 1 : 0;
+}
+
 void cmd_result_text(const live *L, char *out, size_t cap) {
   eng_result res;
   eng_game_result(L->g, &res);
   size_t o =
       (size_t)snprintf(out, cap, "**Game #%" PRId64 " is over.** ", L->row.id);
-  int winners = 0;
-  for (int s = 0; s < L->n_seats && o < cap; s++)
-    if (res.winners & (1u << s))
-      o += (size_t)snprintf(out + o, cap - o, "%s%s", winners++ ? " and " : "",
-                            L->seats[s].name);
   if (o < cap)
-    snprintf(out + o, cap - o, "%s (%s).",
-             winners ? (winners > 1 ? " win" : " wins") : "Nobody wins",
-             res.reason);
+    o += cmd_winners(L, &res, "Nobody wins", out + o, cap - o);
+  if (o < cap)
+    snprintf(out + o, cap - o, " (%s).", res.reason);
 }
 
 /* ---- the turn's messages ---------------------------------------------

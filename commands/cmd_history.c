@@ -731,18 +731,9 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
     snprintf(name, sizeof name, "game-%" PRId64 ".json", L->row.id);
     eng_result res;
     eng_game_result(w->g, &res);
-    size_t o = 0;
-    how[0] = '\0';
     if (res.over) {
-      int winners = 0;
-      for (int s = 0; s < L->n_seats && o < sizeof how; s++)
-        if (res.winners & (1u << s))
-          o += (size_t)snprintf(how + o, sizeof how - o, "%s%s",
-                                winners++ ? " and " : "", L->seats[s].name);
-      if (o < sizeof how)
-        snprintf(how + o, sizeof how - o, "%s (%s)",
-                 winners ? (winners > 1 ? " win" : " wins") : "nobody wins",
-                 res.reason);
+      size_t o = cmd_winners(L, &res, "nobody wins", how, sizeof how);
+      snprintf(how + o, sizeof how - o, " (%s)", res.reason);
     } else {
       snprintf(how, sizeof how, "aborted before the end");
     }
@@ -919,9 +910,8 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
              " (%s, %s) is open, and %s %s invited back: join with /game "
              "join, or decline with /game leave. It cannot start before "
              "everyone invited has answered.%s%s%s",
-             r->user_name, old, gid, rs->name,
-             eng_mode_name(rs, cfg.mode), names,
-             n_asked == 1 ? "is" : "are", N->n_seats ? " Seated: " : "",
+             r->user_name, old, gid, rs->name, eng_mode_name(rs, cfg.mode),
+             names, n_asked == 1 ? "is" : "are", N->n_seats ? " Seated: " : "",
              N->n_seats ? list : "", N->n_seats ? "." : "");
     cmd_send_to(c, r, CMD_TO_CHANNEL, NULL, NULL, N, msg, ping, NULL);
     cmd_arm_lobby(c, N);
@@ -931,8 +921,8 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
   cmd_announce(c, r, N,
                "%s asked for a rematch of game #%" PRId64 ": game #%" PRId64
                " (%s, %s) with %s.%s",
-               r->user_name, old, gid, rs->name,
-               eng_mode_name(rs, cfg.mode), list,
+               r->user_name, old, gid, rs->name, eng_mode_name(rs, cfg.mode),
+               list,
                start ? ""
                      : " Join with /game join; start it with /game "
                        "start.");

@@ -181,6 +181,11 @@ void cmd_names(const live *L, const char *in, char *out, size_t cap);
 void cmd_render(const live *L, int viewer, int what, char *out, size_t cap);
 /* The current prompt's options with names put in; returns how many. */
 int cmd_options(const live *L, cmd_choice *out, int max);
+/* Writes who won res, a game of L, into out (cap bytes): "alice and bob
+ * win", "alice wins", or nobody ("nobody wins") when no seat did. Returns
+ * the length written. */
+size_t cmd_winners(const live *L, const eng_result *res, const char *nobody,
+                   char *out, size_t cap);
 void cmd_result_text(const live *L, char *out, size_t cap);
 /* DMs the deciding player their turn (hand, as cmd_render wrote it, or
  * NULL to render it here; this turn's lines; the question and options):
@@ -207,8 +212,8 @@ typedef struct cmd_fitted {
  * its last line; when none has a line to give, text (the caller's, in
  * place) loses its oldest lines. Values cut short end with
  * CMD_FIELD_CUT. Cannot fail. */
-void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n,
-                    const char *title, char *text);
+void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n, const char *title,
+                    char *text);
 /* Delivers a message kept up to date in place (cmd_msg.edit): to the
  * channel, or to who by DM; text is cut to CMD_EDIT_MAX bytes (never
  * mid-character). */
@@ -245,7 +250,8 @@ bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
                 const cmd_lines *lines);
 eng_rc cmd_apply_stored(eng_game *g, const sto_move *m);
 
-/* ---- settings (cmd_conf.c; the /gamemod settings handler: cmd_settings.c) ----
+/* ---- settings (cmd_conf.c; the /gamemod settings handler: cmd_settings.c)
+ * ----
  */
 typedef struct cmd_setting_def {
   const char *key;

@@ -195,13 +195,7 @@ const cmd_def cmd_table[] = {
      {GAME_OPT,
       {"public", "yes: post the picture in the channel for everyone",
        CMD_ARG_STRING, false, false, 0, 0, yes_no}}},
-    {"prefs",
-     "show",
-     "Your reminder settings",
-     false,
-     cmd_h_prefs,
-     0,
-     {{0}}},
+    {"prefs", "show", "Your reminder settings", false, cmd_h_prefs, 0, {{0}}},
     {"prefs",
      "set",
      "Change your reminders, time zone, quiet hours or Condition and interrupt "
@@ -443,10 +437,11 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
     cmd_announce(c, r, NULL, "%s opened game #%" PRId64 " in <#%s>.",
                  r->user_name, gid, g.channel);
   cmd_announce_lobby(c, r, L,
-               "%s opened game #%" PRId64 ": %s (%s, up to %ld players%s). "
-               "Join with /game join; %s starts it with /game start.",
-               r->user_name, gid, rs->name, eng_mode_name(rs, cfg.mode),
-               seats, ai ? ", AI players seated" : "", r->user_name);
+                     "%s opened game #%" PRId64
+                     ": %s (%s, up to %ld players%s). "
+                     "Join with /game join; %s starts it with /game start.",
+                     r->user_name, gid, rs->name, eng_mode_name(rs, cfg.mode),
+                     seats, ai ? ", AI players seated" : "", r->user_name);
 }
 
 static live *lobby(cmd_ctx *c, const cmd_request *r) {
@@ -654,8 +649,9 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   }
   if (L->n_seats < rs->min_players) {
     char lead[160];
-    snprintf(lead, sizeof lead, "%s needs at least %d players; game #%" PRId64
-             " has %d.", rs->name, rs->min_players, L->row.id, L->n_seats);
+    snprintf(lead, sizeof lead,
+             "%s needs at least %d players; game #%" PRId64 " has %d.",
+             rs->name, rs->min_players, L->row.id, L->n_seats);
     cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
@@ -799,15 +795,11 @@ static void h_board(cmd_ctx *c, const cmd_request *r) {
   if (p->player < 0) {
     eng_result res;
     eng_game_result(L->g, &res);
-    int winners = 0;
     o += (size_t)snprintf(line + o, sizeof line - o, "the game is over; ");
-    for (int s = 0; s < L->n_seats && o < sizeof line; s++)
-      if (res.winners & (1u << s))
-        o += (size_t)snprintf(line + o, sizeof line - o, "%s%s",
-                              winners++ ? " and " : "", L->seats[s].name);
-    if (o < sizeof line)
-      snprintf(line + o, sizeof line - o, "%s.",
-               winners ? (winners > 1 ? " win" : " wins") : "nobody wins");
+    if (o < sizeof line) {
+      o += cmd_winners(L, &res, "nobody wins", line + o, sizeof line - o);
+      snprintf(line + o, sizeof line - o, ".");
+    }
   } else if (cmd_paused(c, L)) {
     snprintf(line + o, sizeof line - o, "paused by a moderator.");
   } else if (p->player < L->n_seats) {
@@ -846,8 +838,8 @@ static size_t pile_text(const json_t *v, const char *key, char *t, size_t cap,
   pile_label(key, label, sizeof label);
   size_t n = json_array_size(a);
   if (o < cap)
-    o += (size_t)snprintf(t + o, cap - o, "%s**%s** (%zu card%s)%s", o ? "\n" : "",
-                          label, n, n == 1 ? "" : "s",
+    o += (size_t)snprintf(t + o, cap - o, "%s**%s** (%zu card%s)%s",
+                          o ? "\n" : "", label, n, n == 1 ? "" : "s",
                           whole && n ? ", from the bottom to the top: " : "");
   for (size_t k = 0; whole && k < n && o < cap; k++) {
     const char *name =
@@ -884,8 +876,10 @@ static void h_pile(cmd_ctx *c, const cmd_request *r) {
                              p == piles ? "" : ", ", *p);
   }
   if (want && !key) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " has no open pile '%.40s'. Its open "
-              "piles are: %s.", L->row.id, want, names);
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 " has no open pile '%.40s'. Its open "
+              "piles are: %s.",
+              L->row.id, want, names);
     return;
   }
   json_t *v = L->g->rs->view(L->g->state, -1);
@@ -1361,8 +1355,8 @@ int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
                  "Not your decision: game #%" PRId64 " waits for %.40s",
                  L->row.id, L->seats[p].name);
       else
-        snprintf(out[0].label, sizeof out[0].label,
-                 "Game #%" PRId64 " is over", L->row.id);
+        snprintf(out[0].label, sizeof out[0].label, "Game #%" PRId64 " is over",
+                 L->row.id);
       return 1;
     }
     cmd_choice opts[ENG_OPTIONS_MAX];
