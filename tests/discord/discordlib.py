@@ -635,6 +635,22 @@ def value_or_label(rng, opt, choices, p, stats):
     return opt["value"]
 
 
+def quiet(fake, seconds=5.5, timeout=60):
+    """Waits until the bot has sent nothing for `seconds`, longer than
+    Discord's 5-second windows: the edits of older messages (a passed
+    turn's last text) drain behind the channel's rate limit, on a bucket
+    of their own, so they may come after a newer message's post."""
+    end = time.monotonic() + timeout
+    last, since = fake.last_request_n(), time.monotonic()
+    while time.monotonic() - since < seconds:
+        if time.monotonic() > end:
+            raise Fail("the bot kept sending requests for %d s" % timeout)
+        time.sleep(0.1)
+        n = fake.last_request_n()
+        if n != last:
+            last, since = n, time.monotonic()
+
+
 def wait_buckets(since):
     """A new process cannot know the rate-limit buckets its predecessor
     emptied, and the fake counts a 429 on one as unexpected: the channel
@@ -743,6 +759,9 @@ def main(name, fn):
         except Fail as e:
             report_live()
             print("%s: FAIL: %s" % (name, e))
+            sys.path.insert(0, os.path.join(ROOT, "tests", "local"))
+            import lairlocal  # its one-line gist of a long failure
+            lairlocal.print_gist(name, e)
             return 1
         except Exception:
             report_live()

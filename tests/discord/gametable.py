@@ -562,6 +562,8 @@ class Table:
                     return m
             return None
         end = dl.wait_until(over, 60, "the end in the channel")
+        # An earlier turn's last edit may still be behind the rate limit.
+        dl.quiet(fake)
         self.over_text = dl.message_text(end)
         for m in fake.messages(channel=dl.CHANNEL):
             if m["_fake"]["via"] == "channel" and \

@@ -357,13 +357,24 @@ def part_threads_default(fake, db, stats):
     stats["threads_default"] = 3
 
 
+def turn_of(body):
+    """The turn number in a turn message's title, or None."""
+    for e in (body or {}).get("embeds") or []:
+        m = re.search(r"turn (\d+)$", e.get("title") or "")
+        if m:
+            return int(m.group(1))
+    return None
+
+
 def part_turn_followup(fake, db, stats):
     """A click in alice's DM that ends her turn against the AI: the AI's
     turn is played in the same command, and her next turn's DM comes as
     a follow-up of the click (an interaction webhook, outside her DM
     channel's 5 messages per 5 s), not a post in her DM channel; that
     message is then her turn's DM, edited in place by a move made from
-    the channel."""
+    the channel. A move from the channel that ends a turn rightly posts
+    the next turn's DM (an answer to the AI's card in the AI's turn, a
+    discard that ends it): then the clicks go on from that DM."""
     text = public(dl.slash(fake, "alice", "new", dl.options(
         kind="supervillain", seats=2, ai=1), channel=CH_FOLLOW),
         "/game new against the AI")
@@ -378,60 +389,86 @@ def part_turn_followup(fake, db, stats):
             if ids:
                 return m, ids[0]
         return None
-    for k in range(200):
-        dm, comp = dl.wait_until(prompt, 15, "alice's turn DM")
-        version = int(pat.match(comp["custom_id"]).group(1))
-        if comp["type"] == 3:  # a select menu: the first option
-            value = comp["options"][0]["value"]
-            ends = [o["value"] for o in comp["options"] if o["value"] == "end"]
-            info = dl.click(fake, "alice", comp["custom_id"],
-                            [ends[0] if ends else value],
-                            message_id=dm["id"])
+    clicks, ended = 0, 0
+    for attempt in range(20):
+        for k in range(200):
+            dm, comp = dl.wait_until(prompt, 15, "alice's turn DM")
+            version = int(pat.match(comp["custom_id"]).group(1))
+            if comp["type"] == 3:  # a select menu: the first option
+                value = comp["options"][0]["value"]
+                ends = [o["value"] for o in comp["options"]
+                        if o["value"] == "end"]
+                info = dl.click(fake, "alice", comp["custom_id"],
+                                [ends[0] if ends else value],
+                                message_id=dm["id"])
+            else:
+                ids = [c["custom_id"] for c in dl.custom_ids(dm)
+                       if c.get("custom_id", "").startswith(
+                           "m:%d:%d:" % (game, version))]
+                ends = [i for i in ids if i.endswith(":end")]
+                info = dl.click(fake, "alice", (ends or ids)[0],
+                                message_id=dm["id"])
+            clicks += 1
+            check(info["callback"]["type"] == 7,
+                  "a click in alice's DM got %r" % info["callback"])
+            hook = "/webhooks/%s/%s" % (dl.APP_ID, info["token"])
+            time.sleep(0.3)
+            ups = [r for r in fake.requests() if r["method"] == "POST" and
+                   r["path"] == hook]
+            if ups:
+                break
         else:
-            ids = [c["custom_id"] for c in dl.custom_ids(dm)
-                   if c.get("custom_id", "").startswith(
-                       "m:%d:%d:" % (game, version))]
-            ends = [i for i in ids if i.endswith(":end")]
-            info = dl.click(fake, "alice", (ends or ids)[0],
-                            message_id=dm["id"])
-        check(info["callback"]["type"] == 7, "a click in alice's DM got %r" %
-              info["callback"])
-        hook = "/webhooks/%s/%s" % (dl.APP_ID, info["token"])
-        time.sleep(0.3)
-        ups = [r for r in fake.requests() if r["method"] == "POST" and
-               r["path"] == hook]
-        if ups:
-            break
+            raise dl.Fail("no click of alice's ended her turn against the AI")
+        check(len(ups) == 1 and ups[0]["status"] == 200,
+              "the new turn's follow-up: %r" % ups)
+        it = fake.get("/interaction/%s" % info["id"])
+        new = it["followups"]
+        check(len(new) == 1 and not new[0]["_fake"]["ephemeral"] and
+              new[0]["channel_id"] == dm["channel_id"] and
+              "Your turn" in dl.message_text(new[0]) and
+              dl.custom_ids(new[0]),
+              "the new turn's DM came as %r" % new)
+        turn = turn_of(new[0])
+        check(turn is not None, "the follow-up turn DM names no turn: %r" %
+              new[0].get("embeds"))
+        # A move from the channel edits that message; nothing new is
+        # posted in her DM channel unless the move ended the turn.
+        since = fake.last_request_n()
+        mine = "/channels/%s/messages" % dm["channel_id"]
+        # Not the end of her turn: that would rightly post the next DM.
+        choices = [c for c in dl.autocomplete(
+            fake, "alice", "move", "choice", "", channel=CH_FOLLOW)
+            if c["value"] != "end"]
+        check(choices, "alice was offered nothing but the end of her turn")
+        value = dl.pick(random.Random(3), WEIGHTS, choices)["value"]
+        acted(dl.slash(fake, "alice", "move", dl.options(choice=value),
+                       channel=CH_FOLLOW),
+              "a move from the channel (%s)" % value)
+        edited = "%s/%s" % (mine, new[0]["id"])
+        dl.wait_until(lambda: sent_request(fake, "PATCH", edited, since) or
+                      sent_request(fake, "POST", mine, since), 10,
+                      "the edit of the follow-up turn DM")
+        dl.quiet(fake)
+        posted = [turn_of(r["body"])
+                  for r in sent_request(fake, "POST", mine, since)]
+        if posted and all(t is not None and t > turn for t in posted):
+            ended += 1  # the move ended turn `turn`: a new turn's DM
+            continue
+        check(not posted,
+              "a move from the channel (%s) in turn %d posted a new DM "
+              "(turns %r) instead of editing the turn's" %
+              (value, turn, posted))
+        check(sent_request(fake, "PATCH", edited, since),
+              "a move from the channel (%s) did not edit the follow-up "
+              "turn DM" % value)
+        break
     else:
-        raise dl.Fail("no click of alice's ended her turn against the AI")
-    check(len(ups) == 1 and ups[0]["status"] == 200,
-          "the new turn's follow-up: %r" % ups)
-    it = fake.get("/interaction/%s" % info["id"])
-    new = it["followups"]
-    check(len(new) == 1 and not new[0]["_fake"]["ephemeral"] and
-          new[0]["channel_id"] == dm["channel_id"] and
-          "Your turn" in dl.message_text(new[0]) and dl.custom_ids(new[0]),
-          "the new turn's DM came as %r" % new)
-    # A move from the channel edits that message; nothing new is posted
-    # in her DM channel.
-    since = fake.last_request_n()
-    mine = "/channels/%s/messages" % dm["channel_id"]
-    # Not the end of her turn: that would rightly post the next turn's DM.
-    choices = [c for c in dl.autocomplete(fake, "alice", "move", "choice", "",
-                                          channel=CH_FOLLOW)
-               if c["value"] != "end"]
-    check(choices, "alice was offered nothing but the end of her turn")
-    value = dl.pick(random.Random(3), WEIGHTS, choices)["value"]
-    acted(dl.slash(fake, "alice", "move", dl.options(choice=value),
-                   channel=CH_FOLLOW), "a move from the channel (%s)" % value)
-    dl.wait_until(lambda: sent_request(fake, "PATCH", "%s/%s" % (
-        mine, new[0]["id"]), since), 10, "the edit of the follow-up turn DM")
-    check(not sent_request(fake, "POST", mine, since),
-          "a move from the channel posted a new DM instead of editing the "
-          "turn's")
+        raise dl.Fail("in 20 tries every move from the channel ended "
+                      "alice's turn")
     public(mod_slash(fake, "abort", dl.options(game=game),
                      channel=CH_FOLLOW), "the abort of game #%d" % game)
-    stats["followup_clicks"] = k + 1
+    stats["followup_clicks"] = clicks
+    stats["followup_ended"] = ended
 
 
 def is_dm_path(fake, path):
@@ -938,7 +975,9 @@ def run(binary, openapi, tmp):
         return ("a game in thread %s (%d messages there, none in the "
                 "parent); threads by default only where Lair may open "
                 "them (%d cases); a new turn's DM as the follow-up of a "
-                "click after %d clicks; %d reminders (channel with one ping, DM), a muted "
+                "click after %d clicks (%d channel moves that ended the "
+                "turn tried again); %d reminders (channel with one ping, "
+                "DM), a muted "
                 "turn, a half-time warning, %d deadlines (ai, forfeit) by "
                 "the bot's timers; a rematch pinging its 2 invited players; "
                 "a %d-answer game exported as a %d-byte "
@@ -949,6 +988,7 @@ def run(binary, openapi, tmp):
                 "requests, 0 violations" % (
                     stats["thread"], stats["thread_messages"],
                     stats["threads_default"], stats["followup_clicks"],
+                    stats["followup_ended"],
                     stats["reminders"], stats["deadlines"],
                     stats["export_answers"], stats["export_bytes"],
                     stats["export_moves"], stats["tampered"],

@@ -855,6 +855,15 @@ def play_random(lair, rng, players, max_moves=None, on_line=None,
     return lines
 
 
+def print_gist(name, e):
+    """A failure whose message quotes a long text (a message, a state)
+    is said again in one line, last: a log cut in its middle keeps its
+    end, and this line names the check that failed."""
+    text = str(e)
+    if "\n" in text:
+        print("%s: FAIL, in short: %s" % (name, text.split("\n")[0][:400]))
+
+
 def main(name, fn):
     """Runs fn(binary, tmpdir) -> summary text; prints it; exit status."""
     if len(sys.argv) != 2:
@@ -866,6 +875,7 @@ def main(name, fn):
             summary = fn(binary, tmp)
         except Fail as e:
             print("%s: FAIL: %s" % (name, e))
+            print_gist(name, e)
             return 1
         except Exception:
             traceback.print_exc(file=sys.stdout)
