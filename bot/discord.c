@@ -16,6 +16,7 @@
 /* madvise (Linux, BSD) and dl_iterate_phdr (glibc): not in POSIX. */
 #define _GNU_SOURCE
 #include "discord_int.h"
+#include "pic.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -350,12 +351,19 @@ static size_t release_file_pages(void) {
   return total;
 }
 
+/* Whether pictures are drawn: then the font's file pages are given back
+ * too. Set once at start-up. */
+static bool pictures_on;
+
 /* Gives back what the process holds and does not use: freed heap
- * memory, and its mappings of file pages (release_file_pages). Returns
- * the bytes of file pages advised. */
+ * memory, and its mappings of file pages (release_file_pages, and the
+ * font's, pic_release_pages). Returns the bytes of file pages advised. */
 static size_t release_memory(void) {
   malloc_trim(0);
-  return release_file_pages();
+  size_t n = release_file_pages();
+  if (pictures_on)
+    n += pic_release_pages();
+  return n;
 }
 
 static void tick(bot_discord *b) {
@@ -472,7 +480,8 @@ static json_t *subcommands_json(const char *group) {
       if (type == 3 && o->choices) {
         json_t *ch = json_array();
         for (const char *const *c = o->choices; *c; c++)
-          json_array_append_new(ch, json_pack("{ssss}", "name", *c, "value", *c));
+          json_array_append_new(ch,
+                                json_pack("{ssss}", "name", *c, "value", *c));
         json_object_set_new(jo, "choices", ch);
       } else if (type == 3 && o->autocomplete) {
         json_object_set_new(jo, "autocomplete", json_true());
@@ -631,6 +640,14 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
                    .log = log_command,
                    .log_ctx = b};
   b->cmd = cmd_new(&cc);
+  /* The font loads now, with the rest of start-up, whose pages are
+   * given back before the first interaction. */
+  if (cc.pictures) {
+    if (pic_prepare(err, sizeof err) == 0)
+      pictures_on = true;
+    else
+      bot_dc_log(b, LOG_WARN, "pictures: %s", err);
+  }
   char ua[120];
   snprintf(ua, sizeof ua, "DiscordBot (https://github.com/lair-bot/lair, %s)",
            LAIR_VERSION);

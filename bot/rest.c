@@ -135,7 +135,7 @@ static void attempt_free(req *q) {
     return;
   if (a->easy)
     curl_easy_cleanup(a->easy);
-  curl_mime_free(a->mime);
+  free(a->form);
   free(a->body);
   free(a->resp.p);
   free(a);
@@ -162,33 +162,8 @@ static void req_free_in(bot_rest *r, req *q) {
   free(q);
 }
 
-/* A file part's bytes, read by curl from the request's own copy (which
- * outlives the transfer) rather than copied again. */
-typedef struct part_reader {
-  const char *data;
-  size_t len, pos;
-} part_reader;
-
-static size_t part_read(char *buf, size_t size, size_t nitems, void *arg) {
-  part_reader *p = arg;
-  size_t n = size * nitems, left = p->len - p->pos;
-  if (n > left)
-    n = left;
-  memcpy(buf, p->data + p->pos, n);
-  p->pos += n;
-  return n;
-}
-
-static int part_seek(void *arg, curl_off_t offset, int origin) {
-  part_reader *p = arg;
-  if (origin != SEEK_SET || offset < 0 || (uint64_t)offset > p->len)
-    return CURL_SEEKFUNC_FAIL;
-  p->pos = (size_t)offset;
-  return CURL_SEEKFUNC_OK;
-}
-
 /* The Content-Type of a file part, by its name's ending. */
-static const char *file_type(const char *name) {
+const char *bot_rest_file_type(const char *name) {
   static const struct {
     const char *end, *type;
   } types[] = {{".png", "image/png"},
@@ -383,36 +358,17 @@ static bool setup(bot_rest *r, req *q, attempt *a, CURL *e) {
     /* Discord's file upload: multipart/form-data with the message as
      * payload_json and the files as files[0], files[1]... (the message's
      * "attachments" give each its id, its index). */
-    a->mime = curl_mime_init(e);
-    curl_mimepart *part = a->mime ? curl_mime_addpart(a->mime) : NULL;
-    ok = ok && part && curl_mime_name(part, "payload_json") == CURLE_OK &&
-         curl_mime_type(part, "application/json") == CURLE_OK &&
-         curl_mime_data(part, body ? body : "{}", CURL_ZERO_TERMINATED) ==
-             CURLE_OK;
-    int i = 0;
-    for (const req_file *f = q->file; ok && f; f = f->next, i++) {
-      char name[24];
-      snprintf(name, sizeof name, "files[%d]", i);
-      part = curl_mime_addpart(a->mime);
-      part_reader *rd = malloc(sizeof *rd);
-      if (rd)
-        *rd = (part_reader){f->data, f->len, 0};
-      ok = part && rd && curl_mime_name(part, name) == CURLE_OK &&
-           curl_mime_filename(part, f->name) == CURLE_OK &&
-           curl_mime_type(part, file_type(f->name)) == CURLE_OK;
-      /* curl frees rd with the part (free), whatever happens next. */
-      if (ok && curl_mime_data_cb(part, (curl_off_t)f->len, part_read,
-                                  part_seek, free, rd) != CURLE_OK) {
-        free(rd);
-        ok = false;
-      } else if (!ok) {
-        free(rd);
-      }
-    }
-    /* curl appends the boundary to a Content-Type we set; hdr_plain's
-     * empty one would leave "; boundary=..." without the type. */
+    a->form = bot_rest_multipart_new(r->boundary, body ? body : "{}", q->file,
+                                     bot_rest_file_type);
+    ok = ok && a->form;
     SET(CURLOPT_HTTPHEADER, r->hdr_mime);
-    SET(CURLOPT_MIMEPOST, a->mime);
+    SET(CURLOPT_POST, 1L);
+    SET(CURLOPT_POSTFIELDSIZE_LARGE,
+        (curl_off_t)(a->form ? a->form->total : 0));
+    SET(CURLOPT_READFUNCTION, bot_rest_multipart_read);
+    SET(CURLOPT_READDATA, a->form);
+    SET(CURLOPT_SEEKFUNCTION, bot_rest_multipart_seek);
+    SET(CURLOPT_SEEKDATA, a->form);
   } else if (body) {
     /* Not copied by curl: body lives as long as the attempt. */
     SET(CURLOPT_HTTPHEADER, r->hdr_json);
@@ -559,8 +515,8 @@ static void complete(bot_rest *r, req *q, CURLcode cc) {
   curl_multi_remove_handle(r->multi, a->easy);
   curl_easy_cleanup(a->easy);
   a->easy = NULL;
-  curl_mime_free(a->mime);
-  a->mime = NULL;
+  free(a->form);
+  a->form = NULL;
   free(a->body);
   a->body = NULL;
   if (q->route) {
@@ -911,7 +867,12 @@ bot_rest *bot_rest_new(const bot_rest_config *cfg) {
     snprintf(auth, alen, "Authorization: Bot %s", cfg->token);
     r->hdr_json = build_headers(auth, "Content-Type: application/json");
     r->hdr_plain = build_headers(auth, "Content-Type:");
-    r->hdr_mime = build_headers(auth, "Content-Type: multipart/form-data");
+    char mime[96];
+    if (bot_rest_boundary(r->boundary) == 0) {
+      snprintf(mime, sizeof mime,
+               "Content-Type: multipart/form-data; boundary=%s", r->boundary);
+      r->hdr_mime = build_headers(auth, mime);
+    }
     free_secret(auth);
   }
   r->multi = curl_multi_init();

@@ -1,8 +1,8 @@
 /*
  * rest_int.h: inside the Discord HTTP client, shared by rest.c (requests,
- * sending, the client's loop and the public API) and rest_route.c (route
- * keys, rate-limit buckets and the invalid-request window). Not for other
- * layers.
+ * sending, the client's loop and the public API), rest_route.c (route
+ * keys, rate-limit buckets and the invalid-request window) and
+ * rest_multipart.c (a body with files). Not for other layers.
  */
 #ifndef LAIR_REST_INT_H
 #define LAIR_REST_INT_H
@@ -70,15 +70,29 @@ typedef struct bucket {
 
 typedef struct route route;
 
+/* A multipart/form-data body (rest_multipart.c): its parts' framing in
+ * text, between which the request's own files are read in place. */
+#define BOT_REST_BOUNDARY_LEN 37 /* "lair-" and 32 hex digits */
+typedef struct rest_multipart {
+  struct {
+    const void *p;
+    size_t n;
+  } seg[2 * BOT_REST_FILES_MAX + 1];
+  int n_seg, at; /* the segments, and the one being read */
+  size_t off;    /* read of seg[at] */
+  uint64_t total;
+  char text[];
+} rest_multipart;
+
 /* One attempt of a request, from its start until its answer is handled:
  * the transfer and what came back. Only requests in flight have one, so
  * the many that wait behind rate limits do not carry it. */
 typedef struct attempt {
   struct req *prev; /* the in-flight list (req.next the other way) */
   CURL *easy;
-  curl_mime *mime; /* a multipart body */
-  char *body;      /* the JSON unpacked for this attempt, or NULL */
-  double started;  /* CLOCK_MONOTONIC s */
+  rest_multipart *form; /* a multipart body */
+  char *body;           /* the JSON unpacked for this attempt, or NULL */
+  double started;       /* CLOCK_MONOTONIC s */
   rbuf resp;
   rl_hdrs hdr;
 } attempt;
@@ -137,7 +151,7 @@ struct bot_rest {
   bool stopping;
   bot_rest_stats stats;
   size_t file_bytes; /* bot_rest_file_bytes (atomic, not under lock) */
-  int64_t *inv; /* ring of invalid answers' times */
+  int64_t *inv;      /* ring of invalid answers' times */
   int inv_cap, inv_head, inv_n;
 
   /* Fixed after bot_rest_new. */
@@ -145,6 +159,7 @@ struct bot_rest {
   CURLM *multi;
   char *api_base, *user_agent;
   struct curl_slist *hdr_json, *hdr_plain, *hdr_mime;
+  char boundary[BOT_REST_BOUNDARY_LEN + 1]; /* of every multipart body */
   int max_5xx, timeout_ms, budget;
 
   /* The client's thread only. */
@@ -205,5 +220,20 @@ void bot_rest_sweep(bot_rest *r, int64_t now);
  * key's length. */
 size_t bot_rest_route_key(const char *method, const char *path, char *out,
                           size_t cap, size_t *mbeg, size_t *mend);
+/* The Content-Type of a file part, by its name's ending. */
+const char *bot_rest_file_type(const char *name);
+/* A client's boundary, drawn from the kernel's random source; -1 when
+ * it gave none. */
+int bot_rest_boundary(char out[BOT_REST_BOUNDARY_LEN + 1]);
+/* The body of json and files framed by boundary (type_of names a file's
+ * Content-Type), reading files' data in place; NULL when out of memory,
+ * when a part holds the boundary or a file's name cannot be quoted. */
+rest_multipart *bot_rest_multipart_new(const char *boundary, const char *json,
+                                       const req_file *files,
+                                       const char *(*type_of)(const char *));
+/* curl's CURLOPT_READFUNCTION and CURLOPT_SEEKFUNCTION over such a body. */
+size_t bot_rest_multipart_read(char *buf, size_t size, size_t nitems,
+                               void *arg);
+int bot_rest_multipart_seek(void *arg, curl_off_t offset, int origin);
 
 #endif

@@ -236,6 +236,29 @@ static void test_same_bytes_twice(void **unused) {
   }
 }
 
+/* pic_prepare loads the font (a second call is harmless), and
+ * pic_release_pages gives back the process's mappings of the font's
+ * files: afterwards a picture is the very same bytes (the pages come
+ * back from the file), and a second release finds those pages mapped
+ * again. */
+static void test_release_pages(void **unused) {
+  (void)unused;
+  char err[256];
+  assert_int_equal(pic_prepare(err, sizeof err), 0);
+  assert_int_equal(pic_prepare(err, sizeof err), 0);
+  json_t *view = sv_table();
+  pic_png a, b;
+  assert_int_equal(pic_draw("supervillain", view, &a, err, sizeof err), 0);
+  assert_true(pic_release_pages() > 0);
+  assert_int_equal(pic_draw("supervillain", view, &b, err, sizeof err), 0);
+  assert_int_equal(a.len, b.len);
+  assert_memory_equal(a.data, b.data, a.len);
+  assert_true(pic_release_pages() > 0);
+  pic_png_free(&a);
+  pic_png_free(&b);
+  json_decref(view);
+}
+
 /* A view with the players' names (the commands layer adds them) draws
  * them where the seats are named: different bytes from the bare view,
  * and the very bytes of the bare view when the names are the numbered
@@ -489,6 +512,7 @@ int main(void) {
       cmocka_unit_test(test_golden_supervillain),
       cmocka_unit_test(test_golden_galactic),
       cmocka_unit_test(test_same_bytes_twice),
+      cmocka_unit_test(test_release_pages),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_threads),
       cmocka_unit_test(test_png_decodes),

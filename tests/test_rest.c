@@ -9,8 +9,10 @@
  * retries, the invalid-request budget, the interaction lane, the global
  * 50/s limit, timeouts, Discord error codes, the size cap, file uploads,
  * superseded messages (bot_rest_send_latest), bodies kept packed while
- * they wait (bot_pack), bot_rest_call and shutdown.
+ * they wait (bot_pack), bot_rest_call and shutdown; the multipart framing
+ * of files (rest_multipart.c) byte for byte.
  */
+#define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,6 +36,7 @@
 #include <jansson.h>
 
 #include "rest.h"
+#include "rest_int.h" /* rest_multipart.c's framing */
 
 #ifndef REST_SERVER_PY
 #error "REST_SERVER_PY must name tests/rest_server.py"
@@ -570,12 +573,97 @@ static void test_file_upload(void **state) {
   assert_int_equal(strncmp(ct, "multipart/form-data; boundary=", 30), 0);
   assert_string_equal(json_string_value(json_object_get(h, "authorization")),
                       "Bot " TOKEN);
-  const char *body = json_string_value(json_object_get(e, "body"));
-  assert_non_null(strstr(body, "name=\"payload_json\""));
-  assert_non_null(strstr(body, "{\"content\":\"the record\"}"));
-  assert_non_null(strstr(body, "name=\"files[0]\"; filename=\"game-1.json\""));
-  assert_non_null(strstr(body, data));
+  /* The body, byte for byte: RFC 7578's framing with the header's
+   * boundary. */
+  const char *b = ct + 30;
+  assert_int_equal(strlen(b), BOT_REST_BOUNDARY_LEN);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "--%s\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
+           "Content-Type: application/json\r\n\r\n{\"content\":\"the "
+           "record\"}\r\n--%s\r\nContent-Disposition: form-data; "
+           "name=\"files[0]\"; filename=\"game-1.json\"\r\nContent-Type: "
+           "application/json\r\n\r\n%s\r\n--%s--\r\n",
+           b, b, data, b);
+  assert_string_equal(json_string_value(json_object_get(e, "body")), want);
   json_decref(log);
+}
+
+/* The multipart body read in pieces of any size, and again after a seek
+ * (curl rewinds a body it must send again), is the same bytes; a part
+ * that holds the boundary, or a file name that cannot be quoted, is
+ * refused rather than sent torn. */
+static size_t read_all(rest_multipart *m, size_t step, char *out, size_t cap) {
+  size_t n = 0, got;
+  while (n < cap && (got = bot_rest_multipart_read(
+                         out + n, 1, step < cap - n ? step : cap - n, m)) > 0)
+    n += got;
+  return n;
+}
+
+static void test_multipart_framing(void **state) {
+  (void)state;
+  char boundary[BOT_REST_BOUNDARY_LEN + 1], other[BOT_REST_BOUNDARY_LEN + 1];
+  assert_int_equal(bot_rest_boundary(boundary), 0);
+  assert_int_equal(bot_rest_boundary(other), 0);
+  assert_string_not_equal(boundary, other);
+  assert_int_equal(strncmp(boundary, "lair-", 5), 0);
+  req_file *f[2];
+  const char *bytes[2] = {"\x89PNG\r\n\x1a\n\0binary", "second"};
+  size_t lens[2] = {15, 6}; /* the first holds a NUL */
+  const char *names[2] = {"a.png", "b.md"};
+  for (int i = 0; i < 2; i++) {
+    f[i] = calloc(1, sizeof *f[i] + lens[i] + strlen(names[i]) + 1);
+    assert_non_null(f[i]);
+    memcpy(f[i]->data, bytes[i], lens[i]);
+    f[i]->len = lens[i];
+    strcpy(f[i]->data + lens[i], names[i]);
+    f[i]->name = f[i]->data + lens[i];
+  }
+  f[0]->next = f[1];
+  rest_multipart *m =
+      bot_rest_multipart_new(boundary, "{\"x\":1}", f[0], bot_rest_file_type);
+  assert_non_null(m);
+  char whole[2048], piece[2048];
+  size_t n = read_all(m, 4096, whole, sizeof whole);
+  assert_int_equal(n, m->total);
+  for (size_t step = 1; step < 40; step += 7) {
+    assert_int_equal(bot_rest_multipart_seek(m, 0, SEEK_SET), CURL_SEEKFUNC_OK);
+    assert_int_equal(read_all(m, step, piece, sizeof piece), n);
+    assert_memory_equal(piece, whole, n);
+  }
+  for (size_t at = 0; at <= n; at += 13) {
+    assert_int_equal(bot_rest_multipart_seek(m, (curl_off_t)at, SEEK_SET),
+                     CURL_SEEKFUNC_OK);
+    assert_int_equal(read_all(m, 5, piece, sizeof piece), n - at);
+    assert_memory_equal(piece, whole + at, n - at);
+  }
+  assert_int_equal(bot_rest_multipart_seek(m, (curl_off_t)n + 1, SEEK_SET),
+                   CURL_SEEKFUNC_FAIL);
+  assert_int_equal(bot_rest_multipart_seek(m, 0, SEEK_CUR), CURL_SEEKFUNC_FAIL);
+  /* The file's bytes, NUL and all, between its header and the next
+   * boundary. */
+  char head[256];
+  snprintf(head, sizeof head,
+           "filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n");
+  char *at = memmem(whole, n, head, strlen(head));
+  assert_non_null(at);
+  assert_memory_equal(at + strlen(head), bytes[0], lens[0]);
+  assert_memory_equal(at + strlen(head) + lens[0], "\r\n--", 4);
+  free(m);
+  /* Refused: the boundary inside the JSON or a file, a name with a
+   * quote. */
+  char inside[128];
+  snprintf(inside, sizeof inside, "{\"x\":\"--%s\"}", boundary);
+  assert_null(
+      bot_rest_multipart_new(boundary, inside, f[0], bot_rest_file_type));
+  assert_non_null(
+      m = bot_rest_multipart_new(other, inside, f[0], bot_rest_file_type));
+  free(m);
+  f[1]->name = "b\".md";
+  assert_null(bot_rest_multipart_new(boundary, "{}", f[0], bot_rest_file_type));
+  free(f[0]);
+  free(f[1]);
 }
 
 /* bot_rest_send_latest: while a bucket waits, a later message of the same
@@ -1161,6 +1249,7 @@ int main(void) {
       cmocka_unit_test_setup(test_call_sync, reset_server),
       cmocka_unit_test_setup(test_bucket_waits_for_reset, reset_server),
       cmocka_unit_test_setup(test_file_upload, reset_server),
+      cmocka_unit_test(test_multipart_framing),
       cmocka_unit_test_setup(test_latest_supersedes, reset_server),
       cmocka_unit_test_setup(test_429_retry_after_in_body, reset_server),
       cmocka_unit_test_setup(test_429_retry_after_header_only, reset_server),

@@ -36,6 +36,20 @@ bool pic_has(const char *ruleset_id);
 int pic_draw(const char *ruleset_id, const json_t *view, pic_png *out,
              char *err, size_t cap);
 
+/* Loads Lair's font now rather than at the first picture (a process
+ * that will draw calls it during its start-up, before it gives back the
+ * memory start-up touched). Returns 0, or -1 with the reason in err, as
+ * pic_draw would give it. Thread-safe. */
+int pic_prepare(char *err, size_t cap);
+
+/* Gives back this process's mappings of the font's files (FreeType and
+ * HarfBuzz map them, read-only): the pages stay in the page cache, and
+ * the next picture maps back only the glyphs it draws. Loading the font
+ * reads every glyph of both files once (fontconfig's scan), about 1 MB
+ * that would otherwise stay in the process's RSS. Returns the bytes of
+ * the ranges given back. Safe at any time, from any thread. */
+size_t pic_release_pages(void);
+
 /* Frees p's data and empties it; NULL or an empty p is fine. */
 void pic_png_free(pic_png *p);
 

@@ -16,8 +16,10 @@
  * pic_abort: pictures are drawn one at a time, and a drawing function
  * must never begin a second canvas while it holds one.
  */
+#define _DEFAULT_SOURCE /* madvise: not in C17 or POSIX's base */
 #include "pic_int.h"
 
+#include <errno.h>
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <pango/pangofc-fontmap.h>
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define PIC_FONT_DIR "/usr/share/fonts/truetype/dejavu/"
@@ -137,6 +140,91 @@ static void load_font(void) {
   font.map = map;
   font.context = context;
   atexit(free_font);
+}
+
+int pic_prepare(char *err, size_t cap) {
+  pthread_once(&font_once, load_font);
+  pthread_mutex_lock(&lock);
+  int rc = 0;
+  if (!font.context) {
+    snprintf(err, cap, "%s", font.error);
+    rc = -1;
+  } else {
+    /* Both faces opened once (FreeType's, and HarfBuzz's for the
+     * shaping), so that the first picture does not do it. */
+    PangoLayout *layout = pango_layout_new(font.context);
+    for (int bold = 0; bold < 2; bold++) {
+      PangoFontDescription *fd = pango_font_description_new();
+      pango_font_description_set_family_static(fd, PIC_FAMILY);
+      pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD
+                                                 : PANGO_WEIGHT_NORMAL);
+      pango_font_description_set_absolute_size(fd, 16 * PANGO_SCALE);
+      pango_layout_set_font_description(layout, fd);
+      pango_font_description_free(fd);
+      pango_layout_set_text(layout, "Lair", -1);
+      PangoRectangle logical;
+      pango_layout_get_pixel_extents(layout, NULL, &logical);
+    }
+    g_object_unref(layout);
+  }
+  pthread_mutex_unlock(&lock);
+  return rc;
+}
+
+/* A line of /proc/self/maps ("lo-hi perms offset dev inode path"): the
+ * path of a private, read-only mapping of a file, with its range in *lo
+ * and *hi; NULL for any other line. line loses its newline. */
+static const char *map_line(char *line, uintptr_t *lo, uintptr_t *hi) {
+  char *end;
+  errno = 0;
+  unsigned long long a = strtoull(line, &end, 16);
+  if (errno || *end != '-')
+    return NULL;
+  unsigned long long b = strtoull(end + 1, &end, 16);
+  if (errno || *end != ' ' || b <= a)
+    return NULL;
+  char *p = end + 1; /* the permissions, as "r-xp" */
+  if (strlen(p) < 5 || p[1] != '-' || p[3] != 'p')
+    return NULL;
+  /* past the permissions, offset, device and inode to the path */
+  for (int field = 0; field < 4; field++) {
+    p = strchr(p, ' ');
+    if (!p)
+      return NULL;
+    p += strspn(p, " ");
+  }
+  p[strcspn(p, "\n")] = '\0';
+  if (*p != '/')
+    return NULL;
+  *lo = (uintptr_t)a;
+  *hi = (uintptr_t)b;
+  return p;
+}
+
+size_t pic_release_pages(void) {
+  /* Under the lock, so that no face is opened or closed meanwhile: a
+   * range read here is still the font's when it is advised. */
+  pthread_mutex_lock(&lock);
+  FILE *f = fopen("/proc/self/maps", "re");
+  if (!f) {
+    pthread_mutex_unlock(&lock);
+    return 0;
+  }
+  size_t total = 0;
+  char line[4352]; /* a mapping's line: its path is at most PATH_MAX */
+  while (fgets(line, sizeof line, f)) {
+    uintptr_t lo, hi;
+    const char *path = map_line(line, &lo, &hi);
+    if (!path)
+      continue;
+    for (size_t i = 0; i < sizeof font_files / sizeof font_files[0]; i++)
+      if (strcmp(path, font_files[i]) == 0 &&
+          madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0)
+        total += hi - lo;
+  }
+  fclose(f);
+  pthread_mutex_unlock(&lock);
+  return total;
 }
 
 /* The pictures are laid out on a canvas of the width and height their
