@@ -263,6 +263,10 @@ set_tests_properties(discord_game discord_faults discord_async
                      discord_pictures
                      PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
+# discord_game's second game is a Supervillain game from a seed of the
+# bot's own, so its length varies: 256 moves in 50 s in one CI run, 647
+# moves in 296 s in another (three-minute tests beside it): more room.
+set_tests_properties(discord_game PROPERTIES TIMEOUT 480)
 
 # A whole Galactic Domination game through the fake Discord, a member
 # against the AI seat, with the pictures of its board on the turns'
@@ -274,24 +278,3 @@ add_test(NAME discord_galactic
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_galactic PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
-
-# The longest tests start first (ctest runs a higher COST earlier, and a
-# clean clone has no timings of its own yet), so that `ctest -j` does not
-# end waiting on a few long ones begun last. Seconds, roughly, from a CI
-# run of the sanitizer build at -j4 on two cores.
-foreach(entry IN ITEMS local_replay_restart:180 local_privacy:175
-                       local_kill:160 test_fuzz_state_marvel-villainous:97
-                       discord_game:78 discord_faults:69 discord_marvel:67
-                       discord_villainous:56 cli_simulate_galactic:49
-                       discord_disorder:46 test_fuzz_state_galactic:44
-                       discord_galactic:43 discord_async:42)
-  string(REPLACE ":" ";" pair "${entry}")
-  list(GET pair 0 name)
-  list(GET pair 1 cost)
-  if(TEST ${name})
-    set_tests_properties(${name} PROPERTIES COST ${cost})
-  endif()
-endforeach()
-if(TEST local_crash)
-  set_tests_properties(local_crash PROPERTIES COST 93)
-endif()
