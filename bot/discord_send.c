@@ -708,6 +708,22 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
 
 /* ---- collecting a command's messages ----------------------------------- */
 
+/* A copy of an attachment's bytes (len + 1 bytes, so that an empty one
+ * is a block too), its name's copy in *name; on failure NULL and *name
+ * NULL: the message goes without it. */
+static void *copy_attachment(const char *name, const void *data, size_t len,
+                             char **name_copy) {
+  *name_copy = strdup(name);
+  void *copy = *name_copy ? malloc(len + 1) : NULL;
+  if (!copy) {
+    free(*name_copy);
+    *name_copy = NULL;
+    return NULL;
+  }
+  memcpy(copy, data, len);
+  return copy;
+}
+
 void bot_dc_collect(void *ctx, const cmd_msg *m) {
   bot_discord *b = ctx;
   if (b->n_msgs == MAX_MSGS)
@@ -731,16 +747,9 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
   bot_dc_embed_keep(o, m);
   o->lobby = m->lobby;
   if (m->file_name && m->file_data) {
-    o->file_name = strdup(m->file_name);
-    o->file_data = malloc(m->file_len + 1);
-    if (o->file_data)
-      memcpy(o->file_data, m->file_data, m->file_len);
-    o->file_len = m->file_len;
-    if (!o->file_name || !o->file_data) {
-      free(o->file_name);
-      free(o->file_data);
-      o->file_name = o->file_data = NULL;
-    }
+    o->file_data =
+        copy_attachment(m->file_name, m->file_data, m->file_len, &o->file_name);
+    o->file_len = o->file_data ? m->file_len : 0;
   }
   if (m->image_name && m->image_data && m->image_len &&
       bot_rest_file_bytes(b->rest) + m->image_len > PICTURES_WAITING_MAX) {
@@ -751,18 +760,9 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
                bot_rest_file_bytes(b->rest));
   } else if (m->image_name && m->image_data && m->image_len) {
     /* Out of memory: the message goes without its picture. */
-    o->image_name = strdup(m->image_name);
-    o->image_data = malloc(m->image_len);
-    if (o->image_data)
-      memcpy(o->image_data, m->image_data, m->image_len);
-    o->image_len = m->image_len;
-    if (!o->image_name || !o->image_data) {
-      free(o->image_name);
-      free(o->image_data);
-      o->image_name = NULL;
-      o->image_data = NULL;
-      o->image_len = 0;
-    }
+    o->image_data = copy_attachment(m->image_name, m->image_data, m->image_len,
+                                    &o->image_name);
+    o->image_len = o->image_data ? m->image_len : 0;
   }
   if (m->n_options > 0) {
     o->options = malloc((size_t)m->n_options * sizeof *o->options);

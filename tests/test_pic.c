@@ -217,6 +217,14 @@ static void test_golden_galactic(void **unused) {
   json_decref(v);
 }
 
+/* Two pictures are the very same bytes (a macro, so that a failure names
+ * the caller's line). */
+#define assert_same_png(x, y)                                                  \
+  do {                                                                         \
+    assert_int_equal((x).len, (y).len);                                        \
+    assert_memory_equal((x).data, (y).data, (y).len);                          \
+  } while (0)
+
 /* ---- the same bytes every time ------------------------------------------- */
 
 static void test_same_bytes_twice(void **unused) {
@@ -228,8 +236,7 @@ static void test_same_bytes_twice(void **unused) {
     pic_png a, b;
     assert_int_equal(pic_draw(games[k], views[k], &a, err, sizeof err), 0);
     assert_int_equal(pic_draw(games[k], views[k], &b, err, sizeof err), 0);
-    assert_int_equal(a.len, b.len);
-    assert_memory_equal(a.data, b.data, a.len);
+    assert_same_png(a, b);
     pic_png_free(&a);
     pic_png_free(&b);
     json_decref(views[k]);
@@ -251,8 +258,7 @@ static void test_release_pages(void **unused) {
   assert_int_equal(pic_draw("supervillain", view, &a, err, sizeof err), 0);
   assert_true(pic_release_pages() > 0);
   assert_int_equal(pic_draw("supervillain", view, &b, err, sizeof err), 0);
-  assert_int_equal(a.len, b.len);
-  assert_memory_equal(a.data, b.data, a.len);
+  assert_same_png(a, b);
   assert_true(pic_release_pages() > 0);
   pic_png_free(&a);
   pic_png_free(&b);
@@ -287,8 +293,7 @@ static void test_names(void **unused) {
     assert_int_equal(pic_draw(games[k], same, &alike, err, sizeof err), 0);
     assert_true(with.len != bare.len ||
                 memcmp(with.data, bare.data, bare.len) != 0);
-    assert_int_equal(alike.len, bare.len);
-    assert_memory_equal(alike.data, bare.data, bare.len);
+    assert_same_png(alike, bare);
     pic_png_free(&bare);
     pic_png_free(&with);
     pic_png_free(&alike);
@@ -336,8 +341,7 @@ static void test_threads(void **unused) {
   for (int k = 0; k < N; k++) {
     assert_int_equal(pthread_join(th[k], NULL), 0);
     assert_int_equal(jobs[k].rc, 0);
-    assert_int_equal(jobs[k].png.len, want[k % 2].len);
-    assert_memory_equal(jobs[k].png.data, want[k % 2].data, want[k % 2].len);
+    assert_same_png(jobs[k].png, want[k % 2]);
     pic_png_free(&jobs[k].png);
   }
   pic_png_free(&want[0]);
@@ -489,16 +493,14 @@ static void test_privacy(void **unused) {
   pic_png pa, pb;
   assert_int_equal(pic_draw("supervillain", va, &pa, err, sizeof err), 0);
   assert_int_equal(pic_draw("supervillain", vb, &pb, err, sizeof err), 0);
-  assert_int_equal(pa.len, pb.len);
-  assert_memory_equal(pa.data, pb.data, pa.len);
+  assert_same_png(pa, pb);
 
   /* A seat's view holds its hand, which the picture leaves out: drawn
    * from seat 0's view, the table is the public one. */
   json_t *seat = sv_ruleset.view(&a, 0);
   pic_png ps;
   assert_int_equal(pic_draw("supervillain", seat, &ps, err, sizeof err), 0);
-  assert_int_equal(ps.len, pa.len);
-  assert_memory_equal(ps.data, pa.data, pa.len);
+  assert_same_png(ps, pa);
   pic_png_free(&pa);
   pic_png_free(&pb);
   pic_png_free(&ps);

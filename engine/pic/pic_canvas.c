@@ -142,6 +142,18 @@ static void load_font(void) {
   atexit(free_font);
 }
 
+/* Lays out layout's text in Lair's font, bold or not, size pixels
+ * high (under the lock). */
+static void set_font(PangoLayout *layout, bool bold, double size) {
+  PangoFontDescription *fd = pango_font_description_new();
+  pango_font_description_set_family_static(fd, PIC_FAMILY);
+  pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD
+                                             : PANGO_WEIGHT_NORMAL);
+  pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+  pango_layout_set_font_description(layout, fd);
+  pango_font_description_free(fd);
+}
+
 int pic_prepare(char *err, size_t cap) {
   pthread_once(&font_once, load_font);
   pthread_mutex_lock(&lock);
@@ -154,13 +166,7 @@ int pic_prepare(char *err, size_t cap) {
      * shaping), so that the first picture does not do it. */
     PangoLayout *layout = pango_layout_new(font.context);
     for (int bold = 0; bold < 2; bold++) {
-      PangoFontDescription *fd = pango_font_description_new();
-      pango_font_description_set_family_static(fd, PIC_FAMILY);
-      pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD
-                                                 : PANGO_WEIGHT_NORMAL);
-      pango_font_description_set_absolute_size(fd, 16 * PANGO_SCALE);
-      pango_layout_set_font_description(layout, fd);
-      pango_font_description_free(fd);
+      set_font(layout, bold, 16);
       pango_layout_set_text(layout, "Lair", -1);
       PangoRectangle logical;
       pango_layout_get_pixel_extents(layout, NULL, &logical);
@@ -288,13 +294,7 @@ double pic_text(pic_canvas *c, double x, double y, double width, double size,
     utf8 = "";
   else if (!g_utf8_validate(utf8, -1, NULL))
     utf8 = valid = g_utf8_make_valid(utf8, -1);
-  PangoFontDescription *fd = pango_font_description_new();
-  pango_font_description_set_family_static(fd, PIC_FAMILY);
-  pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD
-                                             : PANGO_WEIGHT_NORMAL);
-  pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-  pango_layout_set_font_description(c->layout, fd);
-  pango_font_description_free(fd);
+  set_font(c->layout, bold, size);
   if (width > 0) {
     pango_layout_set_width(c->layout, (int)(width * PANGO_SCALE));
     pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_END);

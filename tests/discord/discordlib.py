@@ -646,9 +646,9 @@ def quiet(fake, seconds=5.5, timeout=60):
         if time.monotonic() > end:
             raise Fail("the bot kept sending requests for %d s" % timeout)
         time.sleep(0.1)
-        n = fake.last_request_n()
-        if n != last:
-            last, since = n, time.monotonic()
+        new = fake.requests(last)  # only the newer ones, not the log
+        if new:
+            last, since = new[-1]["n"], time.monotonic()
 
 
 def wait_buckets(since):

@@ -855,6 +855,21 @@ def play_random(lair, rng, players, max_moves=None, on_line=None,
     return lines
 
 
+def split_answers(lines):
+    """A whole `lair local --json` output (its lines, JSON texts) as
+    the messages of each input line, in order (each answer ends with
+    DONE)."""
+    answers, cur = [], []
+    for text in lines:
+        m = json.loads(text)
+        if m == DONE:
+            answers.append(cur)
+            cur = []
+        else:
+            cur.append(m)
+    return answers
+
+
 def print_gist(name, e):
     """A failure whose message quotes a long text (a message, a state)
     is said again in one line, last: a log cut in its middle keeps its

@@ -15,7 +15,6 @@ written and /game board says how to get pictures; --images on a file
 that is not a directory stops `lair local` with status 2.
 """
 
-import json
 import os
 import re
 import struct
@@ -44,14 +43,7 @@ def answers(binary, db, images, lines):
     rc, out, err = lair(binary, args, lines)
     ll.check(rc == 0 and not err.strip(), "lair exited %d: %s" %
              (rc, err[-2000:]))
-    out_lines, cur = [], []
-    for raw in out.splitlines():
-        m = json.loads(raw)
-        if m == ll.DONE:
-            out_lines.append(cur)
-            cur = []
-        else:
-            cur.append(m)
+    out_lines = ll.split_answers(out.splitlines())
     ll.check(len(out_lines) == len(lines), "%d answers to %d lines" %
              (len(out_lines), len(lines)))
     return out_lines

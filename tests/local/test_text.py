@@ -9,7 +9,6 @@ character boundary (every message must decode as UTF-8, which Discord
 requires); /prefs set quiet takes the whole value or nothing.
 """
 
-import json
 import subprocess
 import sys
 
@@ -23,19 +22,16 @@ def run_bytes(binary, db, data):
                        timeout=60)
     ll.check(p.returncode == 0 and not p.stderr.strip(),
              "lair exited %d: %s" % (p.returncode, p.stderr[-2000:]))
-    answers, cur = [], []
-    for raw in p.stdout.splitlines():
+    return ll.split_answers(utf8_lines(p.stdout))
+
+
+def utf8_lines(data):
+    """data's lines as text, each checked to be UTF-8."""
+    for raw in data.splitlines():
         try:
-            text = raw.decode("utf-8")
+            yield raw.decode("utf-8")
         except UnicodeDecodeError:
             raise ll.Fail("output is not UTF-8: %r" % raw[:200])
-        m = json.loads(text)
-        if m == ll.DONE:
-            answers.append(cur)
-            cur = []
-        else:
-            cur.append(m)
-    return answers
 
 
 def one_reply(answer, want, what):
