@@ -292,6 +292,9 @@ static void on_event(void *ctx, int shard, const char *type, json_t *d) {
   }
   if (strcmp(type, "INTERACTION_CREATE") != 0)
     return;
+  const char *iid = json_string_value(json_object_get(d, "id"));
+  bot_dc_log(b, LOG_DEBUG, "interaction %s arrived on shard %d",
+             iid ? iid : "?", shard);
   event *e = calloc(1, sizeof *e);
   if (!e)
     return;
@@ -771,10 +774,10 @@ static bool gateway_config(bot_discord *b, json_t *gb, bot_gw_config *gc,
   if (left < running) {
     gc->start_delay_ms = (int)json_int_in(limit, "reset_after", 0, INT_MAX, 0);
     bot_dc_log(b, LOG_WARN,
-               "Discord allows %lld more session start(s) today, fewer than "
-               "the %d shard(s) to start: waiting %d s for the limit to "
-               "reset before identifying",
-               (long long)left, running, gc->start_delay_ms / 1000);
+               "Discord allows %lld more session start(s) for now, fewer "
+               "than the %d shard(s) to start: waiting %.1f s for the limit "
+               "to reset before identifying",
+               (long long)left, running, gc->start_delay_ms / 1000.0);
   }
   return true;
 }
