@@ -740,6 +740,13 @@ static bool gateway_config(bot_discord *b, json_t *gb, bot_gw_config *gc,
     bot_dc_log(b, LOG_INFO, "LAIR_SHARDS=auto: Discord recommends %d shard(s)",
                n);
   }
+  int recommended = (int)json_int_in(gb, "shards", 1, INT_MAX, 1);
+  if (n == 0 && recommended > 1)
+    bot_dc_log(b, LOG_WARN,
+               "Discord recommends %d shards for this bot: set LAIR_SHARDS "
+               "(Discord closes an unsharded session with 4011 from 2,500 "
+               "servers)",
+               recommended);
   int running = n > 0 ? n : 1;
   if (b->cfg.shard_ids[0]) {
     char err[200];
