@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <link.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -76,6 +77,120 @@ bool bot_dc_body_id(const char *body, char *id, size_t cap) {
   if (ok)
     memcpy(id, s, strlen(s) + 1);
   json_decref(o);
+  return ok;
+}
+
+/* A shard id at *p (digits) into *out, moving *p past it; false when
+ * there is none. Values past 99999 read as 99999: never a shard id. */
+static bool shard_number(const char **p, long *out) {
+  if (!isdigit((unsigned char)**p))
+    return false;
+  long v = 0;
+  for (; isdigit((unsigned char)**p); (*p)++)
+    v = v > 99999 ? v : v * 10 + (**p - '0');
+  *out = v > 99999 ? 99999 : v;
+  return true;
+}
+
+int bot_discord_shard_ids(const char *spec, int n_shards, int *ids, char *err,
+                          size_t cap) {
+  unsigned char seen[BOT_GW_MAX_SHARDS / 8] = {0};
+  const char *p = spec;
+  for (;;) {
+    long a, b;
+    bool ok = shard_number(&p, &a);
+    b = a;
+    if (ok && *p == '-') {
+      p++;
+      ok = shard_number(&p, &b);
+    }
+    if (!ok || (*p != ',' && *p != '\0')) {
+      snprintf(err, cap,
+               "LAIR_SHARD_IDS must list shard ids and ranges like 0-3 or "
+               "0,2,5 (got '%.60s')",
+               spec);
+      return -1;
+    }
+    if (b < a) {
+      snprintf(err, cap,
+               "LAIR_SHARD_IDS: the range %ld-%ld is empty (write it low to "
+               "high)",
+               a, b);
+      return -1;
+    }
+    if (b >= n_shards) {
+      snprintf(err, cap,
+               "LAIR_SHARD_IDS: shard %ld is not below the shard count %d "
+               "(ids run from 0 to %d)",
+               b, n_shards, n_shards - 1);
+      return -1;
+    }
+    for (long id = a; id <= b; id++) {
+      if (seen[id / 8] & (1u << (id % 8))) {
+        snprintf(err, cap, "LAIR_SHARD_IDS lists shard %ld twice", id);
+        return -1;
+      }
+      seen[id / 8] |= (unsigned char)(1u << (id % 8));
+    }
+    if (*p == '\0')
+      break;
+    p++; /* the ',' */
+  }
+  int n = 0;
+  for (int id = 0; id < n_shards; id++)
+    if (seen[id / 8] & (1u << (id % 8)))
+      ids[n++] = id;
+  return n;
+}
+
+/* LAIR_SHARDS and LAIR_SHARD_IDS into c (bot_discord_config_from_env).
+ * With LAIR_SHARDS=auto the ids are checked against the count once GET
+ * /gateway/bot has given it (bot_discord_run); everything else now. */
+static bool shards_from_env(bot_discord_config *c, char *err, size_t cap) {
+  const char *shards = getenv("LAIR_SHARDS");
+  const char *ids = getenv("LAIR_SHARD_IDS");
+  if (shards && *shards) {
+    char *end;
+    errno = 0;
+    long v = strtol(shards, &end, 10);
+    if (strcmp(shards, "auto") == 0) {
+      c->shards = BOT_DC_SHARDS_AUTO;
+    } else if (errno || *end || !isdigit((unsigned char)*shards) || v < 1 ||
+               v > BOT_GW_MAX_SHARDS) {
+      snprintf(err, cap,
+               "LAIR_SHARDS must be the total shard count, from 1 to %d, or "
+               "auto (Discord's recommendation)",
+               BOT_GW_MAX_SHARDS);
+      return false;
+    } else {
+      c->shards = (int)v;
+    }
+  }
+  if (!ids || !*ids)
+    return true;
+  if (c->shards == 0) {
+    snprintf(err, cap,
+             "LAIR_SHARD_IDS needs LAIR_SHARDS, the total shard count of "
+             "every process");
+    return false;
+  }
+  if (strlen(ids) >= sizeof c->shard_ids) {
+    snprintf(err, cap,
+             "LAIR_SHARD_IDS is too long (at most %zu characters; ranges like "
+             "0-99 are shorter)",
+             sizeof c->shard_ids - 1);
+    return false;
+  }
+  int *tmp = malloc(BOT_GW_MAX_SHARDS * sizeof *tmp);
+  if (!tmp) {
+    snprintf(err, cap, "out of memory reading LAIR_SHARD_IDS");
+    return false;
+  }
+  int n = c->shards > 0 ? c->shards : BOT_GW_MAX_SHARDS;
+  bool ok = bot_discord_shard_ids(ids, n, tmp, err, cap) > 0;
+  free(tmp);
+  if (ok)
+    snprintf(c->shard_ids, sizeof c->shard_ids, "%s", ids);
   return ok;
 }
 
@@ -154,23 +269,32 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap) {
     }
     c->picture_ms = (int)v;
   }
-  return true;
+  return shards_from_env(c, err, cap);
 }
 
 /* ---- threads ---------------------------------------------------------- */
 
-static void on_event(void *ctx, const char *type, json_t *d) {
+/* Every shard's events come here; INTERACTION_CREATE from any shard goes
+ * to the one worker (a guild's always come on the same shard, DMs on
+ * shard 0, and the database is shared by every process). */
+static void on_event(void *ctx, int shard, const char *type, json_t *d) {
   bot_discord *b = ctx;
   if (strcmp(type, "READY") == 0) {
     json_t *app = json_object_get(d, "application");
     const char *id = json_string_value(json_object_get(app, "id"));
     if (id && !b->app_id[0])
       snprintf(b->app_id, sizeof b->app_id, "%s", id);
-    bot_dc_log(b, LOG_INFO, "connected");
+    if (b->cfg.shards)
+      bot_dc_log(b, LOG_INFO, "connected (shard %d)", shard);
+    else
+      bot_dc_log(b, LOG_INFO, "connected");
     return;
   }
   if (strcmp(type, "INTERACTION_CREATE") != 0)
     return;
+  const char *iid = json_string_value(json_object_get(d, "id"));
+  bot_dc_log(b, LOG_DEBUG, "interaction %s arrived on shard %d",
+             iid ? iid : "?", shard);
   event *e = calloc(1, sizeof *e);
   if (!e)
     return;
@@ -561,18 +685,108 @@ static bool register_commands(bot_discord *b) {
   return true;
 }
 
-static char *get_string(bot_discord *b, const char *path, const char *field) {
+/* GET path's JSON object when it has the string field (new reference),
+ * else NULL, logged. */
+static json_t *get_json(bot_discord *b, const char *path, const char *field) {
   char *body = NULL;
   int status = bot_rest_call(b->rest, "GET", path, NULL, &body);
   json_t *j = status == 200 && body ? json_loads(body, 0, NULL) : NULL;
   free(body);
-  const char *v = json_string_value(json_object_get(j, field));
-  char *out = v ? strdup(v) : NULL;
+  if (json_is_string(json_object_get(j, field)))
+    return j;
   json_decref(j);
-  if (!out)
-    bot_dc_log(b, LOG_ERROR, "GET %s failed (HTTP %d)%s", path, status,
-               status == 401 ? ": the token was refused" : "");
+  bot_dc_log(b, LOG_ERROR, "GET %s failed (HTTP %d)%s", path, status,
+             status == 401 ? ": the token was refused" : "");
+  return NULL;
+}
+
+static char *get_string(bot_discord *b, const char *path, const char *field) {
+  json_t *j = get_json(b, path, field);
+  char *out = j ? strdup(json_string_value(json_object_get(j, field))) : NULL;
+  json_decref(j);
   return out;
+}
+
+/* An integer member of o in [lo, hi], or dflt when it is missing or out
+ * of range. */
+static int64_t json_int_in(json_t *o, const char *key, int64_t lo, int64_t hi,
+                           int64_t dflt) {
+  json_t *v = json_object_get(o, key);
+  if (!json_is_integer(v) || json_integer_value(v) < lo ||
+      json_integer_value(v) > hi)
+    return dflt;
+  return json_integer_value(v);
+}
+
+/* Fills the gateway's URL and sharding from GET /gateway/bot (gb) and the
+ * configuration: the shard count (LAIR_SHARDS, or Discord's `shards` for
+ * auto), this process's shards (LAIR_SHARD_IDS; *ids, the caller frees
+ * it), max_concurrency (1, the slowest, when Discord gives none), and a
+ * start delay when session_start_limit has fewer starts left than shards
+ * to start. False, logged, when the count or the ids do not work. */
+static bool gateway_config(bot_discord *b, json_t *gb, bot_gw_config *gc,
+                           int **ids) {
+  json_t *limit = json_object_get(gb, "session_start_limit");
+  int n = b->cfg.shards;
+  if (n == BOT_DC_SHARDS_AUTO) {
+    n = (int)json_int_in(gb, "shards", 1, BOT_GW_MAX_SHARDS, 0);
+    if (!n) {
+      bot_dc_log(b, LOG_ERROR,
+                 "LAIR_SHARDS=auto: GET /gateway/bot gave no shard count "
+                 "from 1 to %d",
+                 BOT_GW_MAX_SHARDS);
+      return false;
+    }
+    bot_dc_log(b, LOG_INFO, "LAIR_SHARDS=auto: Discord recommends %d shard(s)",
+               n);
+  }
+  int recommended = (int)json_int_in(gb, "shards", 1, INT_MAX, 1);
+  if (n == 0 && recommended > 1)
+    bot_dc_log(b, LOG_WARN,
+               "Discord recommends %d shards for this bot: set LAIR_SHARDS "
+               "(Discord closes an unsharded session with 4011 from 2,500 "
+               "servers)",
+               recommended);
+  int running = n > 0 ? n : 1;
+  if (b->cfg.shard_ids[0]) {
+    char err[200];
+    *ids = malloc((size_t)n * sizeof **ids);
+    running =
+        *ids ? bot_discord_shard_ids(b->cfg.shard_ids, n, *ids, err, sizeof err)
+             : -1;
+    if (running < 0) {
+      bot_dc_log(b, LOG_ERROR, "%s", *ids ? err : "out of memory");
+      return false;
+    }
+    gc->shard_ids = *ids;
+    gc->n_shard_ids = running;
+  }
+  gc->url = json_string_value(json_object_get(gb, "url"));
+  gc->shard_count = n;
+  if (n > 0) {
+    gc->max_concurrency =
+        (int)json_int_in(limit, "max_concurrency", 1, BOT_GW_MAX_SHARDS, 0);
+    if (!gc->max_concurrency) {
+      bot_dc_log(b, LOG_WARN,
+                 "GET /gateway/bot gave no max_concurrency: one Identify "
+                 "per 5 s");
+      gc->max_concurrency = 1;
+    }
+    bot_dc_log(b, LOG_INFO,
+               "running %d of %d shard(s) (%s), max_concurrency %d", running, n,
+               b->cfg.shard_ids[0] ? b->cfg.shard_ids : "all",
+               gc->max_concurrency);
+  }
+  int64_t left = json_int_in(limit, "remaining", 0, INT64_MAX, INT64_MAX);
+  if (left < running) {
+    gc->start_delay_ms = (int)json_int_in(limit, "reset_after", 0, INT_MAX, 0);
+    bot_dc_log(b, LOG_WARN,
+               "Discord allows %lld more session start(s) for now, fewer "
+               "than the %d shard(s) to start: waiting %.1f s for the limit "
+               "to reset before identifying",
+               (long long)left, running, gc->start_delay_ms / 1000.0);
+  }
+  return true;
 }
 
 void bot_discord_get_stats(bot_discord *b, bot_discord_stats *out) {
@@ -664,18 +878,18 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   free(app);
   if (!register_commands(b))
     goto out;
-  char *url = get_string(b, "/gateway/bot", "url");
-  if (!url)
-    goto out;
-  bot_gw_config gc = {.url = url,
-                      .token = cfg->token,
+  json_t *gb = get_json(b, "/gateway/bot", "url");
+  int *shard_ids = NULL;
+  bot_gw_config gc = {.token = cfg->token,
                       .intents = 1,
                       .on_event = on_event,
                       .on_stop = on_stop,
                       .ctx = b};
-  b->gw = bot_gw_new(&gc);
+  if (gb && gateway_config(b, gb, &gc, &shard_ids))
+    b->gw = bot_gw_new(&gc);
+  json_decref(gb);
+  free(shard_ids);
   release_memory();
-  free(url);
   if (!b->gw || pthread_create(&b->worker, NULL, worker, b) != 0)
     goto out;
   b->worker_started = true;

@@ -17,7 +17,13 @@ typedef struct bot_discord_config {
   char mod_role[32]; /* LAIR_MOD_ROLE: a role id that makes moderators */
   int log_level;     /* LAIR_LOG_LEVEL: 0 error .. 3 debug */
   int picture_ms;    /* LAIR_PICTURE_MS: cmd_config.picture_ms; 0: none */
+  int shards; /* LAIR_SHARDS: 1..4096, BOT_DC_SHARDS_AUTO, or 0 when unset
+                 (one session, unsharded) */
+  char shard_ids[1024]; /* LAIR_SHARD_IDS as given; "" = all the shards */
 } bot_discord_config;
+
+/* LAIR_SHARDS=auto: the count of GET /gateway/bot. */
+enum { BOT_DC_SHARDS_AUTO = -1 };
 
 typedef struct bot_discord bot_discord;
 
@@ -30,6 +36,13 @@ typedef struct bot_discord_stats {
  * one-line reason in err (never the token) when a value is missing or
  * malformed. */
 bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap);
+/* Reads LAIR_SHARD_IDS (spec: ids and ranges like "0-3", "0,2,5",
+ * "4-7,9") for a bot of n_shards shards into ids (room for n_shards),
+ * ascending. Returns how many, or -1 with a one-line reason naming
+ * LAIR_SHARD_IDS in err: a malformed item, an empty range (5-3), an id
+ * listed twice, an id not below n_shards. */
+int bot_discord_shard_ids(const char *spec, int n_shards, int *ids, char *err,
+                          size_t cap);
 /* Runs the bot until SIGTERM/SIGINT or a fatal gateway close. Returns the
  * process exit status (0 after a signal, 1 on failure). */
 int bot_discord_run(const bot_discord_config *cfg, const char *db_path);

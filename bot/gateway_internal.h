@@ -1,8 +1,8 @@
 /*
  * gateway_internal.h: the parts of gateway.c that its tests reach
  * directly (tests/test_gateway.c, tests/fuzz/): the send budget, the URL
- * parser, the backoff delay, a raw send and the handling of one received
- * message. Not for the rest of the bot.
+ * parser, the backoff delay, the Identify plan, a raw send and the
+ * handling of one received message. Not for the rest of the bot.
  */
 #ifndef LAIR_BOT_GATEWAY_INTERNAL_H
 #define LAIR_BOT_GATEWAY_INTERNAL_H
@@ -53,6 +53,18 @@ int bot_gw_parse_url(const char *url, bot_gw_url *out);
  * in its upper half picked by r in [0, 1). */
 int bot_gw_backoff_ms(int base_ms, int max_ms, int attempt, double r);
 
+/* The Identify plan of one process (Discord's max_concurrency rule): the
+ * n shards ids[] (ascending) want to identify at now_ms or later. Shard
+ * id is in bucket id % max_concurrency (> 0); a bucket identifies at
+ * most once per gap_ms, buckets side by side. free_at[b] is when bucket
+ * b may identify next (its last Identify + gap_ms; anything <= now_ms
+ * when it is free). Writes to at[i] when ids[i] may identify: within a
+ * bucket in ascending id order, gap_ms apart, from max(now_ms,
+ * free_at[b]). Touches nothing else. */
+void bot_gw_identify_plan(int max_concurrency, const int *ids, int n,
+                          const int64_t *free_at, int64_t gap_ms,
+                          int64_t now_ms, int64_t *at);
+
 /* What bot_gw_send did. */
 typedef enum bot_gw_send_result {
   BOT_GW_SEND_OK = 0,     /* queued; written on the next WRITEABLE */
@@ -63,14 +75,15 @@ typedef enum bot_gw_send_result {
   BOT_GW_SEND_NOMEM,
 } bot_gw_send_result;
 
-/* Serialises payload (borrowed) and queues it on the current connection.
- * Gateway thread only (e.g. from on_event). Refusals are logged once and
- * counted in stats.dropped_by_budget (size and window alike). */
+/* Serialises payload (borrowed) and queues it on the first shard's current
+ * connection (the only one when unsharded). Gateway thread only (e.g. from
+ * on_event). Refusals are logged once and counted in stats.dropped_by_budget
+ * (size and window alike). */
 bot_gw_send_result bot_gw_send(bot_gw *g, json_t *payload);
 
-/* Handles one complete message received from the gateway (len bytes of
- * text, not NUL-terminated): any bytes at all, as Discord or anything
- * between may send them. Gateway thread only. */
+/* Handles one complete message received from the gateway on the first
+ * shard (len bytes of text, not NUL-terminated): any bytes at all, as Discord
+ * or anything between may send them. Gateway thread only. */
 void bot_gw_on_message(bot_gw *g, const char *text, size_t len);
 
 #endif

@@ -215,6 +215,13 @@ if(TARGET test_gateway)
   set_tests_properties(test_gateway PROPERTIES TIMEOUT 90)
 endif()
 
+# test_shards checks sharding without sockets: LAIR_SHARDS and
+# LAIR_SHARD_IDS as the Discord transport reads them, the Identify plan
+# of the max_concurrency buckets, and the shard lists the gateway refuses.
+if(TARGET test_shards)
+  target_link_libraries(test_shards PRIVATE lair_discord PkgConfig::JANSSON)
+endif()
+
 # The fake Discord's self-test (tests/fake_discord/, Debian's /usr/bin/python3
 # with python3-websockets and python3-jsonschema): it checks every request
 # against Discord's openapi.json, committed in tests/discord/spec/ with its
@@ -278,3 +285,15 @@ add_test(NAME discord_galactic
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_galactic PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
+
+# Gateway sharding through the fake (about 15 s; tests/discord/
+# test_shards.py): one process running four shards with two Identify
+# buckets, a shard's dropped connection resumed alone, two processes on
+# one database each serving its own shard, LAIR_SHARDS=auto and a used-up
+# session_start_limit.
+add_test(NAME discord_shards
+         COMMAND ${LAIR_DEBIAN_PYTHON} -B
+                 ${PROJECT_SOURCE_DIR}/tests/discord/test_shards.py
+                 ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
+set_tests_properties(discord_shards PROPERTIES
+                     ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 180)

@@ -240,7 +240,8 @@ struct run {
   int sent_ok, sent_budget, sent_too_big;
 };
 
-static void on_event(void *ctx, const char *type, json_t *d) {
+static void on_event(void *ctx, int shard, const char *type, json_t *d) {
+  (void)shard;
   run *r = ctx;
   json_array_append_new(r->events, json_pack("[sO]", type, d));
   if (strcmp(type, "READY") == 0) {

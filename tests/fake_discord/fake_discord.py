@@ -161,7 +161,7 @@ class FakeDiscord:
         self.started = time.time()
         self.deadline = args.interaction_deadline_ms / 1000.0
         self.gw = Gateway(self, args.heartbeat_ms, args.identify_interval_ms,
-                          args.privileged_intents)
+                          args.privileged_intents, args.max_concurrency)
         self.http = HttpServer(self.handle, log=self.log)
         self.reset_all()
 
@@ -201,7 +201,20 @@ class FakeDiscord:
                             "owner_id": self.args.owner_id}
         self.channels[cid] = {"id": cid, "type": 0, "guild_id": gid,
                               "name": "games", "position": 0}
-        self.session_start_reset = time.time() + 86400
+        self.session_start_reset = time.time() + \
+            self.args.session_start_reset_ms / 1000.0
+        self.session_start_base = 0  # gw.session_starts at the last reset
+
+    def session_starts_left(self):
+        """session_start_limit.remaining: --session-start-remaining at
+        first, less each session started; 1000 again once reset_after
+        has passed."""
+        if time.time() >= self.session_start_reset:
+            self.session_start_reset = time.time() + 86400
+            self.session_start_base = self.gw.session_starts
+            self.args.session_start_remaining = 1000
+        used = self.gw.session_starts - self.session_start_base
+        return max(0, self.args.session_start_remaining - used)
 
     def violation(self, kind, method, path, reason, extra=None):
         self.violation_n += 1
@@ -1110,10 +1123,10 @@ async def get_gateway_bot(fake, ctx):
         "url": fake.gw.url, "shards": fake.args.shards,
         "session_start_limit": {
             "total": 1000,
-            "remaining": max(0, 1000 - fake.gw.session_starts),
+            "remaining": fake.session_starts_left(),
             "reset_after": int(max(0, fake.session_start_reset - time.time())
                                * 1000),
-            "max_concurrency": 1}})
+            "max_concurrency": fake.args.max_concurrency}})
 
 
 @route("GET", "/users/@me")
@@ -2008,7 +2021,8 @@ async def control_route(fake, method, path, q, body):
                                "ended)")
         return 200, {"id": it.id, "token": it.token,
                      "application_id": fake.app_id, "dispatched": res["sent"],
-                     "session_id": res["session_id"], "s": res["s"]}
+                     "session_id": res["session_id"], "s": res["s"],
+                     "shard": res["shard"]}
     m = re.fullmatch(r"/interaction/(\d+)", path)
     if m and method == "GET":
         it = fake.interactions.get(m.group(1))
@@ -2176,10 +2190,17 @@ def parse_args(argv):
     ap.add_argument("--portfile")
     ap.add_argument("--shards", type=int, default=1,
                     help="shards recommended by GET /gateway/bot")
+    ap.add_argument("--max-concurrency", type=int, default=1,
+                    help="session_start_limit.max_concurrency: Identify "
+                    "buckets (shard id %% this)")
+    ap.add_argument("--session-start-remaining", type=int, default=1000,
+                    help="session_start_limit.remaining at the start")
+    ap.add_argument("--session-start-reset-ms", type=int, default=86400000,
+                    help="session_start_limit.reset_after at the start")
     ap.add_argument("--global-limit", type=int, default=GLOBAL_LIMIT)
     ap.add_argument("--interaction-deadline-ms", type=int, default=3000)
     ap.add_argument("--identify-interval-ms", type=int, default=5000,
-                    help="max_concurrency 1: Identify at most once per this")
+                    help="Identify at most once per this per bucket")
     ap.add_argument("--privileged-intents", action="store_true")
     ap.add_argument("--no-check-responses", dest="check_responses",
                     action="store_false",

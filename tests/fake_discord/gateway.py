@@ -6,6 +6,13 @@ session keeps its dispatched events with their sequence numbers so a
 Resume (op 6) replays what the client missed, then sends RESUMED. Close
 codes follow Discord's table; client mistakes are recorded as violations
 through the owning FakeDiscord before the connection is closed.
+
+Sharding: an Identify may carry `shard` [id, N]; every connected session
+must use the same N and no shard may be identified twice at once. The
+Identify rate is per bucket (id % max_concurrency): a second Identify of
+a bucket within the identify interval is a violation. A guild's events go
+to the shard (guild_id >> 22) % N, DMs to shard 0; one for a shard
+without a connected session is recorded in `undelivered`.
 """
 
 import asyncio
@@ -105,10 +112,11 @@ class Conn:
 
 class Gateway:
     def __init__(self, fake, heartbeat_ms, identify_interval_ms,
-                 privileged_intents=False):
+                 privileged_intents=False, max_concurrency=1):
         self.fake = fake
         self.heartbeat_ms = heartbeat_ms
         self.identify_interval = identify_interval_ms / 1000.0
+        self.max_concurrency = max(1, max_concurrency)
         self.privileged_ok = privileged_intents
         self.port = None
         self.server = None
@@ -125,7 +133,9 @@ class Gateway:
         self.last_closes = []
         self.pending_dup = 0
         self.next_conn_faults = []
-        self.last_identify = None
+        self.last_identify = {}  # bucket (shard id % max_concurrency) -> t
+        self.identify_log = []  # {shard, bucket, at, conn, accepted}
+        self.undelivered = []  # {t, guild_id, shard, why, at}
         self.session_starts = 0
 
     async def start(self, host, port):
@@ -185,6 +195,11 @@ class Gateway:
             await self.send_event(conn, e)
         return e
 
+    @staticmethod
+    def shard_of(guild_id, n):
+        """Discord's rule: (guild_id >> 22) % n; DMs (no guild) on 0."""
+        return (int(guild_id) >> 22) % n if guild_id else 0
+
     def pick_session(self, guild_id=None):
         """The newest resumable session for the shard that owns guild_id."""
         cands = []
@@ -192,20 +207,36 @@ class Gateway:
             if not s.valid:
                 continue
             if s.shard and s.shard[1] > 1:
-                want = (int(guild_id) >> 22) % s.shard[1] if guild_id else 0
-                if s.shard[0] != want:
+                if s.shard[0] != self.shard_of(guild_id, s.shard[1]):
                     continue
             cands.append(s)
         if not cands:
             return None
         return max(cands, key=lambda s: s.created)
 
+    def shard_count(self):
+        """N of the newest resumable session (1 when unsharded)."""
+        live = [s for s in self.sessions.values() if s.valid]
+        if not live:
+            return 1
+        s = max(live, key=lambda s: s.created)
+        return s.shard[1] if s.shard else 1
+
     async def dispatch(self, t, d, guild_id=None, iid=None):
         s = self.pick_session(guild_id)
+        if s is None or s.conn is None or not s.conn.open:
+            n = self.shard_count()
+            self.undelivered.append({
+                "t": t, "guild_id": guild_id, "at": time.time(),
+                "shard": self.shard_of(guild_id, n), "shards": n,
+                "why": "no session" if s is None else "not connected"})
+            del self.undelivered[:-200]
+            self.counters["undelivered"] += 1
         if s is None:
             return None
         e = await self.emit(s, t, d, iid=iid)
         return {"session_id": s.id, "s": e["s"],
+                "shard": s.shard[0] if s.shard else 0,
                 "sent": s.conn is not None and s.conn.open}
 
     # -- closing -------------------------------------------------------------
@@ -464,11 +495,21 @@ class Gateway:
         shard = d.get("shard")
         if shard is not None:
             if not (isinstance(shard, list) and len(shard) == 2 and
-                    all(isinstance(x, int) for x in shard) and
-                    0 <= shard[0] < shard[1]):
+                    all(isinstance(x, int) and not isinstance(x, bool)
+                        for x in shard) and 0 <= shard[0] < shard[1]):
                 self._violation(conn, "gateway_shard", f"shard {shard!r}")
                 await self.server_close(conn, 4010, "Invalid shard.")
                 return False
+        mine = shard or [0, 1]
+        if shard is not None:  # sharded sessions: one N for all
+            for other in self.sharded_peers():
+                if other.shard[1] != shard[1]:
+                    self._violation(conn, "gateway_shard", f"shard {shard!r} "
+                                    f"while connection {other.conn.n} runs "
+                                    f"{other.shard!r}: one shard count for "
+                                    "all")
+                    await self.server_close(conn, 4010, "Invalid shard.")
+                    return False
         if intents & ~KNOWN_INTENTS or intents < 0:
             self._violation(conn, "gateway_intents", f"intents {intents}")
             await self.server_close(conn, 4013, "Invalid intent(s).")
@@ -480,16 +521,32 @@ class Gateway:
             await self.server_close(conn, 4014, "Disallowed intent(s).")
             return False
         now = time.monotonic()
-        if self.last_identify is not None and \
-                now - self.last_identify < self.identify_interval:
-            self._violation(conn, "identify_rate", f"Identify "
-                            f"{now - self.last_identify:.2f} s after the "
-                            f"previous one (max_concurrency 1 per "
+        bucket = mine[0] % self.max_concurrency
+        last = self.last_identify.get(bucket)
+        rec = {"shard": mine[0], "shards": mine[1], "bucket": bucket,
+               "at": time.time(), "connection": conn.n, "accepted": False}
+        self.identify_log.append(rec)
+        del self.identify_log[:-500]
+        if last is not None and now - last < self.identify_interval:
+            self._violation(conn, "identify_rate", f"Identify of shard "
+                            f"{mine[0]} {now - last:.2f} s after the previous "
+                            f"one of its bucket {bucket} (max_concurrency "
+                            f"{self.max_concurrency}: one per bucket per "
                             f"{self.identify_interval:g} s)")
             conn.invalid_sessions_sent += 1
             await self.send(conn, {"op": 9, "d": False, "s": None, "t": None})
             return True
-        self.last_identify = now
+        self.last_identify[bucket] = now
+        rec["accepted"] = True
+        if shard is not None:
+            for other in self.sharded_peers():
+                if other.shard[0] == shard[0]:
+                    self._violation(conn, "gateway_shard", f"shard {shard!r} "
+                                    "identified again while connection "
+                                    f"{other.conn.n} runs it")
+        if self.fake.session_starts_left() <= 0:
+            self._violation(conn, "session_start_limit", "Identify with no "
+                            "session start left (session_start_limit)")
         self.session_starts += 1
         s = Session(secrets.token_hex(16), shard, intents, props)
         self.sessions[s.id] = s
@@ -515,6 +572,11 @@ class Gateway:
             for g in self.fake.guild_ids(shard):
                 await self.emit(s, "GUILD_CREATE", self.fake.guild_create(g))
         return True
+
+    def sharded_peers(self):
+        """The connected resumable sessions that identified with a shard."""
+        return [s for s in self.sessions.values() if s.valid and s.shard
+                and s.conn is not None and s.conn.open]
 
     async def _resume(self, conn, d):
         conn.resumes += 1
@@ -587,6 +649,9 @@ class Gateway:
             self.next_conn_faults.append("op7")
             return 200, {"ok": True, "pending": "next connection"}
         live = self.live()
+        if "shard" in f:  # only the connection of that shard's session
+            live = [c for c in live if c.session is not None and
+                    (c.session.shard or [0, 1])[0] == f["shard"]]
         if not live:
             return 409, {"error": "no open gateway connection"}
         ids = [c.n for c in live]
@@ -640,6 +705,9 @@ class Gateway:
                                if s.valid and s.conn is not None and
                                s.conn.open],
             "session_starts": self.session_starts,
+            "max_concurrency": self.max_concurrency,
+            "identify_log": self.identify_log,
+            "undelivered": self.undelivered,
             "pending": {"dup_after_resume": self.pending_dup,
                         "next_connection": list(self.next_conn_faults)},
         }

@@ -1240,6 +1240,9 @@ class SeparateProcessTest(unittest.IsolatedAsyncioTestCase):
         self.f = None
         if self._testMethodName == "test_identify_rate":
             self.f = Fake("--identify-interval-ms", "5000", "--quiet")
+        if self._testMethodName == "test_shards":
+            self.f = Fake("--identify-interval-ms", "5000", "--shards", "4",
+                          "--max-concurrency", "2", "--quiet")
 
     def tearDown(self):
         if self.f is not None:
@@ -1258,6 +1261,61 @@ class SeparateProcessTest(unittest.IsolatedAsyncioTestCase):
         self.assertFalse((await g2.expect(9))["d"])
         await g2.close(1000)
         self.assertEqual(f.kinds(), ["identify_rate"])
+
+    async def test_shards(self):
+        """Identify buckets, one shard count, routing by guild, DMs on
+        shard 0, and what could not be delivered."""
+        f = self.f
+        st, _, body = f.api("GET", "/gateway/bot")
+        self.assertEqual((body["shards"],
+                          body["session_start_limit"]["max_concurrency"]),
+                         (4, 2))
+
+        def guild_on(shard):  # a guild id that Discord puts on shard/4
+            top = (int(GUILD) >> 22) // 4 * 4 + shard
+            return str((top << 22) | 100)
+
+        g0, g1 = await GW(f.gw_url).open(), await GW(f.gw_url).open()
+        await g0.identify(shard=[0, 4])
+        await g1.identify(shard=[1, 4])  # bucket 1: at once is fine
+        self.assertEqual(f.kinds(), [])
+        g2 = await GW(f.gw_url).open()
+        await g2.send({"op": 2, "d": {"token": TOKEN, "intents": 1,
+                                      "shard": [2, 4], "properties": {
+                                          "os": "l", "browser": "b",
+                                          "device": "d"}}})
+        self.assertFalse((await g2.expect(9))["d"])  # bucket 0 again
+        self.assertEqual(f.kinds(), ["identify_rate"])
+        g3 = await GW(f.gw_url).open()
+        await g3.send({"op": 2, "d": {"token": TOKEN, "intents": 1,
+                                      "shard": [3, 8], "properties": {
+                                          "os": "l", "browser": "b",
+                                          "device": "d"}}})
+        self.assertEqual(await g3.closed(), 4010)
+        self.assertEqual(f.kinds(), ["identify_rate", "gateway_shard"])
+
+        def post(**where):
+            st, r = f.ctl("POST", "/interaction", dict(
+                {"type": 2, "force": True, "data": {"name": "x"}}, **where))
+            return st, r
+        st, r = post(guild_id=guild_on(1), channel_id=guild_on(1)[:-1] + "1")
+        self.assertEqual((st, r.get("shard")), (200, 1), r)
+        ev = await g1.expect(0, "INTERACTION_CREATE")
+        self.assertEqual(ev["d"]["id"], r["id"])
+        st, r = post(user={"id": BOB, "username": "bob"})
+        self.assertEqual((st, r.get("shard")), (200, 0), r)
+        ev = await g0.expect(0, "INTERACTION_CREATE")
+        self.assertEqual(ev["d"]["id"], r["id"])
+        st, r = post(guild_id=guild_on(3), channel_id=guild_on(3)[:-1] + "1")
+        self.assertEqual(st, 409, r)
+        state = f.ctl("GET", "/gateway")[1]
+        self.assertEqual([(u["shard"], u["why"]) for u in
+                          state["undelivered"]], [(3, "no session")])
+        self.assertEqual([(i["shard"], i["bucket"], i["accepted"]) for i in
+                          state["identify_log"]],
+                         [(0, 0, True), (1, 1, True), (2, 0, False)])
+        for g in (g0, g1, g2):
+            await g.close(1000)
 
     def test_missing_openapi(self):
         r = subprocess.run([sys.executable, "-B", FAKE, "--openapi",

@@ -13,7 +13,8 @@
 
 static bot_gw *gw;
 
-static void on_event(void *ctx, const char *type, json_t *d) {
+static void on_event(void *ctx, int shard, const char *type, json_t *d) {
+  (void)shard;
   (void)ctx;
   /* What discord.c reads of every event. */
   (void)type;
