@@ -51,6 +51,8 @@ static void usage(FILE *f) {
         "  LAIR_GUILD_ID  Register the commands in this server only.\n"
         "  LAIR_MOD_ROLE  A role id whose members are moderators.\n"
         "  LAIR_LOG_LEVEL error, warn, info (default) or debug.\n"
+        "  LAIR_HTTP_PORT Receive interactions over HTTP on this port (with\n"
+        "                 LAIR_PUBLIC_KEY; LAIR_HTTP_ADDR, LAIR_HTTP_PATH).\n"
         "  LAIR_DB        The SQLite database (default\n"
         "                 ~/.local/share/lair/lair.db).\n"
         "\n"
@@ -68,6 +70,10 @@ static int run_bot(void) {
     bot_discord_config cfg;
     char err[200], db[1024];
     if (!bot_discord_config_from_env(&cfg, err, sizeof err)) {
+      fprintf(stderr, "lair: %s\n", err);
+      return BOT_EXIT_USAGE;
+    }
+    if (!bot_http_config_from_env(&cfg.http, err, sizeof err)) {
       fprintf(stderr, "lair: %s\n", err);
       return BOT_EXIT_USAGE;
     }

@@ -203,6 +203,13 @@ if(TARGET test_rest)
   set_tests_properties(test_rest PROPERTIES TIMEOUT 60)
 endif()
 
+# test_http: the HTTP interactions endpoint's configuration and its
+# Ed25519 check (bot/discord_http.c), with key pairs libsodium makes.
+if(TARGET test_http)
+  target_link_libraries(test_http PRIVATE lair_discord PkgConfig::JANSSON
+                                          PkgConfig::SODIUM)
+endif()
+
 # test_gateway drives bot/gateway.c against a scripted gateway on loopback
 # (tests/gw_server.py, Debian's /usr/bin/python3 with python3-websockets).
 if(TARGET test_gateway)
