@@ -8,7 +8,7 @@
  *
  * A request is refused before anything else happens unless it is a POST
  * to LAIR_HTTP_PATH (404, 405) of an application/json body (415) within
- * BOT_HTTP_BODY_MAX (413), signed: X-Signature-Ed25519 over
+ * BOT_HTTP_BODY_MAX (413; an empty one 400), signed: X-Signature-Ed25519 over
  * X-Signature-Timestamp followed by the raw body, by the application's
  * LAIR_PUBLIC_KEY, the timestamp within BOT_HTTP_MAX_SKEW of now (401).
  * A PING is answered here with a PONG. Any other interaction goes to the
@@ -432,6 +432,8 @@ static int on_request(bot_http *h, struct lws *wsi, conn *c, const char *uri) {
     return refuse(h, wsi, c, 400, "bad Content-Length");
   if (want > BOT_HTTP_BODY_MAX)
     return refuse(h, wsi, c, 413, "body too large");
+  if (want == 0) /* lws would wait for a body that never comes */
+    return refuse(h, wsi, c, 400, "empty body");
   if (!custom_header(wsi, "x-signature-ed25519:", c->sig, sizeof c->sig) ||
       !custom_header(wsi, "x-signature-timestamp:", c->ts, sizeof c->ts))
     return refuse(h, wsi, c, 401, "invalid request signature");

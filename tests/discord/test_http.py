@@ -9,8 +9,8 @@ Ed25519 key instead of sending them over the gateway.
 - Every kind of bad request (bad, foreign, missing, odd-length and non-hex
   signatures, a missing timestamp, a body changed after signing, stale
   and future timestamps, GET, PUT, another path, an oversized body, a
-  wrong Content-Type) is refused with its status (401, 404, 405, 413,
-  415) at once, and nothing else happens: no REST request, no message,
+  wrong Content-Type, an empty body) is refused with its status (401,
+  404, 405, 413, 415, 400) at once, and nothing else happens: no REST request, no message,
   no game; the log names no signature, token or interaction id of them.
 - A game played through HTTP: /game new, /game join, the lobby's Join
   button (an update in the HTTP response), /game start, moves clicked on
@@ -37,7 +37,8 @@ from discordlib import check
 GAME = 1
 BAD_KINDS = ["bad_signature", "wrong_key", "no_signature", "no_timestamp",
              "odd_hex", "non_hex", "tampered_body", "stale", "future",
-             "get", "put", "wrong_path", "oversized", "content_type"]
+             "get", "put", "wrong_path", "oversized", "content_type",
+             "empty"]
 
 
 def answered_in_time(info, what):

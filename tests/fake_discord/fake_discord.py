@@ -1735,7 +1735,7 @@ HTTP_BAD = {
     "no_timestamp": 401, "odd_hex": 401, "non_hex": 401,
     "tampered_body": 401, "stale": 401, "future": 401,
     "get": 405, "put": 405, "wrong_path": 404, "oversized": 413,
-    "content_type": 415,
+    "content_type": 415, "empty": 400,
 }
 
 
@@ -1796,6 +1796,8 @@ async def http_send(fake, payload, bad=None):
         key = nacl.signing.SigningKey.generate()
     elif bad == "oversized":  # valid JSON, signed, past 64 KiB
         body = body[:-1] + b" " * (70 << 10) + b"}"
+    elif bad == "empty":  # signed, but no body
+        body = b""
     sig = _sign(key, ts, body)
     if bad == "bad_signature":
         sig = secrets.token_hex(64)
