@@ -15,6 +15,7 @@
  */
 /* madvise (Linux, BSD) and dl_iterate_phdr (glibc): not in POSIX. */
 #define _GNU_SOURCE
+#include "discord_http.h"
 #include "discord_int.h"
 #include "pic.h"
 
@@ -274,6 +275,31 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap) {
 
 /* ---- threads ---------------------------------------------------------- */
 
+/* Queues interaction d (a reference taken over) for the worker; http:
+ * its HTTP request's handle, 0 when it came over the gateway. */
+static void queue_event(bot_discord *b, json_t *d, double received,
+                        uint64_t http) {
+  event *e = calloc(1, sizeof *e);
+  if (!e) {
+    json_decref(d);
+    if (http)
+      bot_http_finish(b->http, http, 503);
+    return;
+  }
+  e->d = d;
+  e->received = received;
+  e->http = http;
+  pthread_mutex_lock(&b->mu);
+  if (b->tail)
+    b->tail->next = e;
+  else
+    b->head = e;
+  b->tail = e;
+  b->queued++;
+  pthread_cond_signal(&b->cv);
+  pthread_mutex_unlock(&b->mu);
+}
+
 /* Every shard's events come here; INTERACTION_CREATE from any shard goes
  * to the one worker (a guild's always come on the same shard, DMs on
  * shard 0, and the database is shared by every process). */
@@ -295,20 +321,18 @@ static void on_event(void *ctx, int shard, const char *type, json_t *d) {
   const char *iid = json_string_value(json_object_get(d, "id"));
   bot_dc_log(b, LOG_DEBUG, "interaction %s arrived on shard %d",
              iid ? iid : "?", shard);
-  event *e = calloc(1, sizeof *e);
-  if (!e)
-    return;
-  e->d = json_incref(d);
-  e->received = bot_dc_now();
-  pthread_mutex_lock(&b->mu);
-  if (b->tail)
-    b->tail->next = e;
-  else
-    b->head = e;
-  b->tail = e;
-  b->queued++;
-  pthread_cond_signal(&b->cv);
-  pthread_mutex_unlock(&b->mu);
+  queue_event(b, json_incref(d), bot_dc_now(), 0);
+}
+
+/* The HTTP endpoint's interactions join the same queue (discord_http.h). */
+static void on_http_interaction(void *ctx, json_t *d, uint64_t handle,
+                                double received) {
+  queue_event(ctx, d, received, handle);
+}
+
+static char *http_deferral(void *ctx, json_t *d) {
+  (void)ctx;
+  return bot_dc_deferral(d);
 }
 
 static void on_stop(void *ctx, int code, const char *why) {
@@ -329,7 +353,8 @@ static void on_stop(void *ctx, int code, const char *why) {
 static void note_health(bot_discord *b) {
   bot_gw_stats st;
   bot_gw_get_stats(b->gw, &st);
-  uint64_t heard = st.acks + st.dispatches;
+  /* Over HTTP: while the endpoint's loop runs (it beats every 2 s). */
+  uint64_t heard = b->http ? bot_http_heard(b->http) : st.acks + st.dispatches;
   if (heard == b->heard || !b->health[0])
     return;
   b->heard = heard;
@@ -548,7 +573,7 @@ static void *worker(void *arg) {
       break;
     }
     if (e) {
-      bot_dc_handle_interaction(b, e->d, e->received);
+      bot_dc_handle_interaction(b, e->d, e->received, e->http);
       __atomic_add_fetch(&b->stats.interactions, 1, __ATOMIC_RELAXED);
       json_decref(e->d);
       free(e);
@@ -578,6 +603,7 @@ static void *signal_thread(void *arg) {
   if (sig != SIGUSR1) {
     bot_dc_log(b, LOG_INFO, "stopping (signal %d)", sig);
     bot_gw_stop(b->gw);
+    bot_http_stop(b->http);
   }
   return NULL;
 }
@@ -799,6 +825,35 @@ void bot_discord_get_stats(bot_discord *b, bot_discord_stats *out) {
       __atomic_load_n(&b->stats.dm_superseded, __ATOMIC_RELAXED);
 }
 
+/* Serves interactions over HTTP (discord_http.c) until a signal: the
+ * worker as with the gateway, but no gateway connection. Discord sends
+ * no interaction over the gateway once the application has an
+ * Interactions Endpoint URL, and nothing else Lair does needs it: the
+ * application id comes from GET /applications/@me, messages and DMs go
+ * through REST. So a process in this mode holds no gateway session, and
+ * any number of them can run behind a load balancer. Returns the exit
+ * status. */
+static int run_http(bot_discord *b) {
+  bot_http_hooks hk = {.deferral = http_deferral,
+                       .deliver = on_http_interaction,
+                       .ctx = b,
+                       .log_level = b->cfg.log_level};
+  b->http = bot_http_new(&b->cfg.http, &hk);
+  if (!b->http || pthread_create(&b->worker, NULL, worker, b) != 0)
+    return BOT_EXIT_FAIL;
+  b->worker_started = true;
+  pthread_t sigs;
+  bool sigs_started = pthread_create(&sigs, NULL, signal_thread, b) == 0;
+  bot_dc_log(b, LOG_INFO, "starting (application %s, interactions over HTTP)",
+             b->app_id);
+  int code = bot_http_run(b->http);
+  if (sigs_started) {
+    pthread_kill(sigs, SIGUSR1);
+    pthread_join(sigs, NULL);
+  }
+  return code == 0 ? BOT_EXIT_OK : BOT_EXIT_FAIL;
+}
+
 int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   /* One malloc arena for all threads: the worker does nearly all the
    * allocating, and an arena per thread keeps megabytes of free memory
@@ -878,6 +933,10 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   free(app);
   if (!register_commands(b))
     goto out;
+  if (cfg->http.port) {
+    status = run_http(b);
+    goto out;
+  }
   json_t *gb = get_json(b, "/gateway/bot", "url");
   int *shard_ids = NULL;
   bot_gw_config gc = {.token = cfg->token,
@@ -912,6 +971,8 @@ out:
   }
   bot_gw_free(b->gw);
   bot_rest_free(b->rest); /* after the worker: it queues requests */
+  /* After REST: a callback's outcome may still tell the endpoint. */
+  bot_http_free(b->http);
   cmd_free(b->cmd);
   sto_close(b->db);
   bot_dc_clear_msgs(b);

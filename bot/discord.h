@@ -10,6 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Interactions over HTTP (discord_http.c): Discord POSTs each one,
+ * Ed25519-signed, to the application's Interactions Endpoint URL, and
+ * the gateway carries none. */
+typedef struct bot_http_config {
+  int port;       /* LAIR_HTTP_PORT; 0: interactions come over the gateway */
+  char addr[64];  /* LAIR_HTTP_ADDR: the interface, default 127.0.0.1 */
+  char path[128]; /* LAIR_HTTP_PATH, default /interactions */
+  unsigned char public_key[32]; /* LAIR_PUBLIC_KEY, the application's */
+} bot_http_config;
+
 typedef struct bot_discord_config {
   char token[200];   /* DISCORD_TOKEN; never logged */
   char api[256];     /* LAIR_DISCORD_API_URL, default Discord's v10 base */
@@ -20,6 +30,8 @@ typedef struct bot_discord_config {
   int shards; /* LAIR_SHARDS: 1..4096, BOT_DC_SHARDS_AUTO, or 0 when unset
                  (one session, unsharded) */
   char shard_ids[1024]; /* LAIR_SHARD_IDS as given; "" = all the shards */
+  /* LAIR_HTTP_*, LAIR_PUBLIC_KEY: bot_http_config_from_env's */
+  bot_http_config http;
 } bot_discord_config;
 
 /* LAIR_SHARDS=auto: the count of GET /gateway/bot. */
@@ -43,6 +55,12 @@ bool bot_discord_config_from_env(bot_discord_config *c, char *err, size_t cap);
  * listed twice, an id not below n_shards. */
 int bot_discord_shard_ids(const char *spec, int n_shards, int *ids, char *err,
                           size_t cap);
+/* Reads LAIR_HTTP_PORT, LAIR_HTTP_ADDR, LAIR_HTTP_PATH and
+ * LAIR_PUBLIC_KEY into c (port 0 when LAIR_HTTP_PORT is unset). Returns
+ * false with a one-line reason naming the variable in err when a value
+ * is malformed, LAIR_PUBLIC_KEY is missing while LAIR_HTTP_PORT is set,
+ * or another of them is set without LAIR_HTTP_PORT. */
+bool bot_http_config_from_env(bot_http_config *c, char *err, size_t cap);
 /* Runs the bot until SIGTERM/SIGINT or a fatal gateway close. Returns the
  * process exit status (0 after a signal, 1 on failure). */
 int bot_discord_run(const bot_discord_config *cfg, const char *db_path);

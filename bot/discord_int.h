@@ -62,6 +62,7 @@ enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
 typedef struct event {
   json_t *d;
   double received;
+  uint64_t http; /* its request's handle (discord_http.h), 0: the gateway */
   struct event *next;
 } event;
 
@@ -128,6 +129,7 @@ struct bot_discord {
   char app_id[32];
   bot_rest *rest;
   bot_gw *gw;
+  struct bot_http *http; /* the HTTP endpoint, NULL: the gateway's */
   sto *db;
   cmd_ctx *cmd;
   pthread_t worker;
@@ -255,6 +257,7 @@ typedef struct ix {
   bool message_ephemeral; /* that message is an ephemeral one */
   bool may_thread; /* Lair may open public threads in this server channel */
   bool lobby_click; /* a lobby's button: its message shows the lobby anew */
+  uint64_t http;    /* its HTTP request's handle, 0: it came by gateway */
 } ix;
 /* Reads an INTERACTION_CREATE's fields into x (pointers into d, which
  * must outlive x); false when one it needs is missing or malformed. */
@@ -269,8 +272,17 @@ cmd_request bot_dc_command_request(const ix *x, char vals[][24],
  * Lair's. */
 bool bot_dc_parse_custom(const char *id, char *kind, int64_t *game,
                          int64_t *version, const char **rest);
-/* Handles one INTERACTION_CREATE (d), received at `received` (worker). */
-void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received);
+/* Handles one INTERACTION_CREATE (d), received at `received` (worker);
+ * http: its HTTP request's handle (discord_http.h), 0 when it came over
+ * the gateway. */
+void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received,
+                               uint64_t http);
+/* The answer the HTTP endpoint gives interaction d if the worker has
+ * none in time (any thread: it only reads d): a deferral as ephemeral as
+ * the command's answer will be (type 5), a component's deferred update
+ * (6), an autocomplete's empty list (8). Malloc'd JSON text; NULL when d
+ * is malformed or of a type Lair does not answer. */
+char *bot_dc_deferral(json_t *d);
 /* Sends the messages no interaction asked for (timers, restart). */
 void bot_dc_deliver_unprompted(bot_discord *b);
 /* cmd_config.open_thread: opens a thread under channel for a new game. */

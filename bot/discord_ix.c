@@ -7,6 +7,7 @@
  * their custom_id, so a stale or foreign click gets a clear ephemeral
  * error.
  */
+#include "discord_http.h"
 #include "discord_int.h"
 
 #include <errno.h>
@@ -207,8 +208,57 @@ static bool seen_before(bot_discord *b, const char *id) {
   return false;
 }
 
+static void followup(bot_discord *b, const ix *x, json_t *body,
+                     const out_msg *m);
+static void edit_original(bot_discord *b, const ix *x, json_t *body,
+                          const out_msg *m);
+
+/* An answer the HTTP endpoint had to defer before the worker gave it
+ * (discord_http.c) goes where Discord now expects it: a message edits
+ * the deferred message (after a type 5) or follows up (after a
+ * component's type 6, which deferred an update of the clicked message);
+ * an update edits the clicked message. A deferral, an autocomplete's
+ * choices or a modal come too late to mean anything. */
+static void http_late_answer(bot_discord *b, const ix *x, json_t *body,
+                             const out_msg *m, int deferred) {
+  int type = (int)json_integer_value(json_object_get(body, "type"));
+  json_t *data = json_object_get(body, "data");
+  if (type == 4 && deferred == 6) {
+    followup(b, x, data, m);
+  } else if ((type == 4 && deferred == 5) || (type == 7 && deferred == 6)) {
+    json_t *copy = json_deep_copy(data);
+    if (copy)
+      edit_original(b, x, copy, m);
+    json_decref(copy);
+  } else if (type != 5 && type != 6) {
+    bot_dc_log(b, LOG_DEBUG,
+               "an answer of type %d came after the endpoint deferred "
+               "(type %d); dropped",
+               type, deferred);
+  }
+}
+
+/* The REST callback of an interaction that came over HTTP is done: its
+ * request is answered 202, then the gate opens or shuts. */
+typedef struct http_acked {
+  bot_discord *b;
+  uint64_t handle;
+  ack_gate *g;
+} http_acked;
+
+static void http_rest_acked(void *ctx, const bot_rest_result *r) {
+  http_acked *a = ctx;
+  bot_http_rest_done(a->b->http, a->handle);
+  if (a->g)
+    gate_acked(a->g, r);
+  else
+    bot_dc_note_result(a->b, r);
+  free(a);
+}
+
 /* Answers x with body; with the files m carries (multipart) when m is
- * not NULL. */
+ * not NULL. An interaction that came over HTTP is answered in its HTTP
+ * response when it can be (discord_http.h). */
 static void callback_msg(bot_discord *b, const ix *x, json_t *body,
                          const out_msg *m) {
   char path[800];
@@ -222,23 +272,49 @@ static void callback_msg(bot_discord *b, const ix *x, json_t *body,
   }
   bot_rest_file files[2];
   int n = m ? bot_dc_files(m, files) : 0;
+  bot_rest_done done = g ? gate_acked : bot_dc_note_result;
+  void *done_ctx = g ? (void *)g : (void *)b;
+  if (x->http && b->http) {
+    char *text = n ? NULL : json_dumps(body, JSON_COMPACT);
+    int deferred = 0;
+    bot_http_answer a =
+        n || text ? bot_http_respond(b->http, x->http, text, &deferred,
+                                     g ? gate_acked : NULL, g)
+                  : BOT_HTTP_GONE;
+    free(text);
+    if (a == BOT_HTTP_BODY || a == BOT_HTTP_DEFERRED) {
+      if (!g) /* nothing waits for the outcome */
+        bot_dc_log(b, LOG_DEBUG, "an HTTP answer without a gate");
+      if (a == BOT_HTTP_DEFERRED)
+        http_late_answer(b, x, body, m, deferred);
+      __atomic_add_fetch(&b->stats.callbacks, 1, __ATOMIC_RELAXED);
+      return;
+    }
+    http_acked *ha = a == BOT_HTTP_REST ? malloc(sizeof *ha) : NULL;
+    if (ha) {
+      *ha = (http_acked){b, x->http, g};
+      done = http_rest_acked;
+      done_ctx = ha;
+    } else if (a == BOT_HTTP_REST) {
+      bot_http_rest_done(b->http, x->http);
+    }
+  }
   bool queued;
   if (n) { /* the picture rides on the callback: one request, no wait */
     char *text = json_dumps(body, JSON_COMPACT);
-    queued = text && bot_rest_send_files(b->rest, "POST", path, text, files, n,
-                                         NULL, 0, BOT_REST_INTERACTION,
-                                         g ? gate_acked : bot_dc_note_result,
-                                         g ? (void *)g : (void *)b) == 0;
+    queued = text &&
+             bot_rest_send_files(b->rest, "POST", path, text, files, n, NULL, 0,
+                                 BOT_REST_INTERACTION, done, done_ctx) == 0;
     free(text);
     if (!queued)
       bot_dc_log(b, LOG_WARN, "could not queue an interaction's answer");
   } else {
-    queued = bot_dc_send_json(b, "POST", path, body, BOT_REST_INTERACTION,
-                              g ? gate_acked : NULL, g);
+    queued = bot_dc_send_json(b, "POST", path, body, BOT_REST_INTERACTION, done,
+                              done_ctx);
   }
-  if (!queued && g) {
+  if (!queued) {
     bot_rest_result failed = {.status = 0, .error = "not queued"};
-    gate_acked(g, &failed);
+    done(done_ctx, &failed);
   }
   __atomic_add_fetch(&b->stats.callbacks, 1, __ATOMIC_RELAXED);
 }
@@ -358,8 +434,8 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
   /* A message kept up to date in place (a turn's) is edited where it is,
    * never posted as an answer. */
   for (int i = 0; i < b->n_msgs && first < 0; i++)
-    if (b->msgs[i].to == CMD_TO_CHANNEL && !x->in_dm &&
-        !b->msgs[i].edit[0] && strcmp(b->msgs[i].channel, x->channel) == 0)
+    if (b->msgs[i].to == CMD_TO_CHANNEL && !x->in_dm && !b->msgs[i].edit[0] &&
+        strcmp(b->msgs[i].channel, x->channel) == 0)
       first = i;
   for (int i = 0; i < b->n_msgs && first < 0; i++)
     if (b->msgs[i].to == CMD_TO_EPHEMERAL)
@@ -495,9 +571,8 @@ static void answer(bot_discord *b, const ix *x, bool deferred, bool component) {
       json_t *body = bot_dc_message_body(m, true);
       followup(b, x, body, m);
       json_decref(body);
-    } else if (!(component && x->in_dm && !x->message_ephemeral &&
-                 m->edit[0] && strcmp(m->user, x->user) == 0 &&
-                 followup_kept(b, x, m))) {
+    } else if (!(component && x->in_dm && !x->message_ephemeral && m->edit[0] &&
+                 strcmp(m->user, x->user) == 0 && followup_kept(b, x, m))) {
       bot_dc_send_dm(b, m);
     }
   }
@@ -531,8 +606,8 @@ bool bot_dc_open_thread(void *ctx, const char *channel, const char *name,
   json_decref(o);
   int status = text ? bot_rest_call(b->rest, "POST", path, text, &body) : 0;
   free(text);
-  bool ok = (status == 200 || status == 201) &&
-            bot_dc_body_id(body, thread_id, cap);
+  bool ok =
+      (status == 200 || status == 201) && bot_dc_body_id(body, thread_id, cap);
   free(body);
   if (!ok)
     bot_dc_log(b, LOG_WARN, "could not open a thread (HTTP %d)", status);
@@ -581,6 +656,43 @@ static cmd_request request_of(const ix *x) {
   return r;
 }
 
+/* The deferral of slash command r: as ephemeral as its answer will be
+ * (/game status and board are the asker's alone unless public:yes). A
+ * new reference. */
+static json_t *deferral_of(const cmd_request *r) {
+  bool posted = false;
+  for (int i = 0; i < r->n_args; i++)
+    posted = posted || (strcmp(r->args[i].name, "public") == 0 &&
+                        strcmp(r->args[i].value, "yes") == 0);
+  bool quiet =
+      strcmp(r->command, "log") == 0 || strcmp(r->command, "hand") == 0 ||
+      strcmp(r->command, "list") == 0 || strcmp(r->command, "card") == 0 ||
+      ((strcmp(r->command, "status") == 0 ||
+        strcmp(r->command, "board") == 0) &&
+       !posted);
+  return quiet ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
+               : json_pack("{si}", "type", 5);
+}
+
+char *bot_dc_deferral(json_t *d) {
+  ix x = {0};
+  if (!bot_dc_read_interaction(d, &x))
+    return NULL;
+  json_t *o = NULL;
+  if (x.type == 2) {
+    char vals[CMD_MAX_ARGS][24];
+    cmd_request r = bot_dc_command_request(&x, vals, NULL);
+    o = deferral_of(&r);
+  } else if (x.type == 3) {
+    o = json_pack("{si}", "type", 6);
+  } else if (x.type == 4) {
+    o = json_pack("{sis{s[]}}", "type", 8, "data", "choices");
+  }
+  char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+  json_decref(o);
+  return text;
+}
+
 static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
   char vals[CMD_MAX_ARGS][24];
   const char *focused = NULL;
@@ -607,20 +719,7 @@ static void handle_command(bot_discord *b, const ix *x, bool autocomplete) {
    * time; so is everything that waited in the queue. */
   bool slow = strcmp(r.command, "log") == 0 || bot_dc_now() - x->received > 1.0;
   if (slow) {
-    /* As ephemeral as the answer will be: /game status and board are
-     * the asker's alone unless public:yes. */
-    bool posted = false;
-    for (int i = 0; i < r.n_args; i++)
-      posted = posted || (strcmp(r.args[i].name, "public") == 0 &&
-                          strcmp(r.args[i].value, "yes") == 0);
-    bool quiet =
-        strcmp(r.command, "log") == 0 || strcmp(r.command, "hand") == 0 ||
-        strcmp(r.command, "list") == 0 || strcmp(r.command, "card") == 0 ||
-        ((strcmp(r.command, "status") == 0 ||
-          strcmp(r.command, "board") == 0) &&
-         !posted);
-    json_t *o = quiet ? json_pack("{sis{si}}", "type", 5, "data", "flags", 64)
-                      : json_pack("{si}", "type", 5);
+    json_t *o = deferral_of(&r);
     callback(b, x, o);
     json_decref(o);
   }
@@ -802,12 +901,11 @@ bool bot_dc_read_interaction(json_t *d, ix *x) {
    * where Lair's own permissions (app_permissions) include Create Public
    * Threads and Send Messages in Threads. */
   const char *app = json_string_value(json_object_get(d, "app_permissions"));
-  json_int_t kind =
-      json_integer_value(json_object_get(json_object_get(d, "channel"), "type"));
+  json_int_t kind = json_integer_value(
+      json_object_get(json_object_get(d, "channel"), "type"));
   unsigned long long bits = app ? strtoull(app, NULL, 10) : 0;
   unsigned long long need = (1ull << 35) | (1ull << 38);
-  x->may_thread =
-      member && (kind == 0 || kind == 5) && (bits & need) == need;
+  x->may_thread = member && (kind == 0 || kind == 5) && (bits & need) == need;
   if (!x->id || !x->token || !x->channel || !x->user || !x->name ||
       !bot_dc_snowflake_ok(x->id) || !bot_dc_snowflake_ok(x->user) ||
       strlen(x->token) > 600)
@@ -827,17 +925,20 @@ cmd_request bot_dc_command_request(const ix *x, char vals[][24],
   return r;
 }
 
-void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
-  ix x = {.received = received};
+/* Handles interaction d; returns the HTTP status its request gets if
+ * nothing answered it (discord_http.h's bot_http_finish). */
+static int handle_interaction(bot_discord *b, json_t *d, double received,
+                              uint64_t http) {
+  ix x = {.received = received, .http = http};
   json_t *member = json_object_get(d, "member");
   if (!bot_dc_read_interaction(d, &x)) {
     bot_dc_log(b, LOG_WARN, "ignored a malformed interaction");
-    return;
+    return 400;
   }
   if (seen_before(b, x.id)) {
     __atomic_add_fetch(&b->stats.duplicates, 1, __ATOMIC_RELAXED);
     bot_dc_log(b, LOG_DEBUG, "interaction %s delivered again; ignored", x.id);
-    return;
+    return 202; /* its first delivery is answered */
   }
   if (x.type == 2 || x.type == 3)
     bot_dc_dm_heard_from(b, x.user); /* closed DMs are tried again */
@@ -866,4 +967,12 @@ void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received) {
     json_decref(o);
   }
   gate_release(x.gate);
+  return 400;
+}
+
+void bot_dc_handle_interaction(bot_discord *b, json_t *d, double received,
+                               uint64_t http) {
+  int status = handle_interaction(b, d, received, http);
+  if (http && b->http)
+    bot_http_finish(b->http, http, status);
 }

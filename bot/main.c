@@ -55,6 +55,8 @@ static void usage(FILE *f) {
         "                 auto; unset: one session, no sharding.\n"
         "  LAIR_SHARD_IDS The shards this process runs (0-3, 0,2,5);\n"
         "                 unset: all of them.\n"
+        "  LAIR_HTTP_PORT Receive interactions over HTTP on this port (with\n"
+        "                 LAIR_PUBLIC_KEY; LAIR_HTTP_ADDR, LAIR_HTTP_PATH).\n"
         "  LAIR_DB        The SQLite database (default\n"
         "                 ~/.local/share/lair/lair.db).\n"
         "\n"
@@ -73,6 +75,19 @@ static int run_bot(void) {
     char err[200], db[1024];
     if (!bot_discord_config_from_env(&cfg, err, sizeof err)) {
       fprintf(stderr, "lair: %s\n", err);
+      return BOT_EXIT_USAGE;
+    }
+    if (!bot_http_config_from_env(&cfg.http, err, sizeof err)) {
+      fprintf(stderr, "lair: %s\n", err);
+      return BOT_EXIT_USAGE;
+    }
+    if (cfg.http.port && cfg.shards) {
+      /* A process that takes interactions over HTTP opens no gateway
+       * session, so its shards would be silently ignored. */
+      fputs("lair: LAIR_SHARDS is set but LAIR_HTTP_PORT makes this "
+            "process take interactions over HTTP, without the gateway: "
+            "unset one of them\n",
+            stderr);
       return BOT_EXIT_USAGE;
     }
     if (!bot_default_db(db, sizeof db)) {

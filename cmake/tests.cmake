@@ -203,6 +203,13 @@ if(TARGET test_rest)
   set_tests_properties(test_rest PROPERTIES TIMEOUT 60)
 endif()
 
+# test_http: the HTTP interactions endpoint's configuration and its
+# Ed25519 check (bot/discord_http.c), with key pairs libsodium makes.
+if(TARGET test_http)
+  target_link_libraries(test_http PRIVATE lair_discord PkgConfig::JANSSON
+                                          PkgConfig::SODIUM)
+endif()
+
 # test_gateway drives bot/gateway.c against a scripted gateway on loopback
 # (tests/gw_server.py, Debian's /usr/bin/python3 with python3-websockets).
 if(TARGET test_gateway)
@@ -274,6 +281,19 @@ set_tests_properties(discord_game discord_faults discord_async
 # bot's own, so its length varies: 256 moves in 50 s in one CI run, 647
 # moves in 296 s in another (three-minute tests beside it): more room.
 set_tests_properties(discord_game PROPERTIES TIMEOUT 480)
+
+# Interactions over HTTP (bot/discord_http.c): the fake Discord POSTs them
+# to the bot's endpoint, signed with its own Ed25519 key (python3-nacl):
+# every kind of bad request refused and changing nothing, a game's
+# commands and clicks answered in the HTTP response, slow ones deferred
+# by the endpoint within 3 s, a picture through the callback and 202
+# (about 20 s).
+add_test(NAME discord_http
+         COMMAND ${LAIR_DEBIAN_PYTHON} -B
+                 ${PROJECT_SOURCE_DIR}/tests/discord/test_http.py
+                 ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
+set_tests_properties(discord_http PROPERTIES
+                     ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 180)
 
 # A whole Galactic Domination game through the fake Discord, a member
 # against the AI seat, with the pictures of its board on the turns'

@@ -81,6 +81,19 @@ bad_config)
   expect_rc 2; expect_err "LAIR_LOG_LEVEL"
   DISCORD_TOKEN=t LAIR_DISCORD_API_URL=ftp://x HOME=$tmp/home run </dev/null
   expect_rc 2; expect_err "LAIR_DISCORD_API_URL"
+  # Interactions over HTTP: refused at start, before any connection.
+  DISCORD_TOKEN=t LAIR_HTTP_PORT=70000 HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_one_err_line; expect_err "LAIR_HTTP_PORT"
+  DISCORD_TOKEN=t LAIR_HTTP_PORT=8080 HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_one_err_line; expect_err "LAIR_PUBLIC_KEY"
+  DISCORD_TOKEN=t LAIR_HTTP_PORT=8080 LAIR_PUBLIC_KEY=xyz \
+    HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_one_err_line; expect_err "LAIR_PUBLIC_KEY"
+  DISCORD_TOKEN=t LAIR_PUBLIC_KEY=00 HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_one_err_line; expect_err "LAIR_HTTP_PORT"
+  DISCORD_TOKEN=t LAIR_HTTP_PORT=8080 LAIR_SHARDS=2 \
+    LAIR_PUBLIC_KEY=$(printf '%064d' 0) HOME=$tmp/home run </dev/null
+  expect_rc 2; expect_one_err_line; expect_err "LAIR_SHARDS"
   ;;
 bad_games)
   game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')

@@ -14,10 +14,16 @@ LAIR_DEBS+=(python3) # tests/local/: the console-table tests (stdlib only)
 # Debian's /usr/bin/python3 with its websockets (gateway) and jsonschema
 # (checks requests against Discord's openapi.json) packages.
 LAIR_DEBS+=(python3-websockets python3-jsonschema)
+# Interactions over HTTP (bot/discord_http.c): libsodium verifies the
+# Ed25519 signature Discord puts on every request.
+LAIR_DEBS+=(libsodium-dev)
 
 # tools/test.sh also needs clang and its runtimes for the fuzz targets
 # (tests/fuzz/): lair_install_deps takes extra packages as arguments.
 LAIR_TEST_DEBS=(clang libclang-rt-14-dev)
+# The fake Discord signs the interactions it POSTs to the bot's HTTP
+# endpoint with an Ed25519 key of its own (tests/discord/test_http.py).
+LAIR_TEST_DEBS+=(python3-nacl)
 
 lair_install_deps() {
   local want=("${LAIR_DEBS[@]}" "$@")

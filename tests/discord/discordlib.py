@@ -87,6 +87,7 @@ class Fake:
             stdout=self.log, stderr=subprocess.STDOUT)
         ports = wait_until(self._ports, 20, "the fake's port file")
         self.http, self.gw_port = ports["http"], ports["gateway"]
+        self.public_key = ports.get("public_key")  # the application's
         self.api = "http://127.0.0.1:%d/api/v10" % self.http
         self.conn = None
 
@@ -224,13 +225,22 @@ class Bot:
     """One `lair` process talking to a Fake."""
 
     def __init__(self, binary, fake, db, env=None, level="debug",
-                 wait=True):
+                 wait=True, http=False):
+        """http: interactions come over HTTP, to a port of its own
+        (LAIR_HTTP_PORT, the fake's public key), and the fake POSTs them
+        there once the bot listens; no gateway session."""
         LIVE.append(self)
         self.binary, self.fake, self.db = binary, fake, db
         self.extra = dict(env or {})
         self.level = level
         self.proc = None
         self.logs = []  # stderr of earlier runs
+        self.http_port = None
+        if http:
+            check(fake.public_key, "the fake has no key pair (python3-nacl)")
+            self.http_port = free_port()
+            self.extra.update({"LAIR_HTTP_PORT": str(self.http_port),
+                               "LAIR_PUBLIC_KEY": fake.public_key})
         self.start(wait)
 
     def start(self, wait=True):
@@ -246,8 +256,26 @@ class Bot:
         self.proc = subprocess.Popen([self.binary], env=env,
                                      stdin=subprocess.DEVNULL,
                                      stdout=self.err, stderr=self.err)
-        if wait:
+        if wait and self.http_port:
+            self.wait_http()
+        elif wait:
             self.wait_ready(before)
+
+    @property
+    def endpoint(self):
+        return "http://127.0.0.1:%d/interactions" % self.http_port
+
+    def wait_http(self, timeout=30):
+        """Waits until the bot serves interactions over HTTP, then makes
+        its URL the fake's Interactions Endpoint URL (the fake checks it
+        as Discord does: a PING, and a badly signed one)."""
+        def serving():
+            check(self.proc.poll() is None, "lair exited %s: %s" %
+                  (self.proc.returncode, self.stderr_text()))
+            return "interactions over HTTP)" in self.stderr_text()
+        wait_until(serving, timeout, "the bot's HTTP endpoint")
+        st, obj = self.fake.call("POST", "/endpoint", {"url": self.endpoint})
+        check(st == 200, "the fake refused the endpoint: %r" % (obj,))
 
     def ready_count(self):
         st = self.fake.gateway()
@@ -346,6 +374,14 @@ def processes(binary, openapi, tmp):
         if bot is not None:
             bot.close()
         fake.stop()
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    import socket
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        return sk.getsockname()[1]
 
 
 def proc_status(pid):

@@ -36,6 +36,11 @@ import openapi_check  # noqa: E402
 from gateway import Gateway  # noqa: E402
 from httpserver import HttpServer, Response  # noqa: E402
 
+try:  # Debian's python3-nacl: only the HTTP interactions mode needs it
+    import nacl.signing
+except ImportError:  # pragma: no cover - reported when the mode is used
+    nacl = None
+
 DISCORD_EPOCH_MS = 1420070400000
 API_PREFIX = "/api/v10"
 TOKEN_TTL = 15 * 60.0
@@ -145,6 +150,11 @@ class Interaction:
         self.original_loading = False
         self.followups = []
         self.source_message_id = None
+        # Delivered by POST to the bot's Interactions Endpoint URL: the
+        # HTTP response's status, its time, and whether it is awaited.
+        self.http_status = None
+        self.http_ms = None
+        self.http_inflight = False
         self.channel_id = payload.get("channel_id")
         u = (payload.get("member") or {}).get("user") or payload.get("user")
         self.user_id = u["id"] if u else None
@@ -163,6 +173,15 @@ class FakeDiscord:
         self.gw = Gateway(self, args.heartbeat_ms, args.identify_interval_ms,
                           args.privileged_intents, args.max_concurrency)
         self.http = HttpServer(self.handle, log=self.log)
+        # The application's Ed25519 key pair: the fake signs what it POSTs
+        # to the Interactions Endpoint URL (POST /_fake/endpoint), as
+        # Discord does; the bot is given the public key.
+        self.signing_key = nacl.signing.SigningKey.generate() if nacl \
+            else None
+        self.public_key = self.signing_key.verify_key.encode().hex() \
+            if nacl else None
+        self.endpoint = None
+        self.last_signature = None  # the X-Signature-Ed25519 last sent
         self.reset_all()
 
     def log(self, msg):
@@ -449,8 +468,22 @@ class FakeDiscord:
                 404, {"message": "404: Not Found", "code": 0}), bucket)
         ctx = Ctx(self, req, rec, method, sub, route, params, dict(pairs),
                   body, files, v)
+        if route.template.startswith("/webhooks/{webhook_id}/"
+                                     "{webhook_token}"):
+            await self._settle_http(params.get("webhook_token"))
         reply = await handler(self, ctx)
         return self._finish(rec, route, method, reply, bucket)
+
+    async def _settle_http(self, token):
+        """A follow-up may overtake the HTTP response that acknowledged
+        its interaction by a hair (two connections): Discord has read that
+        response before it sees the follow-up, so the fake lets it land
+        (up to 0.5 s)."""
+        it = self.by_token.get(token)
+        end = time.monotonic() + 0.5
+        while it is not None and it.http_inflight and \
+                it.callback is None and time.monotonic() < end:
+            await asyncio.sleep(0.005)
 
     def _body(self, req, rec, route, method, v):
         """(body, files, error Reply or None)."""
@@ -1695,6 +1728,212 @@ async def delete_message(fake, ctx):
     return Reply(204)
 
 
+
+# == interactions over HTTP (the Interactions Endpoint URL) =================
+#
+# With an endpoint set (POST /_fake/endpoint), /_fake/interaction POSTs
+# each interaction there instead of dispatching it on the gateway, signed
+# as Discord signs: X-Signature-Ed25519 (hex) over X-Signature-Timestamp
+# followed by the body, with the application's key. A 200 response is
+# the interaction's response: checked against openapi.json's body of
+# POST /interactions/{id}/{token}/callback and applied exactly as that
+# callback would be (deadline, type, message rules). A 202 says the bot
+# answered through that callback instead. Anything else is a violation.
+
+HTTP_TIMEOUT = 10.0
+# Deliberately bad requests (/_fake/interaction with "http_bad"): what
+# each breaks, and the status the bot must answer.
+HTTP_BAD = {
+    "bad_signature": 401, "wrong_key": 401, "no_signature": 401,
+    "no_timestamp": 401, "odd_hex": 401, "non_hex": 401,
+    "tampered_body": 401, "stale": 401, "future": 401,
+    "get": 405, "put": 405, "wrong_path": 404, "oversized": 413,
+    "content_type": 415, "empty": 400,
+}
+
+
+def _sign(key, ts, body):
+    return key.sign(ts.encode() + body).signature.hex()
+
+
+async def http_request(url, method, headers, body):
+    """(status, {lower-case header: value}, body bytes) of one HTTP/1.1
+    request on a connection of its own."""
+    u = urllib.parse.urlsplit(url)
+    target = (u.path or "/") + ("?" + u.query if u.query else "")
+    reader, writer = await asyncio.wait_for(
+        asyncio.open_connection(u.hostname, u.port or 80), HTTP_TIMEOUT)
+    try:
+        head = [f"{method} {target} HTTP/1.1", f"Host: {u.netloc}",
+                "User-Agent: Discord-Interactions/1.0 (+https://discord.com)",
+                "Connection: close", f"Content-Length: {len(body)}"]
+        head += [f"{k}: {v}" for k, v in headers]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        try:
+            await writer.drain()
+        except ConnectionError:
+            pass  # refused before the body was read: the answer says why
+        line = await asyncio.wait_for(reader.readline(), HTTP_TIMEOUT)
+        parts = line.decode("latin-1").split(None, 2)
+        if len(parts) < 2 or not parts[0].startswith("HTTP/1."):
+            raise ValueError(f"not an HTTP response: {line[:80]!r}")
+        status = int(parts[1])
+        hdrs = {}
+        while True:
+            h = await asyncio.wait_for(reader.readline(), HTTP_TIMEOUT)
+            if h in (b"\r\n", b"\n", b""):
+                break
+            k, _, v = h.decode("latin-1").partition(":")
+            hdrs[k.strip().lower()] = v.strip()
+        n = int(hdrs.get("content-length", "0"))
+        data = await asyncio.wait_for(reader.readexactly(n), HTTP_TIMEOUT) \
+            if n else b""
+        return status, hdrs, data
+    finally:
+        writer.close()
+
+
+async def http_send(fake, payload, bad=None):
+    """Sends payload (a dict) to the endpoint, signed, or broken the way
+    bad (HTTP_BAD) says; (status, headers, body, seconds)."""
+    url, method = fake.endpoint, "POST"
+    body = jdump(payload).encode()
+    ts = str(int(time.time()))
+    key = fake.signing_key
+    ctype = "application/json"
+    if bad == "stale":
+        ts = str(int(time.time()) - 600)
+    elif bad == "future":
+        ts = str(int(time.time()) + 600)
+    elif bad == "wrong_key":
+        key = nacl.signing.SigningKey.generate()
+    elif bad == "oversized":  # valid JSON, signed, past 64 KiB
+        body = body[:-1] + b" " * (70 << 10) + b"}"
+    elif bad == "empty":  # signed, but no body
+        body = b""
+    sig = _sign(key, ts, body)
+    if bad == "bad_signature":
+        sig = secrets.token_hex(64)
+    elif bad == "odd_hex":
+        sig = sig[:-1]
+    elif bad == "non_hex":
+        sig = "zz" + sig[2:]
+    elif bad == "tampered_body":  # signed, then changed on the way
+        body = body.replace(b'"version":1', b'"version":2')
+    elif bad == "get":
+        method = "GET"
+    elif bad == "put":
+        method = "PUT"
+    elif bad == "wrong_path":
+        url += "x"
+    elif bad == "content_type":
+        ctype = "text/plain"
+    headers = [("Content-Type", ctype)]
+    if bad != "no_signature":
+        headers.append(("X-Signature-Ed25519", sig))
+    if bad != "no_timestamp":
+        headers.append(("X-Signature-Timestamp", ts))
+    t0 = time.monotonic()
+    st, hdrs, data = await http_request(url, method, headers, body)
+    fake.last_signature = sig
+    return st, hdrs, data, time.monotonic() - t0
+
+
+def _http_violation(fake, it, kind, reason):
+    fake.violation(kind, "HTTP", "(interactions endpoint)", reason,
+                   {"interaction": it.id})
+
+
+async def deliver_http(fake, it):
+    """POSTs interaction it to the endpoint and applies the response."""
+    it.http_inflight = True
+    it.dispatch_count += 1
+    it.dispatched_at = time.time()
+    try:
+        try:
+            st, hdrs, data, secs = await http_send(fake, it.payload)
+        except (OSError, ValueError, asyncio.TimeoutError,
+                asyncio.IncompleteReadError) as e:
+            it.http_status = 0
+            _http_violation(fake, it, "http_response",
+                            f"no HTTP response: {e!r}")
+            return
+        it.http_status, it.http_ms = st, round(secs * 1000, 1)
+        fake.stats[f"http_status_{st}"] += 1
+        if st == 202:  # answered through the callback endpoint
+            if data:
+                _http_violation(fake, it, "http_response",
+                                "a 202 has no body")
+            return
+        if st != 200:
+            _http_violation(fake, it, "http_response",
+                            f"status {st} for a valid interaction: "
+                            f"{data[:200]!r}")
+            return
+        ctype = hdrs.get("content-type", "").split(";")[0].strip().lower()
+        try:
+            obj = json.loads(data.decode("utf-8"),
+                             parse_constant=_reject_constant)
+        except (ValueError, UnicodeDecodeError) as e:
+            obj = None
+            _http_violation(fake, it, "http_response", f"not JSON: {e}")
+        if ctype != "application/json":
+            _http_violation(fake, it, "http_response",
+                            f"Content-Type {ctype!r}, not application/json")
+        if not isinstance(obj, dict):
+            return
+        sub = f"/interactions/{it.id}/{it.token}/callback"
+        route, params = fake.spec.match(sub)
+        errs = fake.spec.check_body(route, "POST", obj)
+        if errs:
+            _http_violation(fake, it, "schema",
+                            "the interaction response: " +
+                            openapi_check.explain(errs))
+            it.callback_errors.append({"at": time.time(), "code": 50035,
+                                       "type": obj.get("type")})
+            return
+
+        def v(kind, reason):
+            _http_violation(fake, it, kind, reason)
+        ctx = Ctx(fake, None, {"n": 0}, "POST", sub, route, params, {}, obj,
+                  [], v)
+        await interaction_callback(fake, ctx)
+    finally:
+        it.http_inflight = False
+
+
+async def set_endpoint(fake, url):
+    """Sets the Interactions Endpoint URL after Discord's own checks: a
+    signed PING must get a PONG, one with a bad signature a 401."""
+    if nacl is None:
+        raise ControlError(500, "the HTTP mode needs python3-nacl")
+    if url is None:
+        fake.endpoint = None
+        return 200, {"ok": True, "endpoint": None}
+    if not isinstance(url, str) or not url.startswith("http://"):
+        raise ControlError(400, "url: http://HOST:PORT/PATH")
+    old, fake.endpoint = fake.endpoint, url
+    ping = {"id": fake.ids.next(), "application_id": fake.app_id, "type": 1,
+            "token": secrets.token_urlsafe(48), "version": 1}
+    try:
+        st, hdrs, data, _ = await http_send(fake, ping)
+        bad_st, _, _, _ = await http_send(fake, ping, "bad_signature")
+    except (OSError, ValueError, asyncio.TimeoutError,
+            asyncio.IncompleteReadError) as e:
+        fake.endpoint = old
+        return 400, {"error": f"the endpoint did not answer: {e!r}"}
+    pong = None
+    try:
+        pong = json.loads(data)
+    except ValueError:
+        pass
+    if st != 200 or pong != {"type": 1} or bad_st != 401:
+        fake.endpoint = old
+        return 400, {"error": "the endpoint failed Discord's checks: PING "
+                     f"got {st} {data[:100]!r} (want 200 {{\"type\":1}}), "
+                     f"a bad signature got {bad_st} (want 401)"}
+    return 200, {"ok": True, "endpoint": url}
+
 # == control API ============================================================
 
 def _snowflake_ok(s):
@@ -1714,6 +1953,7 @@ def _interaction_summary(fake, it):
         "age_at_callback_ms": None if it.callback_at is None else
         round((it.callback_at - it.created) * 1000, 1),
         "callback_errors": it.callback_errors,
+        "http_status": it.http_status, "http_ms": it.http_ms,
         "original": fake.public_message(orig) if orig else None,
         "followups": [fake.public_message(fake.messages[m])
                       for m in it.followups if m in fake.messages],
@@ -2003,13 +2243,36 @@ def build_interaction(fake, p):
 
 
 async def control_route(fake, method, path, q, body):
+    if path == "/endpoint" and method == "POST":
+        return await set_endpoint(fake, (body or {}).get("url"))
     if path == "/interaction" and method == "POST":
         if not isinstance(body, dict):
             raise ControlError(400, "body: a partial interaction object")
+        bad = body.pop("http_bad", None)
+        if bad is not None and (bad not in HTTP_BAD or not fake.endpoint):
+            raise ControlError(400, "http_bad: one of " +
+                               ", ".join(HTTP_BAD) + ", with an endpoint")
         it = build_interaction(fake, body)
         fake.interactions[it.id] = it
         fake.by_token[it.token] = it
         fake.stats["interactions"] += 1
+        if bad is not None:
+            # Sent now, and the answer returned: it must be a refusal.
+            try:
+                st, _, data, secs = await http_send(fake, it.payload, bad)
+            except (OSError, ValueError, asyncio.TimeoutError,
+                    asyncio.IncompleteReadError) as e:
+                st, data, secs = 0, repr(e).encode(), 0.0
+            it.http_status = st
+            return 200, {"id": it.id, "token": it.token, "status": st,
+                         "want": HTTP_BAD[bad],
+                         "signature": fake.last_signature,
+                         "body": data.decode("utf-8", "replace"),
+                         "ms": round(secs * 1000, 1)}
+        if fake.endpoint:
+            asyncio.get_running_loop().create_task(deliver_http(fake, it))
+            return 200, {"id": it.id, "token": it.token,
+                         "application_id": fake.app_id, "http": True}
         res = await fake.gw.dispatch("INTERACTION_CREATE", it.payload,
                                      guild_id=it.payload.get("guild_id"),
                                      iid=it.id)
@@ -2226,7 +2489,8 @@ async def amain(args):
     if args.portfile:
         tmp = args.portfile + ".tmp"
         with open(tmp, "w") as f:
-            json.dump({"http": http_port, "gateway": gw_port}, f)
+            json.dump({"http": http_port, "gateway": gw_port,
+                       "public_key": fake.public_key}, f)
         os.replace(tmp, args.portfile)
     fake.log(f"fake_discord: http=127.0.0.1:{http_port} "
              f"gateway=ws://127.0.0.1:{gw_port} (pid {os.getpid()})")
