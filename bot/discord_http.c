@@ -54,26 +54,13 @@
 /* ---- configuration ----------------------------------------------------- */
 
 bool bot_http_hex(const char *hex, unsigned char *out, size_t n) {
-  if (!hex || strlen(hex) != 2 * n)
-    return false;
-  for (size_t i = 0; i < n; i++) {
-    unsigned v = 0;
-    for (int k = 0; k < 2; k++) {
-      char c = hex[2 * i + (size_t)k];
-      unsigned d;
-      if (c >= '0' && c <= '9')
-        d = (unsigned)(c - '0');
-      else if (c >= 'a' && c <= 'f')
-        d = (unsigned)(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F')
-        d = (unsigned)(c - 'A' + 10);
-      else
-        return false;
-      v = v * 16 + d;
-    }
-    out[i] = (unsigned char)v;
-  }
-  return true;
+  size_t len = hex ? strlen(hex) : 0, got = 0;
+  const char *end = NULL;
+  /* libsodium's decoder stops at the first non-hex character: the whole
+   * text must be exactly n bytes' worth. */
+  return hex && len == 2 * n &&
+         sodium_hex2bin(out, n, hex, len, NULL, &got, &end) == 0 &&
+         got == n && end == hex + len;
 }
 
 static bool set_or_empty(const char *v) { return v && *v; }
