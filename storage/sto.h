@@ -54,8 +54,19 @@ typedef struct sto sto;
  * explanation. A handle is used by one thread at a time; open one per
  * thread. */
 sto_rc sto_open(const char *path, sto **out, char *err, size_t cap);
-/* Whether sto_open made a new database (no file was at its path). */
+/* Whether sto_open made a new database (no file was at its path, or the
+ * PostgreSQL database held no Lair schema). */
 bool sto_created(const sto *db);
+/* Which engine db runs on: "sqlite" or "postgresql" (static text). */
+const char *sto_backend(const sto *db);
+/* Whether path names a PostgreSQL database (a postgresql:// or
+ * postgres:// URL) rather than an SQLite file: a URL is no file path, so
+ * callers make no directory for it and write nothing beside it. */
+bool sto_is_url(const char *path);
+/* Copies path into out (cap bytes with the NUL, cut to fit) with a URL's
+ * password, in its user part or as a `password` parameter, replaced by
+ * "***": what may be shown or logged of a database's name. */
+void sto_redact(const char *path, char *out, size_t cap);
 /* Checks the whole file at path, read-only: SQLite's integrity check,
  * foreign keys, then Lair's rules on its rows (moves numbered 0..n-1 and
  * counted, seats dense, snapshots within the moves, known statuses, no
