@@ -102,6 +102,8 @@ typedef struct sto_game {
   int64_t created, updated;     /* Unix seconds, from the caller's clock */
   int64_t moves;                /* number of moves recorded (next seq) */
   int ai_due;                   /* 1: the next decision is an AI seat's */
+  int64_t version; /* advanced by every write to the game's row, seats,
+                      invitations and moves */
 } sto_game;
 
 /* Inserts g (id and moves ignored); *id receives the new game id. */
@@ -117,6 +119,14 @@ sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
 /* Marks whether game id's next decision belongs to an AI seat (a restart
  * lets those seats answer: sto_game_list_ai_due). */
 sto_rc sto_game_set_ai_due(sto *db, int64_t id, bool due);
+/* Inside a transaction: holds game id against every other writer until
+ * the transaction ends, and reads its current version into *version (a
+ * process that cached the game compares it with the version it read).
+ * On PostgreSQL a row lock (another handle's lock makes this wait, up to
+ * the server's lock_timeout: STO_BUSY); on SQLite the transaction already
+ * holds the file's write lock. STO_NOT_FOUND if there is no such game;
+ * STO_INVALID outside a transaction. */
+sto_rc sto_game_lock(sto *db, int64_t id, int64_t *version);
 /* Calls fn for each running game marked ai_due, oldest first. */
 sto_rc sto_game_list_ai_due(sto *db, int (*fn)(void *ctx, const sto_game *g),
                             void *ctx);
@@ -287,6 +297,14 @@ sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
 /* Claims t: deletes it if it still is as read. *claimed tells whether
  * this caller won it (another process may have been first). */
 sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed);
+/* Inside a transaction: removes the earliest timer due at or before now
+ * that no other open transaction holds, and returns it in *out. The
+ * removal commits with the transaction, so the timer's effects and its
+ * removal are one, and exactly one process fires each timer (on
+ * PostgreSQL a timer another transaction holds is skipped, not waited
+ * for). STO_NOT_FOUND when none is due; STO_INVALID outside a
+ * transaction. */
+sto_rc sto_timer_take(sto *db, int64_t now, sto_timer *out);
 
 /* ---- audit log ------------------------------------------------------------
  */

@@ -74,7 +74,8 @@ static sto_rc read_game(sto_stmt *s, sto_game *g) {
       (r = sto_col_i64(s, 9, &g->created)) ||
       (r = sto_col_i64(s, 10, &g->updated)) ||
       (r = sto_col_i64(s, 11, &g->moves)) ||
-      (r = sto_col_int(s, 12, &g->ai_due)))
+      (r = sto_col_int(s, 12, &g->ai_due)) ||
+      (r = sto_col_i64(s, 13, &g->version)))
     return r;
   return STO_OK;
 }
@@ -156,6 +157,41 @@ static sto_rc update_game(sto *db, st_id id, sto_stmt *s) {
     r = sto_spoil(db, STO_NOT_FOUND);
   sto_stmt_put(db, id, s);
   return sto_spoil(db, r);
+}
+
+/* Advances game's version after a write to its seats or invitations. */
+static sto_rc touch_game(sto *db, int64_t game) {
+  sto_stmt *s;
+  sto_rc r;
+
+  if ((r = sto_stmt_get(db, ST_GAME_TOUCH, &s)))
+    return sto_spoil(db, r);
+  sto_bind_i64(s, 1, game);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_GAME_TOUCH, s);
+  return sto_spoil(db, r);
+}
+
+sto_rc sto_game_lock(sto *db, int64_t id, int64_t *version) {
+  sto_stmt *s;
+  sto_rc r;
+
+  if (!db || !version || db->depth == 0)
+    return STO_INVALID;
+  if (db->spoiled)
+    return db->spoiled;
+  if ((r = sto_stmt_get(db, ST_GAME_LOCK, &s)))
+    return sto_spoil(db, r);
+  sto_bind_i64(s, 1, id);
+  r = sto_step(s);
+  if (r == STO_ROW)
+    r = sto_col_i64(s, 0, version);
+  else if (r == STO_OK)
+    r = STO_NOT_FOUND;
+  else
+    sto_spoil(db, r); /* a lock not had: the command cannot go on */
+  sto_stmt_put(db, ST_GAME_LOCK, s);
+  return r;
 }
 
 sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now) {
@@ -338,6 +374,8 @@ sto_rc sto_seat_set(sto *db, int64_t game, const sto_seat *seat) {
   sto_bind_text(s, 4, seat->name);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_SEAT_SET, s);
+  if (!r)
+    r = touch_game(db, game);
   return sto_spoil(db, r);
 }
 
@@ -352,7 +390,10 @@ sto_rc sto_seat_remove(sto *db, int64_t game, int seat) {
   sto_bind_i64(s, 1, game);
   sto_bind_i64(s, 2, seat);
   r = sto_step_write(db, s);
+  bool removed = !r && sto_stmt_changes(s) > 0;
   sto_stmt_put(db, ST_SEAT_REMOVE, s);
+  if (removed)
+    r = touch_game(db, game);
   return sto_spoil(db, r);
 }
 
@@ -416,6 +457,8 @@ sto_rc sto_invite_set(sto *db, int64_t game, const sto_seat *inv) {
   sto_bind_i64(s, 4, inv->seat);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_INVITE_SET, s);
+  if (!r)
+    r = touch_game(db, game);
   return sto_spoil(db, r);
 }
 
@@ -433,9 +476,12 @@ sto_rc sto_invite_remove(sto *db, int64_t game, const char *user,
   sto_bind_i64(s, 1, game);
   sto_bind_text(s, 2, user);
   r = sto_step_write(db, s);
-  if (!r && removed)
-    *removed = sto_stmt_changes(s) == 1;
+  bool gone = !r && sto_stmt_changes(s) == 1;
   sto_stmt_put(db, ST_INVITE_REMOVE, s);
+  if (gone)
+    r = touch_game(db, game);
+  if (!r && removed)
+    *removed = gone;
   return sto_spoil(db, r);
 }
 

@@ -24,8 +24,11 @@
 
 #define GAME_COLUMNS                                                           \
   "id, ruleset, ruleset_version, config, seed, guild, channel, creator, "      \
-  "status, created, updated, moves, ai_due"
+  "status, created, updated, moves, ai_due, version"
 
+/* Every write to a game's row, seats, invitations or moves advances its
+ * version (sto_game.version): the statements that update the row do it
+ * themselves, the others are followed by GAME_TOUCH. */
 /* The status filter of the game lists binds one parameter per status
  * (?2..?5); an unwanted status is bound to -1, which matches nothing. */
 #define STATEMENTS(X)                                                          \
@@ -37,9 +40,11 @@
     "channel, creator, status, created, updated) "                             \
     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id")            \
   X(GAME_GET, "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1")              \
-  X(GAME_SET_STATUS, "UPDATE games SET status = ?2, updated = ?3 "             \
+  X(GAME_SET_STATUS, "UPDATE games SET status = ?2, updated = ?3, "            \
+                     "version = version + 1 "                                  \
                      "WHERE id = ?1")                                          \
-  X(GAME_SET_CONFIG, "UPDATE games SET config = ?2, seed = ?3, updated = ?4 "  \
+  X(GAME_SET_CONFIG, "UPDATE games SET config = ?2, seed = ?3, updated = ?4, " \
+                     "version = version + 1 "                                  \
                      "WHERE id = ?1")                                          \
   X(GAME_LIST_CHANNEL, "SELECT " GAME_COLUMNS " FROM games "                   \
                        "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5) "    \
@@ -49,7 +54,8 @@
   X(GAME_LIST_AI_DUE, "SELECT " GAME_COLUMNS " FROM games "                    \
                       "WHERE ai_due = 1 AND status IN (?2, ?3, ?4, ?5) "       \
                       "ORDER BY id")                                           \
-  X(GAME_SET_AI_DUE, "UPDATE games SET ai_due = ?2 WHERE id = ?1")             \
+  X(GAME_SET_AI_DUE, "UPDATE games SET ai_due = ?2, version = version + 1 "    \
+                     "WHERE id = ?1")                                          \
   X(GAME_COUNT_CHANNEL, "SELECT COUNT(*) FROM games "                          \
                         "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5)")   \
   X(GAME_COUNT_USER,                                                           \
@@ -81,7 +87,8 @@
     "WHERE id IN (SELECT game FROM seats WHERE \"user\" = ?1) "                \
     "AND status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")                         \
   X(GAME_MOVES, "SELECT moves FROM games WHERE id = ?1")                       \
-  X(GAME_BUMP, "UPDATE games SET moves = moves + 1, updated = ?2 "             \
+  X(GAME_BUMP, "UPDATE games SET moves = moves + 1, updated = ?2, "            \
+               "version = version + 1 "                                        \
                "WHERE id = ?1")                                                \
   X(SEAT_SET,                                                                  \
     "INSERT INTO seats(game, seat, \"user\", name) "                           \
@@ -126,6 +133,12 @@
                 "WHERE due <= ?1 ORDER BY due, game, kind, seat LIMIT 1")      \
   X(TIMER_GET, "SELECT game, kind, seat, due, data, turn FROM timers "         \
                "WHERE game = ?1 AND kind = ?2 AND seat = ?3")                  \
+  X(GAME_TOUCH, "UPDATE games SET version = version + 1 WHERE id = ?1")        \
+  X(GAME_LOCK, "SELECT version FROM games WHERE id = ?1")                      \
+  X(TIMER_TAKE, "DELETE FROM timers WHERE (game, kind, seat) IN "              \
+                "(SELECT game, kind, seat FROM timers WHERE due <= ?1 "        \
+                "ORDER BY due, game, kind, seat LIMIT 1) "                     \
+                "RETURNING game, kind, seat, due, data, turn")                 \
   X(TIMER_CLAIM, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
                  "seat = ?3 AND due = ?4")                                     \
   X(AUDIT_ADD, "INSERT INTO audit(scope, time, actor, action, game, detail) "  \
@@ -137,6 +150,25 @@
                  "VALUES(?1, ?2, ?3) ON CONFLICT(scope, key) "                 \
                  "DO UPDATE SET value = excluded.value")
 
+/* Where PostgreSQL's dialect must differ (sto_pg.c): the
+ * same name, its own text. GAME_LOCK holds the row against
+ * other writers until the transaction ends (SQLite's BEGIN
+ * IMMEDIATE already holds the whole file); TIMER_TAKE
+ * skips the timers another open transaction holds, so that
+ * two processes never take the same one. */
+#define PG_STATEMENTS(X)                                                       \
+  X(BEGIN, "BEGIN")                                                            \
+  X(GAME_LOCK, "SELECT version FROM games WHERE id = ?1 FOR UPDATE")           \
+  X(TIMER_TAKE, "DELETE FROM timers WHERE (game, kind, seat) IN "              \
+                "(SELECT game, kind, seat FROM timers WHERE due <= ?1 "        \
+                "ORDER BY due, game, kind, seat LIMIT 1 "                      \
+                "FOR UPDATE SKIP LOCKED) "                                     \
+                "RETURNING game, kind, seat, due, data, turn")
+
+/* The schema version this build writes, on both engines.
+ */
+#define STO_SCHEMA_VERSION 7
+
 typedef enum {
 #define ST_ENUM(name, sql) ST_##name,
   STATEMENTS(ST_ENUM)
@@ -147,44 +179,53 @@ typedef enum {
 /* The portable text of each statement (sto.c). */
 extern const char *const sto_statement_sql[ST_COUNT];
 
-/* ---- the driver layer ------------------------------------------------- */
+/* ---- the driver layer
+ * ------------------------------------------------- */
 
-/* sto_step's result beside the layer's errors: a row is ready to read.
- * STO_OK means the statement is done (no more rows). */
+/* sto_step's result beside the layer's errors: a row is
+ * ready to read. STO_OK means the statement is done (no
+ * more rows). */
 #define STO_ROW ((sto_rc)STO_RC_COUNT)
 
 typedef struct sto_driver sto_driver;
 
-/* A statement being run: each backend's handle starts with this. */
+/* A statement being run: each backend's handle starts with
+ * this. */
 typedef struct sto_stmt {
   const sto_driver *drv;
 } sto_stmt;
 
-/* What an engine provides. A statement handle comes from get and goes back
- * through put; in between it is bound (parameters numbered from 1, text
- * not copied: it must outlive the step), stepped and read. */
+/* What an engine provides. A statement handle comes from
+ * get and goes back through put; in between it is bound
+ * (parameters numbered from 1, text not copied: it must
+ * outlive the step), stepped and read. */
 struct sto_driver {
   const char *name; /* sto_backend's answer */
-  /* Hands out statement id ready to bind: the connection's own handle, or
-   * a private one when that is still being read (a list whose callback
-   * calls back into storage). */
+  /* Hands out statement id ready to bind: the connection's
+   * own handle, or a private one when that is still being
+   * read (a list whose callback calls back into storage).
+   */
   sto_rc (*get)(sto *db, st_id id, sto_stmt **out);
-  /* Takes back a handle from get: bindings and results are dropped. */
+  /* Takes back a handle from get: bindings and results are
+   * dropped. */
   void (*put)(sto *db, st_id id, sto_stmt *s);
   void (*bind_i64)(sto_stmt *s, int i, int64_t v);
   void (*bind_text)(sto_stmt *s, int i, const char *text);
-  /* Runs the statement (first call) or moves to its next row: STO_ROW,
-   * STO_OK when done, or the failure. */
+  /* Runs the statement (first call) or moves to its next
+   * row: STO_ROW, STO_OK when done, or the failure. */
   sto_rc (*step)(sto_stmt *s);
   /* Rows changed by the statement's run. */
   int64_t (*changes)(sto_stmt *s);
-  /* Column readers of the current row (see sto_col_text). */
+  /* Column readers of the current row (see sto_col_text).
+   */
   sto_rc (*col_text)(sto_stmt *s, int i, char *buf, size_t cap);
   sto_rc (*col_i64)(sto_stmt *s, int i, int64_t *out);
-  /* The length in bytes of text column i (0 for a NULL). */
+  /* The length in bytes of text column i (0 for a NULL).
+   */
   size_t (*col_bytes)(sto_stmt *s, int i);
-  /* Whether the engine still holds the transaction sto_tx_begin opened
-   * (it may have ended it itself after an error). */
+  /* Whether the engine still holds the transaction
+   * sto_tx_begin opened (it may have ended it itself after
+   * an error). */
   bool (*tx_open)(sto *db);
   /* Rows changed through db since it was opened. */
   int64_t (*total_changes)(sto *db);
@@ -192,19 +233,22 @@ struct sto_driver {
   void (*close)(sto *db);
 };
 
-/* The part of a handle both backends share; each engine's handle starts
- * with it. */
+/* The part of a handle both backends share; each engine's
+ * handle starts with it. */
 struct sto {
   const sto_driver *drv;
   bool created;   /* sto_open made the database */
   int depth;      /* sto_tx_begin calls not yet ended */
-  sto_rc spoiled; /* the first failed write of the open transaction */
+  sto_rc spoiled; /* the first failed write of the open
+                     transaction */
 #ifdef LAIR_FAULTS
-  long faults_left; /* writes until the process kills itself; 0: never */
+  long faults_left; /* writes until the process kills
+                       itself; 0: never */
 #endif
 };
 
-/* The engines' entry points (sto_open and sto_check choose by name). */
+/* The engines' entry points (sto_open and sto_check choose
+ * by name). */
 sto_rc sto_sqlite_open(const char *path, sto **out, char *err, size_t cap);
 sto_rc sto_sqlite_check(const char *path,
                         void (*report)(void *ctx, const char *problem),
@@ -215,19 +259,22 @@ sto_rc sto_pg_check(const char *url,
                     long *problems, char *err, size_t cap);
 
 #ifdef LAIR_FAULTS
-/* Fault injection for the crash tests (built with -DLAIR_FAULTS only):
- * with LAIR_FAULT_AFTER=N in the environment the process kills itself
- * with SIGKILL right after its Nth statement that writes or ends a
- * transaction, as a `kill -9` at that moment would. sto_arm_faults reads
- * N into db (returns whether it is set); the engines call sto_fault_tick
- * after each such statement. */
+/* Fault injection for the crash tests (built with
+ * -DLAIR_FAULTS only): with LAIR_FAULT_AFTER=N in the
+ * environment the process kills itself with SIGKILL right
+ * after its Nth statement that writes or ends a
+ * transaction, as a `kill -9` at that moment would.
+ * sto_arm_faults reads N into db (returns whether it is
+ * set); the engines call sto_fault_tick after each such
+ * statement. */
 bool sto_arm_faults(sto *db);
 void sto_fault_tick(sto *db);
 #endif
 
-/* Lair's own rules on its rows, each a query whose rows are problems (one
- * text column), in SQL both engines run; sto_check_since's apply from a
- * schema version on (sto.c). */
+/* Lair's own rules on its rows, each a query whose rows
+ * are problems (one text column), in SQL both engines run;
+ * sto_check_since's apply from a schema version on
+ * (sto.c). */
 extern const char *const sto_check_rules[];
 extern const size_t sto_check_rule_count;
 typedef struct sto_check_since_rule {
@@ -242,7 +289,8 @@ extern const size_t sto_check_since_count;
 void sto_set_err(char *err, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* ---- statement helpers (sto.c) ---------------------------------------- */
+/* ---- statement helpers (sto.c)
+ * ---------------------------------------- */
 
 static inline sto_rc sto_stmt_get(sto *db, st_id id, sto_stmt **out) {
   return db->drv->get(db, id, out);
@@ -263,8 +311,8 @@ static inline sto_rc sto_step(sto_stmt *s) { return s->drv->step(s); }
 static inline int64_t sto_stmt_changes(sto_stmt *s) {
   return s->drv->changes(s);
 }
-/* Column readers: STO_TOO_BIG rather than truncating, STO_CORRUPT for a
- * NULL or a value of the wrong kind. */
+/* Column readers: STO_TOO_BIG rather than truncating,
+ * STO_CORRUPT for a NULL or a value of the wrong kind. */
 static inline sto_rc sto_col_text(sto_stmt *s, int i, char *buf, size_t cap) {
   return s->drv->col_text(s, i, buf, cap);
 }
@@ -276,15 +324,18 @@ static inline size_t sto_col_bytes(sto_stmt *s, int i) {
 }
 sto_rc sto_col_int(sto_stmt *s, int i, int *out);
 
-/* Runs statement id that takes no parameters and returns no rows. */
+/* Runs statement id that takes no parameters and returns
+ * no rows. */
 sto_rc sto_exec_st(sto *db, st_id id);
-/* Notes a failed write inside a transaction (it will be rolled back);
- * returns r. */
+/* Notes a failed write inside a transaction (it will be
+ * rolled back); returns r. */
 sto_rc sto_spoil(sto *db, sto_rc r);
-/* Runs a write statement to its end; inside a spoiled transaction writes
- * nothing and returns the first failure. */
+/* Runs a write statement to its end; inside a spoiled
+ * transaction writes nothing and returns the first
+ * failure. */
 sto_rc sto_step_write(sto *db, sto_stmt *s);
-/* Whether s is a NUL-terminated string within a buffer of size cap. */
+/* Whether s is a NUL-terminated string within a buffer of
+ * size cap. */
 bool sto_fits(const char *s, size_t cap);
 
 #endif

@@ -151,9 +151,16 @@ static const char *const migrations[] = {
     " seat INTEGER NOT NULL,"
     " text TEXT NOT NULL,"
     " PRIMARY KEY(game, seq, n)) WITHOUT ROWID;",
+    /* 7: a version per game, advanced by every write to its row, seats,
+     * invitations and moves, so that a process holding a game in memory
+     * can tell whether another one changed it (sto_game_lock). */
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
+
+_Static_assert(MIGRATION_COUNT == STO_SCHEMA_VERSION,
+               "each SQLite migration needs its PostgreSQL entry (sto_pg.c)");
 
 int sto_schema_version(void) { return MIGRATION_COUNT; }
 

@@ -109,3 +109,26 @@ sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed) {
   sto_stmt_put(db, ST_TIMER_CLAIM, s);
   return sto_spoil(db, r);
 }
+
+sto_rc sto_timer_take(sto *db, int64_t now, sto_timer *out) {
+  sto_stmt *s;
+  sto_rc r;
+  if (!db || !out || db->depth == 0)
+    return STO_INVALID;
+  if (db->spoiled)
+    return db->spoiled;
+  if ((r = sto_stmt_get(db, ST_TIMER_TAKE, &s)))
+    return sto_spoil(db, r);
+  sto_bind_i64(s, 1, now);
+  r = sto_step(s);
+  if (r == STO_ROW) {
+    r = read_timer(s, out);
+    /* One row at most (LIMIT 1); stepping on ends the statement. */
+    if (!r && (r = sto_step(s)) == STO_ROW)
+      r = STO_CORRUPT;
+  } else if (r == STO_OK) {
+    r = STO_NOT_FOUND;
+  }
+  sto_stmt_put(db, ST_TIMER_TAKE, s);
+  return r == STO_NOT_FOUND ? r : sto_spoil(db, r);
+}

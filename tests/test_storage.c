@@ -1186,6 +1186,7 @@ static void test_migration_5(void **state) {
   raw_exec(f->path,
            "DROP TABLE lines;"
            "DROP TABLE invites;"
+           "ALTER TABLE games DROP COLUMN version;"
            "ALTER TABLE timers DROP COLUMN turn;"
            "PRAGMA user_version = 4;"
            "INSERT INTO timers(game, kind, seat, due, data) "
