@@ -120,9 +120,12 @@ if(TARGET test_cmd_fields)
   target_link_libraries(test_cmd_fields PRIVATE lair_commands)
 endif()
 
-# test_storage also builds damaged and foreign database files by hand.
+# test_storage also builds damaged and foreign database files by hand, and
+# (with LAIR_TEST_PG, a server tools/pg.sh started) makes a PostgreSQL
+# database per test through libpq; threads stand for a second process.
 if(TARGET test_storage)
-  target_link_libraries(test_storage PRIVATE lair_storage PkgConfig::SQLITE3)
+  target_link_libraries(test_storage PRIVATE lair_storage PkgConfig::SQLITE3
+                                             PkgConfig::PQ Threads::Threads)
 endif()
 
 add_test(NAME check_banned

@@ -63,52 +63,87 @@ static void put_bytes(char *out, size_t cap, size_t *len, const char *src,
   out[*len] = '\0';
 }
 
-/* The userinfo's password is everything between its first ':' and the
- * last '@' before the query (a password may hold an unescaped '@' or
- * '/': hiding too much is harmless, showing any of it is not); a
- * `password` parameter of the query is hidden up to the next '&'. */
-void sto_redact(const char *path, char *out, size_t cap) {
-  size_t len = 0;
-
-  if (!out || cap == 0)
-    return;
-  out[0] = '\0';
-  if (!path)
-    return;
-  if (!sto_is_url(path)) {
-    put_bytes(out, cap, &len, path, strlen(path));
-    return;
-  }
-  const char *auth = strstr(path, "://") + 3;
+/* Finds the secrets of url: the userinfo's password, everything between
+ * its first ':' and the last '@' before the query (a password may hold an
+ * unescaped '@' or '/': hiding too much is harmless, showing any of it is
+ * not), and the value of each `password` parameter of the query, up to
+ * the next '&'. Calls fn with each (start, length) in order. */
+static void find_secrets(const char *url,
+                         void (*fn)(void *ctx, const char *at, size_t n),
+                         void *ctx) {
+  const char *auth = strstr(url, "://") + 3;
   const char *query = auth + strcspn(auth, "?#");
   const char *at = NULL;
   for (const char *p = auth; p < query; p++)
     if (*p == '@')
       at = p;
   const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-  const char *p = path;
-  if (colon) {
-    put_bytes(out, cap, &len, p, (size_t)(colon + 1 - p));
-    put_bytes(out, cap, &len, "***", 3);
-    p = at;
+  if (colon)
+    fn(ctx, colon + 1, (size_t)(at - colon - 1));
+  for (const char *p = query; *p && *p != '#'; p += 1 + strcspn(p + 1, "&#"))
+    if (strncmp(p + 1, "password=", 9) == 0)
+      fn(ctx, p + 10, strcspn(p + 10, "&#"));
+}
+
+typedef struct redaction {
+  const char *path, *from; /* the URL, and how far it was copied */
+  char *out;
+  size_t cap, len;
+} redaction;
+
+static void hide_secret(void *ctx, const char *at, size_t n) {
+  redaction *x = ctx;
+  put_bytes(x->out, x->cap, &x->len, x->from, (size_t)(at - x->from));
+  put_bytes(x->out, x->cap, &x->len, "***", 3);
+  x->from = at + n;
+}
+
+void sto_redact(const char *path, char *out, size_t cap) {
+  redaction x = {path, path, out, cap, 0};
+
+  if (!out || cap == 0)
+    return;
+  out[0] = '\0';
+  if (!path)
+    return;
+  if (sto_is_url(path))
+    find_secrets(path, hide_secret, &x);
+  put_bytes(out, cap, &x.len, x.from, strlen(x.from));
+}
+
+/* Replaces every copy of the secret at..n in text (cap bytes) by ***. */
+typedef struct scrub {
+  char *text;
+  size_t cap;
+} scrub;
+
+static void scrub_secret(void *ctx, const char *at, size_t n) {
+  scrub *x = ctx;
+  char buf[1024];
+  size_t len = 0;
+  const char *p = x->text, *hit;
+
+  if (n == 0 || x->cap > sizeof buf)
+    return;
+  char secret[512];
+  if (n >= sizeof secret)
+    n = sizeof secret - 1;
+  memcpy(secret, at, n);
+  secret[n] = '\0';
+  buf[0] = '\0';
+  while ((hit = strstr(p, secret))) {
+    put_bytes(buf, x->cap, &len, p, (size_t)(hit - p));
+    put_bytes(buf, x->cap, &len, "***", 3);
+    p = hit + n;
   }
-  put_bytes(out, cap, &len, p, (size_t)(query - p));
-  p = query;
-  while (*p) {
-    /* p is at '?', '&' or '#'; a fragment is copied as it is. */
-    if (*p == '#') {
-      put_bytes(out, cap, &len, p, strlen(p));
-      return;
-    }
-    size_t n = 1 + strcspn(p + 1, "&#");
-    if (strncmp(p + 1, "password=", 9) == 0) {
-      put_bytes(out, cap, &len, p, 10);
-      put_bytes(out, cap, &len, "***", 3);
-    } else {
-      put_bytes(out, cap, &len, p, n);
-    }
-    p += n;
-  }
+  put_bytes(buf, x->cap, &len, p, strlen(p));
+  memcpy(x->text, buf, len + 1);
+}
+
+void sto_scrub(char *text, size_t cap, const char *url) {
+  scrub x = {text, cap};
+  if (text && cap && sto_is_url(url))
+    find_secrets(url, scrub_secret, &x);
 }
 
 sto_rc sto_open(const char *path, sto **out, char *err, size_t cap) {

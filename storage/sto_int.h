@@ -285,6 +285,10 @@ extern const sto_check_since_rule sto_check_since[];
 extern const size_t sto_check_since_count;
 #define STO_CHECK_REPORT_MAX 100 /* lines per check; the rest are counted */
 
+/* Replaces in text (cap bytes, at most 1024) every copy of a password
+ * that url holds (see sto_redact) by ***: for messages that may quote the
+ * URL, such as libpq's about a malformed one. */
+void sto_scrub(char *text, size_t cap, const char *url);
 /* Writes a one-line explanation into err (if not NULL). */
 void sto_set_err(char *err, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
