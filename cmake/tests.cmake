@@ -128,6 +128,11 @@ if(TARGET test_storage)
                                              PkgConfig::PQ Threads::Threads)
 endif()
 
+# With LAIR_TEST_PG_REQUIRED=1 (tools/test.sh) the PostgreSQL storage
+# tests must not be skipped for want of LAIR_TEST_PG.
+add_test(NAME storage_pg_required
+         COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/pg_required.sh)
+
 add_test(NAME check_banned
          COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tools/check_banned.sh
                  ${PROJECT_SOURCE_DIR})
