@@ -2,7 +2,11 @@
  * sto_timers.c: reminders, turn clocks and lobby expiry as rows
  * (storage/sto.h), so that they survive restarts and several processes
  * can share them: whoever claims a due row acts on it. A stopped clock
- * (due STO_TIMER_STOPPED) is kept but never due.
+ * (due STO_TIMER_STOPPED) is kept but never due. sto_timer_take removes
+ * a due row inside the caller's transaction (on PostgreSQL skipping the
+ * rows other transactions hold), so the row goes exactly when the
+ * timer's effects commit; sto_timer_next and sto_timer_claim remain for
+ * callers that read first and claim after.
  */
 #include "sto_int.h"
 
