@@ -13,8 +13,10 @@ lair_install_deps "${LAIR_TEST_DEBS[@]}"
 cmake -S . -B build/test -DCMAKE_BUILD_TYPE=Debug -DLAIR_SANITIZE=ON \
   -DLAIR_TESTS=ON -DLAIR_FAULTS=ON
 cmake --build build/test -j2
+lair_root=$PWD
 pg_dir=$(mktemp -d /tmp/lair-pg.XXXXXX)
-trap 'tools/pg.sh stop "$pg_dir"' EXIT
+# Absolute paths: the trap may fire wherever the script then is.
+trap '"$lair_root"/tools/pg.sh stop "$pg_dir"' EXIT
 LAIR_TEST_PG=$(tools/pg.sh start "$pg_dir")
 export LAIR_TEST_PG LAIR_TEST_PG_REQUIRED=1
 # Two tests per CPU: the suite is about fifteen minutes of work, much of
