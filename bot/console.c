@@ -69,13 +69,14 @@ static bool is_edit(console *k, const cmd_msg *m) {
 
 /* Writes an attachment (an exported record) beside the database, where
  * the console's user finds it; path receives where, or why not. The name
- * comes from Lair (game-N.json), never from a user. */
+ * comes from Lair (game-N.json), never from a user. With a PostgreSQL
+ * URL there is no file to put it beside: it goes in the current
+ * directory. */
 static bool save_file(const console *k, const cmd_msg *m, char *path,
                       size_t cap) {
-  const char *slash = strrchr(k->db_path, '/');
+  const char *slash = sto_is_url(k->db_path) ? NULL : strrchr(k->db_path, '/');
   int dir = slash ? (int)(slash - k->db_path) : 1;
-  snprintf(path, cap, "%.*s/%s", dir, slash ? k->db_path : ".",
-           m->file_name);
+  snprintf(path, cap, "%.*s/%s", dir, slash ? k->db_path : ".", m->file_name);
   FILE *f = fopen(path, "wb");
   bool ok = f && fwrite(m->file_data, 1, m->file_len, f) == m->file_len;
   if (f && fclose(f) != 0)
@@ -160,8 +161,8 @@ static void deliver(void *ctx, const cmd_msg *m) {
     if (m->edit)
       json_object_set_new(o, "edit", json_boolean(edit));
     if (m->lobby)
-      json_object_set_new(o, "buttons",
-                          json_pack("[ssss]", "join", "leave", "start", "addai"));
+      json_object_set_new(
+          o, "buttons", json_pack("[ssss]", "join", "leave", "start", "addai"));
     if (m->title)
       json_object_set_new(o, "title", json_string(m->title));
     if (m->n_fields > 0) { /* the table's layout; text holds them too */
@@ -217,8 +218,8 @@ static void deliver(void *ctx, const cmd_msg *m) {
     fprintf(k->out, "%*spicture %s NOT saved: %s\n", (int)strlen(tag) + 1, "",
             m->image_name, image);
   if (m->lobby)
-    fprintf(k->out, "%*s[Join] [Leave] [Start] [Add AI]\n", (int)strlen(tag) + 1,
-            "");
+    fprintf(k->out, "%*s[Join] [Leave] [Start] [Add AI]\n",
+            (int)strlen(tag) + 1, "");
 }
 
 static uint64_t next_seed(void *ctx) {
@@ -250,9 +251,11 @@ static void say(console *k, const char *user, const char *text) {
 
 static bool open_db(console *k) {
   char err[300] = "";
+  char name[1024]; /* a URL's password is never shown */
+  sto_redact(k->db_path, name, sizeof name);
   sto_rc rc = sto_open(k->db_path, &k->db, err, sizeof err);
   if (rc) {
-    fprintf(stderr, "lair: cannot use the database %s: %s\n", k->db_path,
+    fprintf(stderr, "lair: cannot use the database %s: %s\n", name,
             err[0] ? err : sto_strerror(rc));
     return false;
   }
@@ -693,10 +696,14 @@ int bot_cmd_local(int argc, char **argv) {
     return BOT_EXIT_FAIL;
   }
   if (!k.json) {
-    fprintf(k.out, "%s\n(database: %s)\n%s", intro, k.db_path,
-            sto_created(k.db) ? "A new database was made there: no file was "
-                                "at that path.\n"
-                              : "");
+    char name[1024]; /* a URL's password is never shown */
+    sto_redact(k.db_path, name, sizeof name);
+    fprintf(k.out, "%s\n(database: %s)\n%s", intro, name,
+            !sto_created(k.db)      ? ""
+            : sto_is_url(k.db_path) ? "Lair's tables were made there: it "
+                                      "held none.\n"
+                                    : "A new database was made there: no "
+                                      "file was at that path.\n");
     fflush(k.out);
   }
   char *line = NULL;

@@ -886,15 +886,18 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   pthread_mutex_init(&b->edit_mu, NULL);
   int status = BOT_EXIT_FAIL;
   char err[300] = "";
+  char db_name[1024]; /* a URL's password is never logged */
+  sto_redact(db_path, db_name, sizeof db_name);
   sto_rc src = sto_open(db_path, &b->db, err, sizeof err);
   if (src) {
-    fprintf(stderr, "lair: cannot use the database %s: %s\n", db_path,
+    fprintf(stderr, "lair: cannot use the database %s: %s\n", db_name,
             err[0] ? err : sto_strerror(src));
     goto out;
   }
   if (sto_created(b->db))
-    bot_dc_log(b, LOG_INFO, "made a new database at %s (no file was there)",
-               db_path);
+    bot_dc_log(b, LOG_INFO, "made a new database at %s (%s)", db_name,
+               sto_is_url(db_path) ? "it held no Lair schema"
+                                   : "no file was there");
   /* Healthy only once this process hears from Discord. */
   if (bot_health_path(db_path, b->health, sizeof b->health) &&
       unlink(b->health) != 0 && errno != ENOENT)

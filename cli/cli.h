@@ -21,8 +21,9 @@ int bot_cmd_simulate(int argc, char **argv);
 /* `lair local ...`: the console table; argv[0] is "local". */
 int bot_cmd_local(int argc, char **argv);
 void bot_usage_local(FILE *f);
-/* The default database path: $LAIR_DB, else $XDG_DATA_HOME/lair/lair.db,
- * else ~/.local/share/lair/lair.db (directories created). False when
+/* The default database path: $LAIR_DB (a file or a PostgreSQL URL, used
+ * as given), else $XDG_DATA_HOME/lair/lair.db, else
+ * ~/.local/share/lair/lair.db (directories created). False when
  * there is no HOME to put it in. */
 bool bot_default_db(char *out, size_t cap);
 /* `lair cards ...`; argv[0] is "cards". Returns the exit status. */
@@ -33,7 +34,8 @@ int bot_cmd_replay(int argc, char **argv);
 /* `lair health`: whether the bot heard from Discord lately (exit 0/1). */
 int bot_cmd_health(int argc, char **argv);
 /* The file the running bot touches while it hears from Discord: db
- * followed by "-alive". False when it does not fit in cap. */
+ * followed by "-alive" (lair-alive in the working directory when db is a
+ * PostgreSQL URL). False when it does not fit in cap. */
 bool bot_health_path(const char *db, char *out, size_t cap);
 
 /* `lair check [--db PATH]`: the full check of a database (exit 0/1). */

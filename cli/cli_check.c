@@ -2,7 +2,8 @@
  * cli_check.c: `lair check [--db PATH]`, the full check of a database
  * that start-up leaves out so that it stays fast whatever the file's
  * size: SQLite's integrity check, foreign keys and Lair's own rules on
- * its rows (storage/sto.h, sto_check). Read-only: it may run beside the
+ * its rows (storage/sto.h, sto_check; on a PostgreSQL URL, Lair's rules
+ * only). Read-only: it may run beside the
  * bot, e.g. nightly from cron or `docker compose exec`.
  */
 #include "cli.h"
@@ -16,7 +17,8 @@ void bot_usage_check(FILE *f) {
   fputs("  lair check [--db PATH]\n"
         "                 Check the whole database (default $LAIR_DB), read\n"
         "                 only: exit 0 when it is sound, 1 when problems\n"
-        "                 were found (each on a line) or it cannot be read.\n",
+        "                 were found (each on a line) or it cannot be read.\n"
+        "                 PATH may be a PostgreSQL URL (postgresql://...).\n",
         f);
 }
 
@@ -63,17 +65,18 @@ int bot_cmd_check(int argc, char **argv) {
     return BOT_EXIT_USAGE;
   }
   long problems = 0;
-  char err[512];
+  char err[512], name[1024];
+  sto_redact(db, name, sizeof name); /* a URL's password is not shown */
   sto_rc rc = sto_check(db, print_problem, NULL, &problems, err, sizeof err);
   if (rc) {
     printf("lair check: %s\n", err[0] ? err : sto_strerror(rc));
     return BOT_EXIT_FAIL;
   }
   if (problems) {
-    printf("lair check: %s: %ld problem%s found\n", db, problems,
+    printf("lair check: %s: %ld problem%s found\n", name, problems,
            problems == 1 ? "" : "s");
     return BOT_EXIT_FAIL;
   }
-  printf("lair check: %s: sound\n", db);
+  printf("lair check: %s: sound\n", name);
   return BOT_EXIT_OK;
 }

@@ -3,13 +3,15 @@
  * health check.
  *
  * While it hears from Discord's gateway (heartbeat acknowledgements and
- * events), the running bot touches a file beside its database, DB-alive,
- * on its 5-second tick (bot/discord.c); it removes the file when it
+ * events), the running bot touches a file beside its database, DB-alive
+ * (./lair-alive for a PostgreSQL URL), on its 5-second tick
+ * (bot/discord.c); it removes the file when it
  * starts. This command, run beside it with the same LAIR_DB, reports
  * whether that file was touched recently: exit 0 when it was, 1 when the
  * bot has not reached Discord yet or has heard nothing for too long.
  */
 #include "cli.h"
+#include "sto.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,12 +25,17 @@ void bot_usage_health(FILE *f) {
   fputs("  lair health [--max-age SECONDS]\n"
         "                 Exit 0 when the bot using $LAIR_DB heard from\n"
         "                 Discord within SECONDS (default 120), else 1\n"
-        "                 (for a container's health check).\n",
+        "                 (for a container's health check). The bot touches\n"
+        "                 $LAIR_DB-alive, or ./lair-alive when $LAIR_DB is\n"
+        "                 a PostgreSQL URL.\n",
         f);
 }
 
 bool bot_health_path(const char *db, char *out, size_t cap) {
-  int n = snprintf(out, cap, "%s-alive", db);
+  /* A PostgreSQL URL is no file to put a file beside: the bot and `lair
+   * health` then share lair-alive in their working directory. */
+  int n = sto_is_url(db) ? snprintf(out, cap, "lair-alive")
+                         : snprintf(out, cap, "%s-alive", db);
   return n > 0 && (size_t)n < cap;
 }
 

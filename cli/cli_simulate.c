@@ -100,8 +100,8 @@ static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
   bad |= json_object_set_new(o, "game", json_string(rs->id));
   bad |= json_object_set_new(o, "games", json_integer(st->games));
   bad |= json_object_set_new(o, "players", json_integer(cfg->players));
-  bad |= json_object_set_new(o, "mode",
-                             json_string(eng_mode_name(rs, cfg->mode)));
+  bad |=
+      json_object_set_new(o, "mode", json_string(eng_mode_name(rs, cfg->mode)));
   bad |= json_object_set_new(o, "seed", json_integer((json_int_t)seed));
   bad |= json_object_set_new(o, "ai", ai);
   bad |= json_object_set_new(o, "moves", json_integer(st->moves));
@@ -118,11 +118,11 @@ static json_t *stats_json(const eng_ruleset *rs, const eng_config *cfg,
       double rate = st->side_games[i] > 0
                         ? (double)st->side_wins[i] / (double)st->side_games[i]
                         : 0.0;
-      bad |= json_object_set_new(
-          sides, st->side[i],
-          json_pack("{sIsIsf}", "games", (json_int_t)st->side_games[i],
-                    "wins", (json_int_t)st->side_wins[i], "win_rate",
-                    round_to(rate, 0.001)));
+      bad |= json_object_set_new(sides, st->side[i],
+                                 json_pack("{sIsIsf}", "games",
+                                           (json_int_t)st->side_games[i],
+                                           "wins", (json_int_t)st->side_wins[i],
+                                           "win_rate", round_to(rate, 0.001)));
     }
     bad |= json_object_set_new(o, "wins_by_side", sides);
   }

@@ -120,10 +120,18 @@ if(TARGET test_cmd_fields)
   target_link_libraries(test_cmd_fields PRIVATE lair_commands)
 endif()
 
-# test_storage also builds damaged and foreign database files by hand.
+# test_storage also builds damaged and foreign database files by hand, and
+# (with LAIR_TEST_PG, a server tools/pg.sh started) makes a PostgreSQL
+# database per test through libpq; threads stand for a second process.
 if(TARGET test_storage)
-  target_link_libraries(test_storage PRIVATE lair_storage PkgConfig::SQLITE3)
+  target_link_libraries(test_storage PRIVATE lair_storage PkgConfig::SQLITE3
+                                             PkgConfig::PQ Threads::Threads)
 endif()
+
+# With LAIR_TEST_PG_REQUIRED=1 (tools/test.sh) the PostgreSQL storage
+# tests must not be skipped for want of LAIR_TEST_PG.
+add_test(NAME storage_pg_required
+         COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tests/pg_required.sh)
 
 add_test(NAME check_banned
          COMMAND ${LAIR_BASH} ${PROJECT_SOURCE_DIR}/tools/check_banned.sh

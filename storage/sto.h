@@ -1,5 +1,7 @@
 /*
- * sto.h: Lair's persistence, one interface with SQLite behind it.
+ * sto.h: Lair's persistence, one interface with two engines behind it:
+ * SQLite (a file, the default) and PostgreSQL (a postgresql:// URL, so
+ * that several Lair processes can share one database).
  *
  * Event sourcing: a game row (ruleset, config, seed, where it is played,
  * status), its seats, an append-only moves table and periodic snapshots of
@@ -8,6 +10,9 @@
  * its sequence number is the next one, and a request id (a Discord
  * interaction id, a console line number) is applied at most once.
  * Nothing here knows a game's rules: states and configs are opaque text.
+ * Processes sharing a database coordinate through it alone: a game's
+ * version and row lock (sto_game_lock), timers taken once
+ * (sto_timer_take).
  */
 #ifndef LAIR_STO_H
 #define LAIR_STO_H
@@ -43,8 +48,21 @@ const char *sto_strerror(sto_rc rc);
 
 typedef struct sto sto;
 
-/* Opens the database at path, in WAL mode, and migrates its schema
- * forward (PRAGMA user_version). Only where no file exists is a new
+/* Opens the database at path. A path that starts with postgresql:// or
+ * postgres:// is a PostgreSQL connection URI (libpq's, e.g.
+ * postgresql://lair@db/lair or postgresql:///lair?host=/run/pg&port=5432):
+ * a database without Lair's tables gets the whole schema in one
+ * transaction under an advisory lock (processes starting at once do not
+ * race; sto_created tells which made it), its version in the table
+ * lair_meta; one of a newer version is refused (STO_TOO_NEW), one that
+ * holds a table of Lair's names but no lair_meta is another program's
+ * (STO_CORRUPT), both untouched. Errors name the database without its
+ * password (sto_redact). A connection the server dropped is made again
+ * before the next transaction or statement outside one; a transaction it
+ * cut fails whole (STO_IO).
+ *
+ * Anything else is an SQLite file path: opened in WAL mode, its schema
+ * migrated forward (PRAGMA user_version). Only where no file exists is a new
  * database made (under another name, renamed into place once its schema
  * is in; sto_created tells). An existing file that is empty, not a
  * database, not Lair's, missing a table of its schema version, or of a
@@ -52,18 +70,32 @@ typedef struct sto sto;
  * modified. Start-up cost does not grow with the file: the full check is
  * sto_check. On error *out is NULL and err (if not NULL) holds a one-line
  * explanation. A handle is used by one thread at a time; open one per
- * thread. */
+ * thread. On PostgreSQL a handle is one connection: two handles are two
+ * sessions, whose transactions and locks wait on each other even within
+ * one thread. */
 sto_rc sto_open(const char *path, sto **out, char *err, size_t cap);
-/* Whether sto_open made a new database (no file was at its path). */
+/* Whether sto_open made a new database (no file was at its path, or the
+ * PostgreSQL database held no Lair schema). */
 bool sto_created(const sto *db);
-/* Checks the whole file at path, read-only: SQLite's integrity check,
- * foreign keys, then Lair's rules on its rows (moves numbered 0..n-1 and
+/* Which engine db runs on: "sqlite" or "postgresql" (static text). */
+const char *sto_backend(const sto *db);
+/* Whether path names a PostgreSQL database (a postgresql:// or
+ * postgres:// URL) rather than an SQLite file: a URL is no file path, so
+ * callers make no directory for it and write nothing beside it. */
+bool sto_is_url(const char *path);
+/* Copies path into out (cap bytes with the NUL, cut to fit) with a URL's
+ * password, in its user part or as a `password` parameter, replaced by
+ * "***": what may be shown or logged of a database's name. */
+void sto_redact(const char *path, char *out, size_t cap);
+/* Checks the whole database at path, read-only: SQLite's integrity check,
+ * foreign keys (skipped on PostgreSQL, whose server keeps its own pages
+ * and keys sound), then Lair's rules on its rows (moves numbered 0..n-1 and
  * counted, seats dense, snapshots within the moves, known statuses, no
  * invitation left in a started game),
  * calling report for each problem found (*problems counts them; a kind
  * with more than 100 is cut short). Returns STO_OK when the check ran,
  * problems or not, else why it could not (err says so). Reads the whole
- * file: for `lair check`, not for start-up. */
+ * database: for `lair check`, not for start-up. */
 sto_rc sto_check(const char *path,
                  void (*report)(void *ctx, const char *problem), void *ctx,
                  long *problems, char *err, size_t cap);
@@ -91,6 +123,8 @@ typedef struct sto_game {
   int64_t created, updated;     /* Unix seconds, from the caller's clock */
   int64_t moves;                /* number of moves recorded (next seq) */
   int ai_due;                   /* 1: the next decision is an AI seat's */
+  int64_t version; /* advanced by every write to the game's row, seats,
+                      invitations and moves */
 } sto_game;
 
 /* Inserts g (id and moves ignored); *id receives the new game id. */
@@ -106,6 +140,14 @@ sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
 /* Marks whether game id's next decision belongs to an AI seat (a restart
  * lets those seats answer: sto_game_list_ai_due). */
 sto_rc sto_game_set_ai_due(sto *db, int64_t id, bool due);
+/* Inside a transaction: holds game id against every other writer until
+ * the transaction ends, and reads its current version into *version (a
+ * process that cached the game compares it with the version it read).
+ * On PostgreSQL a row lock (another handle's lock makes this wait, up to
+ * the server's lock_timeout: STO_BUSY); on SQLite the transaction already
+ * holds the file's write lock. STO_NOT_FOUND if there is no such game;
+ * STO_INVALID outside a transaction. */
+sto_rc sto_game_lock(sto *db, int64_t id, int64_t *version);
 /* Calls fn for each running game marked ai_due, oldest first. */
 sto_rc sto_game_list_ai_due(sto *db, int (*fn)(void *ctx, const sto_game *g),
                             void *ctx);
@@ -188,7 +230,9 @@ enum { STO_MOVE_ANSWER = 0, STO_MOVE_TAKEBACK = 1 };
  * count. STO_CONFLICT if m->seq is not the next sequence number;
  * STO_DUPLICATE if m->request was already used by any move (then nothing
  * is written); STO_NOT_FOUND if there is no such game; STO_INVALID if
- * m->request is empty. Durable (synchronous=FULL) when it returns STO_OK. */
+ * m->request is empty. Durable (SQLite synchronous=FULL; PostgreSQL's
+ * commit as the server's synchronous_commit has it) when it returns
+ * STO_OK. */
 sto_rc sto_move_append(sto *db, int64_t game, const sto_move *m);
 /* Calls fn for each move of game with seq >= from, in order. */
 sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
@@ -276,6 +320,14 @@ sto_rc sto_timer_get(sto *db, int64_t game, const char *kind, int seat,
 /* Claims t: deletes it if it still is as read. *claimed tells whether
  * this caller won it (another process may have been first). */
 sto_rc sto_timer_claim(sto *db, const sto_timer *t, bool *claimed);
+/* Inside a transaction: removes the earliest timer due at or before now
+ * that no other open transaction holds, and returns it in *out. The
+ * removal commits with the transaction, so the timer's effects and its
+ * removal are one, and exactly one process fires each timer (on
+ * PostgreSQL a timer another transaction holds is skipped, not waited
+ * for). STO_NOT_FOUND when none is due; STO_INVALID outside a
+ * transaction. */
+sto_rc sto_timer_take(sto *db, int64_t now, sto_timer *out);
 
 /* ---- audit log ------------------------------------------------------------
  */
@@ -311,7 +363,10 @@ sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
  * later writes are refused with the same result and the outermost
  * sto_tx_end rolls everything back, whatever its caller asks. */
 /* Begins (or joins) a transaction; STO_BUSY when another process holds
- * the write lock past the busy timeout. */
+ * the write lock past the busy timeout. On SQLite a transaction holds the
+ * file's write lock from its start; on PostgreSQL (READ COMMITTED) it
+ * holds only the rows it writes or locks (sto_game_lock), and a failed
+ * statement of any kind spoils it (the server aborts the transaction). */
 sto_rc sto_tx_begin(sto *db);
 /* Ends one level. At the outermost level, commits when commit is true and
  * nothing failed (STO_OK once it is durable), else rolls back and returns

@@ -22,9 +22,9 @@ static sto_rc game_list(sto *db, st_id id, const char *key, unsigned statuses,
 
 /* Binds the status filter of the game queries: one parameter per status
  * (?2..?5), an unwanted one bound to -1, which matches nothing. */
-static void bind_statuses(sqlite3_stmt *s, unsigned statuses) {
+static void bind_statuses(sto_stmt *s, unsigned statuses) {
   for (int st = STO_LOBBY; st <= STO_ABORTED; st++)
-    sqlite3_bind_int(s, 2 + st, (statuses >> st) & 1u ? st : -1);
+    sto_bind_i64(s, 2 + st, (statuses >> st) & 1u ? st : -1);
 }
 
 /* The seed as stored: decimal digits only (strtoull alone would accept
@@ -52,7 +52,7 @@ static void format_seed(uint64_t seed, char *buf, size_t cap) {
 }
 
 /* Reads a row of GAME_COLUMNS. */
-static sto_rc read_game(sqlite3_stmt *s, sto_game *g) {
+static sto_rc read_game(sto_stmt *s, sto_game *g) {
   char seed[24];
   sto_rc r;
 
@@ -74,7 +74,8 @@ static sto_rc read_game(sqlite3_stmt *s, sto_game *g) {
       (r = sto_col_i64(s, 9, &g->created)) ||
       (r = sto_col_i64(s, 10, &g->updated)) ||
       (r = sto_col_i64(s, 11, &g->moves)) ||
-      (r = sto_col_int(s, 12, &g->ai_due)))
+      (r = sto_col_int(s, 12, &g->ai_due)) ||
+      (r = sto_col_i64(s, 13, &g->version)))
     return r;
   return STO_OK;
 }
@@ -86,7 +87,7 @@ static bool valid_status(int status) {
 /* ---- games ------------------------------------------------------------ */
 
 sto_rc sto_game_create(sto *db, const sto_game *g, int64_t *id) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   char seed[24];
   sto_rc r;
 
@@ -105,54 +106,96 @@ sto_rc sto_game_create(sto *db, const sto_game *g, int64_t *id) {
   if ((r = sto_stmt_get(db, ST_GAME_INSERT, &s)))
     return sto_spoil(db, r);
   sto_bind_text(s, 1, g->ruleset);
-  sqlite3_bind_int(s, 2, g->ruleset_version);
+  sto_bind_i64(s, 2, g->ruleset_version);
   sto_bind_text(s, 3, g->config);
   sto_bind_text(s, 4, seed);
   sto_bind_text(s, 5, g->guild);
   sto_bind_text(s, 6, g->channel);
   sto_bind_text(s, 7, g->creator);
-  sqlite3_bind_int(s, 8, g->status);
-  sqlite3_bind_int64(s, 9, g->created);
-  sqlite3_bind_int64(s, 10, g->updated);
-  r = sto_step_write(db, s);
-  if (!r)
-    *id = sqlite3_last_insert_rowid(db->db);
+  sto_bind_i64(s, 8, g->status);
+  sto_bind_i64(s, 9, g->created);
+  sto_bind_i64(s, 10, g->updated);
+  /* The new id comes back as the statement's one row (RETURNING id). */
+  if (db->depth > 0 && db->spoiled) {
+    r = db->spoiled;
+  } else if ((r = sto_step(s)) == STO_ROW) {
+    r = sto_col_i64(s, 0, id);
+    if (!r && (r = sto_step(s)) == STO_ROW)
+      r = STO_CORRUPT; /* one row per insert */
+  } else if (!r) {
+    r = STO_IO;
+  }
   sto_stmt_put(db, ST_GAME_INSERT, s);
   return sto_spoil(db, r);
 }
 
 sto_rc sto_game_get(sto *db, int64_t id, sto_game *out) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if (!db || !out)
     return STO_INVALID;
   if ((r = sto_stmt_get(db, ST_GAME_GET, &s)))
     return r;
-  sqlite3_bind_int64(s, 1, id);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW)
+  sto_bind_i64(s, 1, id);
+  rc = sto_step(s);
+  if (rc == STO_ROW)
     r = read_game(s, out);
-  else if (rc == SQLITE_DONE)
+  else if (rc == STO_OK)
     r = STO_NOT_FOUND;
   else
-    r = sto_map_rc(rc);
+    r = rc;
   sto_stmt_put(db, ST_GAME_GET, s);
   return r;
 }
 
 /* Runs an UPDATE of one game; STO_NOT_FOUND when it touched no row. */
-static sto_rc update_game(sto *db, st_id id, sqlite3_stmt *s) {
+static sto_rc update_game(sto *db, st_id id, sto_stmt *s) {
   sto_rc r = sto_step_write(db, s);
-  if (!r && sqlite3_changes(db->db) == 0)
+  if (!r && sto_stmt_changes(s) == 0)
     r = sto_spoil(db, STO_NOT_FOUND);
   sto_stmt_put(db, id, s);
   return sto_spoil(db, r);
 }
 
+/* Advances game's version after a write to its seats or invitations. */
+static sto_rc touch_game(sto *db, int64_t game) {
+  sto_stmt *s;
+  sto_rc r;
+
+  if ((r = sto_stmt_get(db, ST_GAME_TOUCH, &s)))
+    return sto_spoil(db, r);
+  sto_bind_i64(s, 1, game);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_GAME_TOUCH, s);
+  return sto_spoil(db, r);
+}
+
+sto_rc sto_game_lock(sto *db, int64_t id, int64_t *version) {
+  sto_stmt *s;
+  sto_rc r;
+
+  if (!db || !version || db->depth == 0)
+    return STO_INVALID;
+  if (db->spoiled)
+    return db->spoiled;
+  if ((r = sto_stmt_get(db, ST_GAME_LOCK, &s)))
+    return sto_spoil(db, r);
+  sto_bind_i64(s, 1, id);
+  r = sto_step(s);
+  if (r == STO_ROW)
+    r = sto_col_i64(s, 0, version);
+  else if (r == STO_OK)
+    r = STO_NOT_FOUND;
+  else
+    sto_spoil(db, r); /* a lock not had: the command cannot go on */
+  sto_stmt_put(db, ST_GAME_LOCK, s);
+  return r;
+}
+
 sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db)
@@ -161,15 +204,15 @@ sto_rc sto_game_set_status(sto *db, int64_t id, int status, int64_t now) {
     return sto_spoil(db, STO_INVALID);
   if ((r = sto_stmt_get(db, ST_GAME_SET_STATUS, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, id);
-  sqlite3_bind_int(s, 2, status);
-  sqlite3_bind_int64(s, 3, now);
+  sto_bind_i64(s, 1, id);
+  sto_bind_i64(s, 2, status);
+  sto_bind_i64(s, 3, now);
   return update_game(db, ST_GAME_SET_STATUS, s);
 }
 
 sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
                            uint64_t seed, int64_t now) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   char seed_text[24];
   sto_rc r;
 
@@ -180,30 +223,30 @@ sto_rc sto_game_set_config(sto *db, int64_t id, const char *config,
   format_seed(seed, seed_text, sizeof seed_text);
   if ((r = sto_stmt_get(db, ST_GAME_SET_CONFIG, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, id);
+  sto_bind_i64(s, 1, id);
   sto_bind_text(s, 2, config);
   sto_bind_text(s, 3, seed_text);
-  sqlite3_bind_int64(s, 4, now);
+  sto_bind_i64(s, 4, now);
   return update_game(db, ST_GAME_SET_CONFIG, s);
 }
 
 sto_rc sto_game_set_ai_due(sto *db, int64_t id, bool due) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db)
     return STO_INVALID;
   if ((r = sto_stmt_get(db, ST_GAME_SET_AI_DUE, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, id);
-  sqlite3_bind_int(s, 2, due ? 1 : 0);
+  sto_bind_i64(s, 1, id);
+  sto_bind_i64(s, 2, due ? 1 : 0);
   return update_game(db, ST_GAME_SET_AI_DUE, s);
 }
 
 /* Counts the games matching key (a channel or a user) and statuses. */
 static sto_rc game_count(sto *db, st_id id, const char *key, unsigned statuses,
                          long *n) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
   int64_t v = 0;
 
@@ -213,8 +256,8 @@ static sto_rc game_count(sto *db, st_id id, const char *key, unsigned statuses,
     return r;
   sto_bind_text(s, 1, key);
   bind_statuses(s, statuses);
-  int rc = sqlite3_step(s);
-  r = rc == SQLITE_ROW ? sto_col_i64(s, 0, &v) : sto_map_rc(rc);
+  sto_rc rc = sto_step(s);
+  r = rc == STO_ROW ? sto_col_i64(s, 0, &v) : rc;
   sto_stmt_put(db, id, s);
   *n = r ? 0 : (long)v;
   return r;
@@ -232,9 +275,9 @@ sto_rc sto_game_count_user(sto *db, const char *user, unsigned statuses,
 
 sto_rc sto_game_pick(sto *db, const char *channel, const char *user,
                      unsigned statuses, int64_t ids[2], int ranks[2], int *n) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
-  int rc;
+  sto_rc rc;
   st_id id = channel ? ST_GAME_PICK_CHANNEL : ST_GAME_PICK_USER;
 
   if (!db || !user || !ids || !ranks || !n)
@@ -246,14 +289,14 @@ sto_rc sto_game_pick(sto *db, const char *channel, const char *user,
     sto_bind_text(s, 1, channel);
   bind_statuses(s, statuses);
   sto_bind_text(s, 6, user);
-  while (*n < 2 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+  while (*n < 2 && (rc = sto_step(s)) == STO_ROW) {
     if ((r = sto_col_i64(s, 0, &ids[*n])) ||
         (r = sto_col_int(s, 1, &ranks[*n])))
       break;
     ++*n;
   }
-  if (!r && *n < 2 && rc != SQLITE_DONE)
-    r = sto_map_rc(rc);
+  if (!r && *n < 2 && rc != STO_OK)
+    r = rc;
   sto_stmt_put(db, id, s);
   return r;
 }
@@ -286,10 +329,10 @@ sto_rc sto_game_list_guild(sto *db, const char *guild, unsigned statuses,
 static sto_rc game_list(sto *db, st_id id, const char *channel,
                         unsigned statuses,
                         int (*fn)(void *ctx, const sto_game *g), void *ctx) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_game g;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if (!db || !fn)
     return STO_INVALID;
@@ -298,14 +341,14 @@ static sto_rc game_list(sto *db, st_id id, const char *channel,
   if (channel)
     sto_bind_text(s, 1, channel);
   bind_statuses(s, statuses);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+  while ((rc = sto_step(s)) == STO_ROW) {
     if ((r = read_game(s, &g)))
       break;
     if (fn(ctx, &g))
       break;
   }
-  if (!r && rc != SQLITE_ROW)
-    r = sto_map_rc(rc);
+  if (!r && rc != STO_ROW)
+    r = rc;
   sto_stmt_put(db, id, s);
   return r;
 }
@@ -313,7 +356,7 @@ static sto_rc game_list(sto *db, st_id id, const char *channel,
 /* ---- seats ------------------------------------------------------------ */
 
 sto_rc sto_seat_set(sto *db, int64_t game, const sto_seat *seat) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db || !seat)
@@ -325,27 +368,32 @@ sto_rc sto_seat_set(sto *db, int64_t game, const sto_seat *seat) {
     return sto_spoil(db, STO_INVALID);
   if ((r = sto_stmt_get(db, ST_SEAT_SET, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int(s, 2, seat->seat);
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, seat->seat);
   sto_bind_text(s, 3, seat->user);
   sto_bind_text(s, 4, seat->name);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_SEAT_SET, s);
+  if (!r)
+    r = touch_game(db, game);
   return sto_spoil(db, r);
 }
 
 sto_rc sto_seat_remove(sto *db, int64_t game, int seat) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db)
     return sto_spoil(db, STO_INVALID);
   if ((r = sto_stmt_get(db, ST_SEAT_REMOVE, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int(s, 2, seat);
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, seat);
   r = sto_step_write(db, s);
+  bool removed = !r && sto_stmt_changes(s) > 0;
   sto_stmt_put(db, ST_SEAT_REMOVE, s);
+  if (removed)
+    r = touch_game(db, game);
   return sto_spoil(db, r);
 }
 
@@ -353,9 +401,10 @@ sto_rc sto_seat_remove(sto *db, int64_t game, int seat) {
  * out, as sto_seat_list describes. */
 static sto_rc seat_rows(sto *db, st_id id, int64_t game, sto_seat *out, int max,
                         int *n) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
-  int rc, count = 0;
+  sto_rc rc;
+  int count = 0;
 
   if (n)
     *n = 0;
@@ -363,8 +412,8 @@ static sto_rc seat_rows(sto *db, st_id id, int64_t game, sto_seat *out, int max,
     return STO_INVALID;
   if ((r = sto_stmt_get(db, id, &s)))
     return r;
-  sqlite3_bind_int64(s, 1, game);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+  sto_bind_i64(s, 1, game);
+  while ((rc = sto_step(s)) == STO_ROW) {
     sto_seat *seat;
     if (count == max) {
       r = STO_TOO_BIG;
@@ -378,8 +427,8 @@ static sto_rc seat_rows(sto *db, st_id id, int64_t game, sto_seat *out, int max,
       break;
     count++;
   }
-  if (!r && rc != SQLITE_ROW)
-    r = sto_map_rc(rc);
+  if (!r && rc != STO_ROW)
+    r = rc;
   sto_stmt_put(db, id, s);
   *n = count;
   return r;
@@ -392,7 +441,7 @@ sto_rc sto_seat_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
 /* ---- invitations ------------------------------------------------------ */
 
 sto_rc sto_invite_set(sto *db, int64_t game, const sto_seat *inv) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db || !inv || !inv->user[0])
@@ -402,18 +451,20 @@ sto_rc sto_invite_set(sto *db, int64_t game, const sto_seat *inv) {
     return sto_spoil(db, STO_TOO_BIG);
   if ((r = sto_stmt_get(db, ST_INVITE_SET, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
+  sto_bind_i64(s, 1, game);
   sto_bind_text(s, 2, inv->user);
   sto_bind_text(s, 3, inv->name);
-  sqlite3_bind_int(s, 4, inv->seat);
+  sto_bind_i64(s, 4, inv->seat);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_INVITE_SET, s);
+  if (!r)
+    r = touch_game(db, game);
   return sto_spoil(db, r);
 }
 
 sto_rc sto_invite_remove(sto *db, int64_t game, const char *user,
                          bool *removed) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (removed)
@@ -422,12 +473,15 @@ sto_rc sto_invite_remove(sto *db, int64_t game, const char *user,
     return sto_spoil(db, STO_INVALID);
   if ((r = sto_stmt_get(db, ST_INVITE_REMOVE, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
+  sto_bind_i64(s, 1, game);
   sto_bind_text(s, 2, user);
   r = sto_step_write(db, s);
-  if (!r && removed)
-    *removed = sqlite3_changes(db->db) == 1;
+  bool gone = !r && sto_stmt_changes(s) == 1;
   sto_stmt_put(db, ST_INVITE_REMOVE, s);
+  if (gone)
+    r = touch_game(db, game);
+  if (!r && removed)
+    *removed = gone;
   return sto_spoil(db, r);
 }
 
@@ -437,28 +491,28 @@ sto_rc sto_invite_list(sto *db, int64_t game, sto_seat *out, int max, int *n) {
 
 /* The checks and writes of sto_move_append, inside its transaction. */
 static sto_rc append_in_tx(sto *db, int64_t game, const sto_move *m) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   int64_t next = 0;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if ((r = sto_stmt_get(db, ST_REQUEST_GET, &s)))
     return sto_spoil(db, r);
   sto_bind_text(s, 1, m->request);
-  rc = sqlite3_step(s);
-  r = rc == SQLITE_ROW ? STO_DUPLICATE : sto_map_rc(rc);
+  rc = sto_step(s);
+  r = rc == STO_ROW ? STO_DUPLICATE : rc;
   sto_stmt_put(db, ST_REQUEST_GET, s);
   if (r)
     return sto_spoil(db, r);
 
   if ((r = sto_stmt_get(db, ST_GAME_MOVES, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW)
+  sto_bind_i64(s, 1, game);
+  rc = sto_step(s);
+  if (rc == STO_ROW)
     r = sto_col_i64(s, 0, &next);
   else
-    r = rc == SQLITE_DONE ? STO_NOT_FOUND : sto_map_rc(rc);
+    r = rc == STO_OK ? STO_NOT_FOUND : rc;
   sto_stmt_put(db, ST_GAME_MOVES, s);
   if (r)
     return sto_spoil(db, r);
@@ -467,15 +521,15 @@ static sto_rc append_in_tx(sto *db, int64_t game, const sto_move *m) {
 
   if ((r = sto_stmt_get(db, ST_MOVE_INSERT, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, m->seq);
-  sqlite3_bind_int(s, 3, m->seat);
-  sqlite3_bind_int(s, 4, m->kind);
-  sqlite3_bind_int(s, 5, m->turn);
-  sqlite3_bind_int(s, 6, m->revealed);
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, m->seq);
+  sto_bind_i64(s, 3, m->seat);
+  sto_bind_i64(s, 4, m->kind);
+  sto_bind_i64(s, 5, m->turn);
+  sto_bind_i64(s, 6, m->revealed);
   sto_bind_text(s, 7, m->option);
   sto_bind_text(s, 8, m->request);
-  sqlite3_bind_int64(s, 9, m->time);
+  sto_bind_i64(s, 9, m->time);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_MOVE_INSERT, s);
   if (r)
@@ -483,8 +537,8 @@ static sto_rc append_in_tx(sto *db, int64_t game, const sto_move *m) {
 
   if ((r = sto_stmt_get(db, ST_GAME_BUMP, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, m->time);
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, m->time);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_GAME_BUMP, s);
   return sto_spoil(db, r);
@@ -514,7 +568,7 @@ sto_rc sto_move_append(sto *db, int64_t game, const sto_move *m) {
 
 sto_rc sto_line_add(sto *db, int64_t game, int64_t seq, int n, int seat,
                     const char *text) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
   if (!db || !text)
     return STO_INVALID;
@@ -522,31 +576,31 @@ sto_rc sto_line_add(sto *db, int64_t game, int64_t seq, int n, int seat,
     return sto_spoil(db, STO_TOO_BIG);
   if ((r = sto_stmt_get(db, ST_LINE_ADD, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, seq);
-  sqlite3_bind_int(s, 3, n);
-  sqlite3_bind_int(s, 4, seat);
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, seq);
+  sto_bind_i64(s, 3, n);
+  sto_bind_i64(s, 4, seat);
   sto_bind_text(s, 5, text);
-  r = sto_map_rc(sqlite3_step(s));
+  r = sto_step(s);
   sto_stmt_put(db, ST_LINE_ADD, s);
   return r ? sto_spoil(db, r) : STO_OK;
 }
 
 sto_rc sto_line_list(sto *db, int64_t game, int from, int to, int viewer,
                      int (*fn)(void *ctx, const sto_line *l), void *ctx) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_line l;
   sto_rc r;
-  int rc;
+  sto_rc rc;
   if (!db || !fn)
     return STO_INVALID;
   if ((r = sto_stmt_get(db, ST_LINE_LIST, &s)))
     return r;
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int(s, 2, from);
-  sqlite3_bind_int(s, 3, to);
-  sqlite3_bind_int(s, 4, viewer < 0 ? -2 : viewer);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, from);
+  sto_bind_i64(s, 3, to);
+  sto_bind_i64(s, 4, viewer < 0 ? -2 : viewer);
+  while ((rc = sto_step(s)) == STO_ROW) {
     memset(&l, 0, sizeof l);
     if ((r = sto_col_i64(s, 0, &l.seq)) || (r = sto_col_int(s, 1, &l.n)) ||
         (r = sto_col_int(s, 2, &l.seat)) ||
@@ -558,26 +612,26 @@ sto_rc sto_line_list(sto *db, int64_t game, int from, int to, int viewer,
     if (fn(ctx, &l))
       break;
   }
-  if (!r && rc != SQLITE_ROW && rc != SQLITE_DONE)
-    r = sto_map_rc(rc);
+  if (!r && rc != STO_ROW && rc != STO_OK)
+    r = rc;
   sto_stmt_put(db, ST_LINE_LIST, s);
   return r;
 }
 
 sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
                      int (*fn)(void *ctx, const sto_move *m), void *ctx) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_move m;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if (!db || !fn)
     return STO_INVALID;
   if ((r = sto_stmt_get(db, ST_MOVE_LIST, &s)))
     return r;
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, from);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, from);
+  while ((rc = sto_step(s)) == STO_ROW) {
     memset(&m, 0, sizeof m);
     if ((r = sto_col_i64(s, 0, &m.seq)) || (r = sto_col_int(s, 1, &m.seat)) ||
         (r = sto_col_int(s, 2, &m.kind)) || (r = sto_col_int(s, 3, &m.turn)) ||
@@ -589,18 +643,18 @@ sto_rc sto_move_list(sto *db, int64_t game, int64_t from,
     if (fn(ctx, &m))
       break;
   }
-  if (!r && rc != SQLITE_ROW)
-    r = sto_map_rc(rc);
+  if (!r && rc != STO_ROW)
+    r = rc;
   sto_stmt_put(db, ST_MOVE_LIST, s);
   return r;
 }
 
 sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
                         int64_t *seq) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   int64_t g = 0, q = 0;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if (!db || !request || !seen)
     return STO_INVALID;
@@ -608,12 +662,12 @@ sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
   if ((r = sto_stmt_get(db, ST_REQUEST_GET, &s)))
     return r;
   sto_bind_text(s, 1, request);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) {
+  rc = sto_step(s);
+  if (rc == STO_ROW) {
     if (!(r = sto_col_i64(s, 0, &g)) && !(r = sto_col_i64(s, 1, &q)))
       *seen = true;
   } else {
-    r = sto_map_rc(rc);
+    r = rc;
   }
   sto_stmt_put(db, ST_REQUEST_GET, s);
   if (!r && *seen) {
@@ -627,7 +681,7 @@ sto_rc sto_request_seen(sto *db, const char *request, bool *seen, int64_t *game,
 
 sto_rc sto_request_put(sto *db, const char *id, const char *user, int64_t time,
                        const char *answer) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db)
@@ -641,13 +695,13 @@ sto_rc sto_request_put(sto *db, const char *id, const char *user, int64_t time,
     return sto_spoil(db, r);
   sto_bind_text(s, 1, id);
   sto_bind_text(s, 2, user);
-  sqlite3_bind_int64(s, 3, time);
+  sto_bind_i64(s, 3, time);
   sto_bind_text(s, 4, answer);
   if (db->depth > 0 && db->spoiled) {
     r = db->spoiled;
   } else {
     /* The key is the request id: a second use is a duplicate request. */
-    r = sto_map_rc(sto_step_done(s));
+    r = sto_step(s);
     r = sto_spoil(db, r == STO_CONFLICT ? STO_DUPLICATE : r);
   }
   sto_stmt_put(db, ST_REQUEST_PUT, s);
@@ -656,9 +710,9 @@ sto_rc sto_request_put(sto *db, const char *id, const char *user, int64_t time,
 
 sto_rc sto_request_answer(sto *db, const char *id, bool *seen, char *user,
                           size_t ucap, char *answer, size_t cap) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if (!db || !id || !seen || !user || !ucap || !answer || !cap)
     return STO_INVALID;
@@ -667,28 +721,28 @@ sto_rc sto_request_answer(sto *db, const char *id, bool *seen, char *user,
   if ((r = sto_stmt_get(db, ST_REQUEST_ANSWER, &s)))
     return r;
   sto_bind_text(s, 1, id);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) {
+  rc = sto_step(s);
+  if (rc == STO_ROW) {
     r = sto_col_text(s, 0, user, ucap);
     if (!r)
       r = sto_col_text(s, 1, answer, cap);
     *seen = r == STO_OK;
   } else {
-    r = sto_map_rc(rc);
+    r = rc;
   }
   sto_stmt_put(db, ST_REQUEST_ANSWER, s);
   return r;
 }
 
 sto_rc sto_request_prune(sto *db, int64_t before) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db)
     return STO_INVALID;
   if ((r = sto_stmt_get(db, ST_REQUEST_PRUNE, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, before);
+  sto_bind_i64(s, 1, before);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_REQUEST_PRUNE, s);
   return r;
@@ -697,7 +751,7 @@ sto_rc sto_request_prune(sto *db, int64_t before) {
 /* ---- snapshots -------------------------------------------------------- */
 
 sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq, const char *state) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   size_t n;
   sto_rc r;
 
@@ -708,18 +762,18 @@ sto_rc sto_snapshot_put(sto *db, int64_t game, int64_t seq, const char *state) {
     return sto_spoil(db, STO_TOO_BIG);
   if ((r = sto_stmt_get(db, ST_SNAPSHOT_PUT, &s)))
     return sto_spoil(db, r);
-  sqlite3_bind_int64(s, 1, game);
-  sqlite3_bind_int64(s, 2, seq);
-  sqlite3_bind_text(s, 3, state, (int)n, SQLITE_STATIC);
+  sto_bind_i64(s, 1, game);
+  sto_bind_i64(s, 2, seq);
+  sto_bind_text(s, 3, state);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_SNAPSHOT_PUT, s);
   return sto_spoil(db, r);
 }
 
 sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if (state)
     *state = NULL;
@@ -727,24 +781,24 @@ sto_rc sto_snapshot_get(sto *db, int64_t game, int64_t *seq, char **state) {
     return STO_INVALID;
   if ((r = sto_stmt_get(db, ST_SNAPSHOT_GET, &s)))
     return r;
-  sqlite3_bind_int64(s, 1, game);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) {
-    int n = sqlite3_column_bytes(s, 1);
+  sto_bind_i64(s, 1, game);
+  rc = sto_step(s);
+  if (rc == STO_ROW) {
+    size_t n = sto_col_bytes(s, 1);
     char *buf = NULL;
     r = sto_col_i64(s, 0, seq);
     if (r)
       *seq = 0;
-    else if (n < 0 || (size_t)n > STO_STATE_MAX)
+    else if (n > STO_STATE_MAX)
       r = STO_TOO_BIG;
-    else if (!(buf = malloc((size_t)n + 1)))
+    else if (!(buf = malloc(n + 1)))
       r = STO_NOMEM;
-    else if ((r = sto_col_text(s, 1, buf, (size_t)n + 1)))
+    else if ((r = sto_col_text(s, 1, buf, n + 1)))
       free(buf);
     else
       *state = buf;
   } else {
-    r = rc == SQLITE_DONE ? STO_NOT_FOUND : sto_map_rc(rc);
+    r = rc == STO_OK ? STO_NOT_FOUND : rc;
   }
   sto_stmt_put(db, ST_SNAPSHOT_GET, s);
   return r;

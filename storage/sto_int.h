@@ -1,28 +1,34 @@
 /*
- * sto_int.h: inside storage, shared by its files: the prepared statements
- * (one X-macro list, prepared once at open), the handle, and the helpers
- * that bind, step and read them. Not for other layers.
+ * sto_int.h: inside storage, shared by its files: the statements (one
+ * X-macro list of portable SQL, prepared once per connection), the handle,
+ * and the driver layer between the row code and the two engines. Not for
+ * other layers.
  *
- * sto.c opens and migrates the file and runs transactions; sto_games.c
- * holds games, seats, invitations, moves, remembered requests and
- * snapshots;
- * sto_timers.c timers; sto_settings.c settings and the audit log.
+ * sto.c holds what both backends share: opening by name, errors,
+ * transactions, the row checks; sto_sqlite.c and sto_pg.c are the engines
+ * (each a sto_driver). sto_games.c holds games, seats, invitations,
+ * moves, remembered requests and snapshots; sto_timers.c timers;
+ * sto_settings.c settings and the audit log. Those three are written once,
+ * against the statement handle below (bind, step, read columns).
  */
 #ifndef LAIR_STO_INT_H
 #define LAIR_STO_INT_H
 
 #include "sto.h"
 
-#include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- statements ------------------------------------------------------- */
 
 #define GAME_COLUMNS                                                           \
   "id, ruleset, ruleset_version, config, seed, guild, channel, creator, "      \
-  "status, created, updated, moves, ai_due"
+  "status, created, updated, moves, ai_due, version"
 
+/* Every write to a game's row, seats, invitations or moves advances its
+ * version (sto_game.version): the statements that update the row do it
+ * themselves, the others are followed by GAME_TOUCH. */
 /* The status filter of the game lists binds one parameter per status
  * (?2..?5); an unwanted status is bound to -1, which matches nothing. */
 #define STATEMENTS(X)                                                          \
@@ -32,11 +38,13 @@
   X(GAME_INSERT,                                                               \
     "INSERT INTO games(ruleset, ruleset_version, config, seed, guild, "        \
     "channel, creator, status, created, updated) "                             \
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")                         \
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id")            \
   X(GAME_GET, "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1")              \
-  X(GAME_SET_STATUS, "UPDATE games SET status = ?2, updated = ?3 "             \
+  X(GAME_SET_STATUS, "UPDATE games SET status = ?2, updated = ?3, "            \
+                     "version = version + 1 "                                  \
                      "WHERE id = ?1")                                          \
-  X(GAME_SET_CONFIG, "UPDATE games SET config = ?2, seed = ?3, updated = ?4 "  \
+  X(GAME_SET_CONFIG, "UPDATE games SET config = ?2, seed = ?3, updated = ?4, " \
+                     "version = version + 1 "                                  \
                      "WHERE id = ?1")                                          \
   X(GAME_LIST_CHANNEL, "SELECT " GAME_COLUMNS " FROM games "                   \
                        "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5) "    \
@@ -46,48 +54,55 @@
   X(GAME_LIST_AI_DUE, "SELECT " GAME_COLUMNS " FROM games "                    \
                       "WHERE ai_due = 1 AND status IN (?2, ?3, ?4, ?5) "       \
                       "ORDER BY id")                                           \
-  X(GAME_SET_AI_DUE, "UPDATE games SET ai_due = ?2 WHERE id = ?1")             \
+  X(GAME_SET_AI_DUE, "UPDATE games SET ai_due = ?2, version = version + 1 "    \
+                     "WHERE id = ?1")                                          \
   X(GAME_COUNT_CHANNEL, "SELECT COUNT(*) FROM games "                          \
                         "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5)")   \
-  X(GAME_COUNT_USER, "SELECT COUNT(*) FROM games "                             \
-                     "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "   \
-                     "AND status IN (?2, ?3, ?4, ?5)")                         \
+  X(GAME_COUNT_USER,                                                           \
+    "SELECT COUNT(*) FROM games "                                              \
+    "WHERE id IN (SELECT game FROM seats WHERE \"user\" = ?1) "                \
+    "AND status IN (?2, ?3, ?4, ?5)")                                          \
   X(GAME_PICK_CHANNEL,                                                         \
-    "SELECT id, (EXISTS(SELECT 1 FROM seats WHERE game = games.id AND "        \
-    "user = ?6) OR EXISTS(SELECT 1 FROM invites WHERE game = games.id "        \
-    "AND user = ?6)) * 2 + (status IN (0, 1)) AS rank FROM games "             \
+    "SELECT id, CASE WHEN EXISTS(SELECT 1 FROM seats WHERE game = games.id "   \
+    "AND \"user\" = ?6) OR EXISTS(SELECT 1 FROM invites WHERE game = "         \
+    "games.id AND \"user\" = ?6) THEN 2 ELSE 0 END + CASE WHEN status "        \
+    "IN (0, 1) THEN 1 ELSE 0 END AS rank FROM games "                          \
     "WHERE channel = ?1 AND status IN (?2, ?3, ?4, ?5) "                       \
     "ORDER BY rank DESC, id DESC LIMIT 2")                                     \
   X(GAME_PICK_USER,                                                            \
-    "SELECT id, 2 + (status IN (0, 1)) AS rank FROM games "                    \
-    "WHERE id IN (SELECT game FROM seats WHERE user = ?6 "                     \
-    "UNION SELECT game FROM invites WHERE user = ?6) "                         \
+    "SELECT id, 2 + CASE WHEN status IN (0, 1) THEN 1 ELSE 0 END AS rank "     \
+    "FROM games "                                                              \
+    "WHERE id IN (SELECT game FROM seats WHERE \"user\" = ?6 "                 \
+    "UNION SELECT game FROM invites WHERE \"user\" = ?6) "                     \
     "AND status IN (?2, ?3, ?4, ?5) ORDER BY rank DESC, id DESC LIMIT 2")      \
-  X(REQUEST_PUT, "INSERT INTO requests(id, user, time, answer) "               \
+  X(REQUEST_PUT, "INSERT INTO requests(id, \"user\", time, answer) "           \
                  "VALUES(?1, ?2, ?3, ?4)")                                     \
-  X(REQUEST_ANSWER, "SELECT user, answer FROM requests WHERE id = ?1")         \
+  X(REQUEST_ANSWER, "SELECT \"user\", answer FROM requests WHERE id = ?1")     \
   X(REQUEST_PRUNE, "DELETE FROM requests WHERE time < ?1")                     \
   X(GAME_LIST_GUILD, "SELECT " GAME_COLUMNS " FROM games "                     \
                      "WHERE guild = ?1 AND status IN (?2, ?3, ?4, ?5) "        \
                      "ORDER BY id DESC")                                       \
-  X(GAME_LIST_USER, "SELECT " GAME_COLUMNS " FROM games "                      \
-                    "WHERE id IN (SELECT game FROM seats WHERE user = ?1) "    \
-                    "AND status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")         \
+  X(GAME_LIST_USER,                                                            \
+    "SELECT " GAME_COLUMNS " FROM games "                                      \
+    "WHERE id IN (SELECT game FROM seats WHERE \"user\" = ?1) "                \
+    "AND status IN (?2, ?3, ?4, ?5) ORDER BY id DESC")                         \
   X(GAME_MOVES, "SELECT moves FROM games WHERE id = ?1")                       \
-  X(GAME_BUMP, "UPDATE games SET moves = moves + 1, updated = ?2 "             \
+  X(GAME_BUMP, "UPDATE games SET moves = moves + 1, updated = ?2, "            \
+               "version = version + 1 "                                        \
                "WHERE id = ?1")                                                \
-  X(SEAT_SET, "INSERT INTO seats(game, seat, user, name) "                     \
-              "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(game, seat) "                \
-              "DO UPDATE SET user = excluded.user, name = excluded.name")      \
+  X(SEAT_SET,                                                                  \
+    "INSERT INTO seats(game, seat, \"user\", name) "                           \
+    "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(game, seat) "                          \
+    "DO UPDATE SET \"user\" = excluded.\"user\", name = excluded.name")        \
   X(SEAT_REMOVE, "DELETE FROM seats WHERE game = ?1 AND seat = ?2")            \
-  X(SEAT_LIST, "SELECT seat, user, name FROM seats WHERE game = ?1 "           \
+  X(SEAT_LIST, "SELECT seat, \"user\", name FROM seats WHERE game = ?1 "       \
                "ORDER BY seat")                                                \
-  X(INVITE_SET, "INSERT INTO invites(game, user, name, seat) "                 \
-                "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(game, user) "              \
+  X(INVITE_SET, "INSERT INTO invites(game, \"user\", name, seat) "             \
+                "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(game, \"user\") "          \
                 "DO UPDATE SET name = excluded.name, seat = excluded.seat")    \
-  X(INVITE_REMOVE, "DELETE FROM invites WHERE game = ?1 AND user = ?2")        \
-  X(INVITE_LIST, "SELECT seat, user, name FROM invites WHERE game = ?1 "       \
-                 "ORDER BY seat, user")                                        \
+  X(INVITE_REMOVE, "DELETE FROM invites WHERE game = ?1 AND \"user\" = ?2")    \
+  X(INVITE_LIST, "SELECT seat, \"user\", name FROM invites WHERE game = ?1 "   \
+                 "ORDER BY seat, \"user\"")                                    \
   X(MOVE_INSERT,                                                               \
     "INSERT INTO moves(game, seq, seat, kind, turn, revealed, option, "        \
     "request, time) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")               \
@@ -118,6 +133,12 @@
                 "WHERE due <= ?1 ORDER BY due, game, kind, seat LIMIT 1")      \
   X(TIMER_GET, "SELECT game, kind, seat, due, data, turn FROM timers "         \
                "WHERE game = ?1 AND kind = ?2 AND seat = ?3")                  \
+  X(GAME_TOUCH, "UPDATE games SET version = version + 1 WHERE id = ?1")        \
+  X(GAME_LOCK, "SELECT version FROM games WHERE id = ?1")                      \
+  X(TIMER_TAKE, "DELETE FROM timers WHERE (game, kind, seat) IN "              \
+                "(SELECT game, kind, seat FROM timers WHERE due <= ?1 "        \
+                "ORDER BY due, game, kind, seat LIMIT 1) "                     \
+                "RETURNING game, kind, seat, due, data, turn")                 \
   X(TIMER_CLAIM, "DELETE FROM timers WHERE game = ?1 AND kind = ?2 AND "       \
                  "seat = ?3 AND due = ?4")                                     \
   X(AUDIT_ADD, "INSERT INTO audit(scope, time, actor, action, game, detail) "  \
@@ -129,6 +150,25 @@
                  "VALUES(?1, ?2, ?3) ON CONFLICT(scope, key) "                 \
                  "DO UPDATE SET value = excluded.value")
 
+/* Where PostgreSQL's dialect must differ (sto_pg.c): the
+ * same name, its own text. GAME_LOCK holds the row against
+ * other writers until the transaction ends (SQLite's BEGIN
+ * IMMEDIATE already holds the whole file); TIMER_TAKE
+ * skips the timers another open transaction holds, so that
+ * two processes never take the same one. */
+#define PG_STATEMENTS(X)                                                       \
+  X(BEGIN, "BEGIN")                                                            \
+  X(GAME_LOCK, "SELECT version FROM games WHERE id = ?1 FOR UPDATE")           \
+  X(TIMER_TAKE, "DELETE FROM timers WHERE (game, kind, seat) IN "              \
+                "(SELECT game, kind, seat FROM timers WHERE due <= ?1 "        \
+                "ORDER BY due, game, kind, seat LIMIT 1 "                      \
+                "FOR UPDATE SKIP LOCKED) "                                     \
+                "RETURNING game, kind, seat, due, data, turn")
+
+/* The schema version this build writes, on both engines.
+ */
+#define STO_SCHEMA_VERSION 7
+
 typedef enum {
 #define ST_ENUM(name, sql) ST_##name,
   STATEMENTS(ST_ENUM)
@@ -136,41 +176,170 @@ typedef enum {
       ST_COUNT
 } st_id;
 
+/* The portable text of each statement (sto.c). */
+extern const char *const sto_statement_sql[ST_COUNT];
+
+/* ---- the driver layer
+ * ------------------------------------------------- */
+
+/* sto_step's result beside the layer's errors: a row is
+ * ready to read. STO_OK means the statement is done (no
+ * more rows). */
+#define STO_ROW ((sto_rc)STO_RC_COUNT)
+
+typedef struct sto_driver sto_driver;
+
+/* A statement being run: each backend's handle starts with
+ * this. */
+typedef struct sto_stmt {
+  const sto_driver *drv;
+} sto_stmt;
+
+/* What an engine provides. A statement handle comes from
+ * get and goes back through put; in between it is bound
+ * (parameters numbered from 1, text not copied: it must
+ * outlive the step), stepped and read. */
+struct sto_driver {
+  const char *name; /* sto_backend's answer */
+  /* Hands out statement id ready to bind: the connection's
+   * own handle, or a private one when that is still being
+   * read (a list whose callback calls back into storage).
+   */
+  sto_rc (*get)(sto *db, st_id id, sto_stmt **out);
+  /* Takes back a handle from get: bindings and results are
+   * dropped. */
+  void (*put)(sto *db, st_id id, sto_stmt *s);
+  void (*bind_i64)(sto_stmt *s, int i, int64_t v);
+  void (*bind_text)(sto_stmt *s, int i, const char *text);
+  /* Runs the statement (first call) or moves to its next
+   * row: STO_ROW, STO_OK when done, or the failure. */
+  sto_rc (*step)(sto_stmt *s);
+  /* Rows changed by the statement's run. */
+  int64_t (*changes)(sto_stmt *s);
+  /* Column readers of the current row (see sto_col_text).
+   */
+  sto_rc (*col_text)(sto_stmt *s, int i, char *buf, size_t cap);
+  sto_rc (*col_i64)(sto_stmt *s, int i, int64_t *out);
+  /* The length in bytes of text column i (0 for a NULL).
+   */
+  size_t (*col_bytes)(sto_stmt *s, int i);
+  /* Whether the engine still holds the transaction
+   * sto_tx_begin opened (it may have ended it itself after
+   * an error). */
+  bool (*tx_open)(sto *db);
+  /* Rows changed through db since it was opened. */
+  int64_t (*total_changes)(sto *db);
+  /* Closes the connection and frees db. */
+  void (*close)(sto *db);
+};
+
+/* The part of a handle both backends share; each engine's
+ * handle starts with it. */
 struct sto {
-  sqlite3 *db;
-  sqlite3_stmt *st[ST_COUNT];
-  bool created;   /* sto_open made the file (none was there) */
+  const sto_driver *drv;
+  bool created;   /* sto_open made the database */
   int depth;      /* sto_tx_begin calls not yet ended */
-  sto_rc spoiled; /* the first failed write of the open transaction */
+  sto_rc spoiled; /* the first failed write of the open
+                     transaction */
 #ifdef LAIR_FAULTS
-  long faults_left; /* writes until the process kills itself; 0: never */
+  long faults_left; /* writes until the process kills
+                       itself; 0: never */
 #endif
 };
 
-/* Maps an (extended) SQLite result code to the layer's result. */
-sto_rc sto_map_rc(int rc);
-/* Hands out statement id, ready to bind (a private copy when the cached
- * one is still stepping, for a list whose callback calls back in). */
-sto_rc sto_stmt_get(sto *db, st_id id, sqlite3_stmt **out);
-/* Returns a statement from sto_stmt_get (reset, or finalized if a copy). */
-void sto_stmt_put(sto *db, st_id id, sqlite3_stmt *s);
-/* Steps a statement that returns no rows; SQLITE_OK when done. */
-int sto_step_done(sqlite3_stmt *s);
-/* Runs statement id that takes no parameters. */
-sto_rc sto_exec_st(sto *db, st_id id);
-/* Notes a failed write inside a transaction (it will be rolled back);
- * returns r. */
-sto_rc sto_spoil(sto *db, sto_rc r);
-/* Runs a write statement; inside a spoiled transaction writes nothing. */
-sto_rc sto_step_write(sto *db, sqlite3_stmt *s);
-/* Whether s is a NUL-terminated string within a buffer of size cap. */
-bool sto_fits(const char *s, size_t cap);
+/* The engines' entry points (sto_open and sto_check choose
+ * by name). */
+sto_rc sto_sqlite_open(const char *path, sto **out, char *err, size_t cap);
+sto_rc sto_sqlite_check(const char *path,
+                        void (*report)(void *ctx, const char *problem),
+                        void *ctx, long *problems, char *err, size_t cap);
+sto_rc sto_pg_open(const char *url, sto **out, char *err, size_t cap);
+sto_rc sto_pg_check(const char *url,
+                    void (*report)(void *ctx, const char *problem), void *ctx,
+                    long *problems, char *err, size_t cap);
+
+#ifdef LAIR_FAULTS
+/* Fault injection for the crash tests (built with
+ * -DLAIR_FAULTS only): with LAIR_FAULT_AFTER=N in the
+ * environment the process kills itself with SIGKILL right
+ * after its Nth statement that writes or ends a
+ * transaction, as a `kill -9` at that moment would.
+ * sto_arm_faults reads N into db (returns whether it is
+ * set); the engines call sto_fault_tick after each such
+ * statement. */
+bool sto_arm_faults(sto *db);
+void sto_fault_tick(sto *db);
+#endif
+
+/* Lair's own rules on its rows, each a query whose rows
+ * are problems (one text column), in SQL both engines run;
+ * sto_check_since's apply from a schema version on
+ * (sto.c). */
+extern const char *const sto_check_rules[];
+extern const size_t sto_check_rule_count;
+typedef struct sto_check_since_rule {
+  int since;
+  const char *sql;
+} sto_check_since_rule;
+extern const sto_check_since_rule sto_check_since[];
+extern const size_t sto_check_since_count;
+#define STO_CHECK_REPORT_MAX 100 /* lines per check; the rest are counted */
+
+/* Replaces in text (cap bytes, at most 1024) every copy of a password
+ * that url holds (see sto_redact) by ***: for messages that may quote the
+ * URL, such as libpq's about a malformed one. */
+void sto_scrub(char *text, size_t cap, const char *url);
+/* Writes a one-line explanation into err (if not NULL). */
+void sto_set_err(char *err, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- statement helpers (sto.c)
+ * ---------------------------------------- */
+
+static inline sto_rc sto_stmt_get(sto *db, st_id id, sto_stmt **out) {
+  return db->drv->get(db, id, out);
+}
+static inline void sto_stmt_put(sto *db, st_id id, sto_stmt *s) {
+  if (s)
+    db->drv->put(db, id, s);
+}
+static inline void sto_bind_i64(sto_stmt *s, int i, int64_t v) {
+  s->drv->bind_i64(s, i, v);
+}
 /* Binds text (not copied: it must outlive the step). */
-int sto_bind_text(sqlite3_stmt *s, int i, const char *text);
-/* Column readers: STO_TOO_BIG rather than truncating, STO_CORRUPT for a
- * NULL or a value of the wrong kind. */
-sto_rc sto_col_text(sqlite3_stmt *s, int i, char *buf, size_t cap);
-sto_rc sto_col_i64(sqlite3_stmt *s, int i, int64_t *out);
-sto_rc sto_col_int(sqlite3_stmt *s, int i, int *out);
+static inline void sto_bind_text(sto_stmt *s, int i, const char *text) {
+  s->drv->bind_text(s, i, text);
+}
+/* STO_ROW, STO_OK when done, or the failure. */
+static inline sto_rc sto_step(sto_stmt *s) { return s->drv->step(s); }
+static inline int64_t sto_stmt_changes(sto_stmt *s) {
+  return s->drv->changes(s);
+}
+/* Column readers: STO_TOO_BIG rather than truncating,
+ * STO_CORRUPT for a NULL or a value of the wrong kind. */
+static inline sto_rc sto_col_text(sto_stmt *s, int i, char *buf, size_t cap) {
+  return s->drv->col_text(s, i, buf, cap);
+}
+static inline sto_rc sto_col_i64(sto_stmt *s, int i, int64_t *out) {
+  return s->drv->col_i64(s, i, out);
+}
+static inline size_t sto_col_bytes(sto_stmt *s, int i) {
+  return s->drv->col_bytes(s, i);
+}
+sto_rc sto_col_int(sto_stmt *s, int i, int *out);
+
+/* Runs statement id that takes no parameters and returns
+ * no rows. */
+sto_rc sto_exec_st(sto *db, st_id id);
+/* Notes a failed write inside a transaction (it will be
+ * rolled back); returns r. */
+sto_rc sto_spoil(sto *db, sto_rc r);
+/* Runs a write statement to its end; inside a spoiled
+ * transaction writes nothing and returns the first
+ * failure. */
+sto_rc sto_step_write(sto *db, sto_stmt *s);
+/* Whether s is a NUL-terminated string within a buffer of
+ * size cap. */
+bool sto_fits(const char *s, size_t cap);
 
 #endif

@@ -11,9 +11,9 @@
 
 sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
                        size_t cap) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
-  int rc;
+  sto_rc rc;
 
   if (!db || !scope || !key || !buf || cap == 0)
     return STO_INVALID;
@@ -22,11 +22,11 @@ sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
     return r;
   sto_bind_text(s, 1, scope);
   sto_bind_text(s, 2, key);
-  rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW)
+  rc = sto_step(s);
+  if (rc == STO_ROW)
     r = sto_col_text(s, 0, buf, cap);
   else
-    r = rc == SQLITE_DONE ? STO_NOT_FOUND : sto_map_rc(rc);
+    r = rc == STO_OK ? STO_NOT_FOUND : rc;
   if (r)
     buf[0] = '\0';
   sto_stmt_put(db, ST_SETTING_GET, s);
@@ -35,7 +35,7 @@ sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
 
 sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
                        const char *value) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
 
   if (!db || !scope || !key || !value)
@@ -53,17 +53,17 @@ sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
 /* ---- audit -------------------------------------------------------------- */
 
 sto_rc sto_audit_add(sto *db, const sto_audit *a) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
   if (!db || !a || !a->scope[0] || !a->actor[0] || !a->action[0])
     return sto_spoil(db, STO_INVALID);
   if ((r = sto_stmt_get(db, ST_AUDIT_ADD, &s)))
     return sto_spoil(db, r);
   sto_bind_text(s, 1, a->scope);
-  sqlite3_bind_int64(s, 2, a->time);
+  sto_bind_i64(s, 2, a->time);
   sto_bind_text(s, 3, a->actor);
   sto_bind_text(s, 4, a->action);
-  sqlite3_bind_int64(s, 5, a->game);
+  sto_bind_i64(s, 5, a->game);
   sto_bind_text(s, 6, a->detail);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_AUDIT_ADD, s);
@@ -72,17 +72,17 @@ sto_rc sto_audit_add(sto *db, const sto_audit *a) {
 
 sto_rc sto_audit_list(sto *db, const char *scope, int limit,
                       int (*fn)(void *ctx, const sto_audit *a), void *ctx) {
-  sqlite3_stmt *s;
+  sto_stmt *s;
   sto_rc r;
-  int rc;
+  sto_rc rc;
   if (!db || !scope || !fn || limit < 1)
     return STO_INVALID;
   if ((r = sto_stmt_get(db, ST_AUDIT_LIST, &s)))
     return r;
   sto_bind_text(s, 1, scope);
-  sqlite3_bind_int(s, 2, limit);
+  sto_bind_i64(s, 2, limit);
   sto_audit a;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+  while ((rc = sto_step(s)) == STO_ROW) {
     memset(&a, 0, sizeof a);
     snprintf(a.scope, sizeof a.scope, "%s", scope);
     if ((r = sto_col_i64(s, 0, &a.time)) ||
@@ -94,8 +94,8 @@ sto_rc sto_audit_list(sto *db, const char *scope, int limit,
     if (fn(ctx, &a))
       break;
   }
-  if (!r && rc != SQLITE_ROW && rc != SQLITE_DONE)
-    r = sto_map_rc(rc);
+  if (!r && rc != STO_ROW && rc != STO_OK)
+    r = rc;
   sto_stmt_put(db, ST_AUDIT_LIST, s);
   return r;
 }

@@ -1,9 +1,19 @@
 /*
- * test_storage.c: storage/sto.h on SQLite.
+ * test_storage.c: storage/sto.h on SQLite and on PostgreSQL.
  *
- * Each test gets a fresh directory under /tmp (removed afterwards) and
- * works on real files: games, seats, invitations, moves (the sequence
- * and request-id arbiter), snapshots, settings and timers; reopening;
+ * The backend-neutral tests run twice: on SQLite, and (as pg_<name>) on
+ * PostgreSQL when LAIR_TEST_PG names a server (tools/pg.sh start DIR
+ * prints one; tools/test.sh sets it), each on a database of its own made
+ * for it (lair_t_<pid>_<n>) and dropped afterwards; without LAIR_TEST_PG
+ * the PostgreSQL cases are skipped and say why. PostgreSQL-only tests
+ * stand two handles (two connections) for two processes: the same move
+ * or request from both, a game lock that makes the other wait, timers
+ * taken once; and a dropped connection, a password kept out of errors, a
+ * newer or foreign schema refused untouched.
+ *
+ * On SQLite each test gets a fresh directory under /tmp (removed
+ * afterwards) and works on real files: games, seats, invitations, moves (the
+ * sequence and request-id arbiter), snapshots, settings and timers; reopening;
  * migration of an empty file and of a version-4 file; refusal of garbage,
  * newer, foreign and damaged files without changing a byte of them; and a crash
  * test that SIGKILLs a writer at a random moment and checks that every
@@ -30,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "sto.h"
@@ -38,8 +50,84 @@
 
 typedef struct fixture {
   char dir[64];
-  char path[128];
+  char path[1024]; /* a file, or a PostgreSQL database's URL */
+  bool pg;
+  bool skip;         /* PostgreSQL wanted but LAIR_TEST_PG unset */
+  char dbname[64];   /* PostgreSQL: the database made for the test */
+  char server[1024]; /* PostgreSQL: LAIR_TEST_PG */
 } fixture;
+
+/* The fixture, or a skip (with its reason) when the test needs a
+ * PostgreSQL server and none was given. */
+static fixture *fx(void **state) {
+  fixture *f = *state;
+  if (f->skip) {
+    print_message("skipped: LAIR_TEST_PG is not set (tools/pg.sh start DIR "
+                  "starts a server and prints its URL)\n");
+    skip();
+  }
+  return f;
+}
+
+/* url with its database (the URL's path) replaced by name. */
+static void url_with_db(const char *url, const char *name, char *out,
+                        size_t cap) {
+  const char *auth = strstr(url, "://");
+  assert_non_null(auth);
+  auth += 3;
+  size_t host = strcspn(auth, "/?");
+  const char *rest = auth + host;
+  if (*rest == '/')
+    rest += strcspn(rest, "?");
+  int n = snprintf(out, cap, "%.*s/%s%s", (int)(auth + host - url), url, name,
+                   rest);
+  assert_true(n > 0 && (size_t)n < cap);
+}
+
+/* A maintenance connection to the LAIR_TEST_PG server. */
+static PGconn *pg_server(const char *server) {
+  PGconn *c = PQconnectdb(server);
+  if (PQstatus(c) != CONNECTION_OK)
+    fail_msg("cannot connect to LAIR_TEST_PG: %s", PQerrorMessage(c));
+  return c;
+}
+
+static void pg_exec(PGconn *c, const char *sql) {
+  PGresult *res = PQexec(c, sql);
+  ExecStatusType st = PQresultStatus(res);
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+    fail_msg("%s: %s", sql, PQresultErrorMessage(res));
+  PQclear(res);
+}
+
+static int setup(void **state);
+
+/* A fresh PostgreSQL database for one test (or a skip, without a
+ * server). */
+static int setup_pg(void **state) {
+  static int made;
+  const char *server = getenv("LAIR_TEST_PG");
+  fixture *f;
+
+  if (setup(state))
+    return -1;
+  f = *state;
+  f->pg = true;
+  if (!server || !*server) {
+    f->skip = true;
+    return 0;
+  }
+  snprintf(f->server, sizeof f->server, "%s", server);
+  snprintf(f->dbname, sizeof f->dbname, "lair_t_%ld_%d", (long)getpid(),
+           ++made);
+  url_with_db(server, f->dbname, f->path, sizeof f->path);
+  PGconn *c = pg_server(server);
+  char sql[128];
+  snprintf(sql, sizeof sql, "CREATE DATABASE %s", f->dbname);
+  pg_exec(c, sql);
+  PQfinish(c);
+  return 0;
+}
 
 static int setup(void **state) {
   fixture *f = calloc(1, sizeof *f);
@@ -58,6 +146,14 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   fixture *f = *state;
+  if (f->pg && f->dbname[0]) {
+    PGconn *c = pg_server(f->server);
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)",
+             f->dbname);
+    pg_exec(c, sql);
+    PQfinish(c);
+  }
   DIR *d = opendir(f->dir);
   struct dirent *e;
   char p[512];
@@ -101,11 +197,18 @@ static void spit(const char *path, const void *data, size_t len) {
   assert_int_equal(fclose(fp), 0);
 }
 
-/* Runs sql on path with a plain SQLite connection (to build files by
- * hand, or to look underneath the interface). */
+/* Runs sql on path with a plain SQLite or PostgreSQL connection (to
+ * build files by hand, or to look underneath the interface). */
 static void raw_exec(const char *path, const char *sql) {
   sqlite3 *h = NULL;
   char *msg = NULL;
+
+  if (sto_is_url(path)) {
+    PGconn *c = pg_server(path);
+    pg_exec(c, sql);
+    PQfinish(c);
+    return;
+  }
 
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
@@ -117,6 +220,17 @@ static int64_t raw_int(const char *path, const char *sql) {
   sqlite3 *h = NULL;
   sqlite3_stmt *s = NULL;
   int64_t v;
+
+  if (sto_is_url(path)) {
+    PGconn *c = pg_server(path);
+    PGresult *res = PQexec(c, sql);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) < 1)
+      fail_msg("%s: %s", sql, PQresultErrorMessage(res));
+    v = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+    PQclear(res);
+    PQfinish(c);
+    return v;
+  }
 
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
@@ -260,7 +374,7 @@ static void test_strerror(void **state) {
 }
 
 static void test_games(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t a1, a2, b1;
   sto_game g;
@@ -403,7 +517,7 @@ static int sweep_append(void *ctx, const sto_game *g) {
  * failed write spoils the whole transaction even when its caller ignores
  * the failure and asks to commit. */
 static void test_transactions(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t g = make_game(db, "chanT", STO_LOBBY, 100);
   sto_seat s = {.seat = 0};
@@ -466,7 +580,7 @@ static void test_transactions(void **state) {
 /* Remembered requests, the AI-due mark, counts and the pick of the game a
  * request means, all answered by SQL whatever the number of games. */
 static void test_requests_and_counts(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   char user[40], answer[STO_ANSWER_MAX + 1];
   bool seen = true;
@@ -543,7 +657,7 @@ static void test_requests_and_counts(void **state) {
 }
 
 static void test_nested_list(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   nest n = {db, 0, 0};
   int64_t ids[3];
@@ -565,7 +679,7 @@ static void test_nested_list(void **state) {
 /* ---- seats ------------------------------------------------------------- */
 
 static void test_seats(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t game = make_game(db, "c", STO_LOBBY, 1);
   sto_seat s, out[4];
@@ -613,7 +727,7 @@ static void test_seats(void **state) {
 /* ---- moves ------------------------------------------------------------- */
 
 static void test_moves(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t game = make_game(db, "c", STO_RUNNING, 1);
   int64_t other = make_game(db, "c", STO_RUNNING, 1);
@@ -701,7 +815,7 @@ static void test_moves(void **state) {
 /* Two handles on one file stand for two bot processes: the sequence
  * number decides which move counts. */
 static void test_two_writers(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *a = open_ok(f->path);
   sto *b = open_ok(f->path);
   int64_t game = make_game(a, "c", STO_RUNNING, 1);
@@ -723,7 +837,7 @@ static void test_two_writers(void **state) {
 /* ---- snapshots and settings ------------------------------------------- */
 
 static void test_snapshots(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t game = make_game(db, "c", STO_RUNNING, 1);
   int64_t seq = -1;
@@ -747,7 +861,7 @@ static void test_snapshots(void **state) {
 }
 
 static void test_settings(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   char buf[16];
 
@@ -810,7 +924,7 @@ static void test_stored_values_checked(void **state) {
 /* Timers keep the turn they count for; a stopped clock is kept but never
  * due, and a due one is claimed once. */
 static void test_timers(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t game = make_game(db, "c", STO_RUNNING, 1);
   sto_timer t = {.game = game,
@@ -849,7 +963,7 @@ static void test_timers(void **state) {
 /* Invitations: set, listed in their seat order, withdrawn once; an
  * invited member's game is picked as if they sat in it. */
 static void test_invites(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t old = make_game(db, "c", STO_FINISHED, 1);
   int64_t lobby = make_game(db, "c", STO_LOBBY, 2);
@@ -897,7 +1011,7 @@ static void test_invites(void **state) {
 /* ---- opening, migrating, refusing -------------------------------------- */
 
 static void test_reopen(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t game = make_game(db, "c", STO_RUNNING, 7);
   sto_seat s, seats[2];
@@ -934,9 +1048,14 @@ static void test_reopen(void **state) {
   append_n(db, game, 5, 1);
   sto_close(db);
 
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM moves"), 6);
+  if (f->pg) {
+    assert_int_equal(raw_int(f->path, "SELECT version FROM lair_meta"),
+                     sto_schema_version());
+    return;
+  }
   assert_int_equal(raw_int(f->path, "PRAGMA user_version"),
                    sto_schema_version());
-  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM moves"), 6);
   /* The header's read and write versions say WAL. */
   {
     size_t len;
@@ -954,7 +1073,7 @@ static void test_reopen(void **state) {
 static void test_new_and_empty_file(void **state) {
   fixture *f = *state;
   sto *db;
-  char side[160];
+  char side[1100];
 
   spit(f->path, "", 0);
   expect_refused(f->path, STO_CORRUPT);
@@ -1138,13 +1257,12 @@ static void test_damaged_page(void **state) {
 /* Lair's own rules: a move missing from the middle of a game, a snapshot
  * past the moves and seats with a gap are each reported. */
 static void test_check_rules(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   sto *db = open_ok(f->path);
   int64_t g = make_game(db, "c", STO_RUNNING, 1);
   long problems = 0;
   int reported = 0;
   char err[256];
-  sqlite3 *h;
 
   append_n(db, g, 0, 5);
   sto_seat s = {.seat = 0};
@@ -1157,15 +1275,10 @@ static void test_check_rules(void **state) {
       sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
       STO_OK);
   assert_int_equal(problems, 0);
-  assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
-  assert_int_equal(sqlite3_exec(h,
-                                "DELETE FROM moves WHERE seq = 2;"
-                                "UPDATE snapshots SET seq = 9;"
-                                "UPDATE seats SET seat = 3;"
-                                "INSERT INTO invites VALUES(1, 'x', 'X', 0);",
-                                NULL, NULL, NULL),
-                   SQLITE_OK);
-  sqlite3_close(h);
+  raw_exec(f->path, "DELETE FROM moves WHERE seq = 2;"
+                    "UPDATE snapshots SET seq = 9;"
+                    "UPDATE seats SET seat = 3;"
+                    "INSERT INTO invites VALUES(1, 'x', 'X', 0);");
   assert_int_equal(
       sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
       STO_OK);
@@ -1186,6 +1299,7 @@ static void test_migration_5(void **state) {
   raw_exec(f->path,
            "DROP TABLE lines;"
            "DROP TABLE invites;"
+           "ALTER TABLE games DROP COLUMN version;"
            "ALTER TABLE timers DROP COLUMN turn;"
            "PRAGMA user_version = 4;"
            "INSERT INTO timers(game, kind, seat, due, data) "
@@ -1280,7 +1394,7 @@ static int check_gapless(void *ctx, const sto_move *m) {
 }
 
 static void test_crash_durability(void **state) {
-  fixture *f = *state;
+  fixture *f = fx(state);
   unsigned seed = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
   sto *db = open_ok(f->path);
   int64_t game = make_game(db, "c", STO_RUNNING, 1);
@@ -1355,36 +1469,602 @@ static void test_crash_durability(void **state) {
   }
 }
 
+/* ---- versions, locks, timers taken (both engines) ---------------------- */
+
+static int64_t version_of(sto *db, int64_t game) {
+  sto_game g;
+  assert_int_equal(sto_game_get(db, game, &g), STO_OK);
+  return g.version;
+}
+
+static int collect_versions(void *ctx, const sto_game *g) {
+  int64_t *v = ctx;
+  *v = g->version;
+  return 0;
+}
+
+/* Every kind of write to a game advances its version; what writes nothing
+ * (an empty seat removed, an invitation that was not there) does not. */
+static void test_versions(void **state) {
+  fixture *f = fx(state);
+  sto *db = open_ok(f->path);
+  int64_t g = make_game(db, "c", STO_LOBBY, 1), v = 0, listed = -1;
+  sto_seat s = {.seat = 0}, inv = {.seat = 1};
+  bool removed;
+
+  copy(s.user, sizeof s.user, "u1");
+  copy(s.name, sizeof s.name, "One");
+  copy(inv.user, sizeof inv.user, "u2");
+  copy(inv.name, sizeof inv.name, "Two");
+  assert_int_equal(version_of(db, g), 0);
+  assert_int_equal(sto_game_set_status(db, g, STO_LOBBY, 2), STO_OK);
+  assert_int_equal(version_of(db, g), ++v);
+  assert_int_equal(sto_game_set_config(db, g, "{}", 7, 3), STO_OK);
+  assert_int_equal(version_of(db, g), ++v);
+  assert_int_equal(sto_game_set_ai_due(db, g, true), STO_OK);
+  assert_int_equal(version_of(db, g), ++v);
+  assert_int_equal(sto_seat_set(db, g, &s), STO_OK);
+  assert_int_equal(version_of(db, g), ++v);
+  s.seat = 1;
+  assert_int_equal(sto_seat_set(db, g, &s), STO_OK);
+  assert_int_equal(version_of(db, g), ++v);
+  assert_int_equal(sto_seat_remove(db, g, 1), STO_OK);
+  assert_int_equal(version_of(db, g), ++v);
+  assert_int_equal(sto_seat_remove(db, g, 1), STO_OK); /* empty: no write */
+  assert_int_equal(version_of(db, g), v);
+  assert_int_equal(sto_invite_set(db, g, &inv), STO_OK);
+  assert_int_equal(version_of(db, g), ++v);
+  assert_int_equal(sto_invite_remove(db, g, "u2", &removed), STO_OK);
+  assert_true(removed);
+  assert_int_equal(version_of(db, g), ++v);
+  assert_int_equal(sto_invite_remove(db, g, "u2", &removed), STO_OK);
+  assert_false(removed);
+  assert_int_equal(version_of(db, g), v);
+  append_n(db, g, 0, 2);
+  v += 2;
+  assert_int_equal(version_of(db, g), v);
+  /* A failed write advances nothing. */
+  sto_move m = move_for(7, "late");
+  assert_int_equal(sto_move_append(db, g, &m), STO_CONFLICT);
+  assert_int_equal(sto_seat_set(db, 9999, &s), STO_NOT_FOUND);
+  assert_int_equal(version_of(db, g), v);
+  /* The lists carry it too. */
+  assert_int_equal(sto_game_list(db, "c", ~0u, collect_versions, &listed),
+                   STO_OK);
+  assert_int_equal(listed, v);
+
+  /* The lock reads it, inside a transaction only. */
+  int64_t locked = -1;
+  assert_int_equal(sto_game_lock(db, g, &locked), STO_INVALID);
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_game_lock(db, g, &locked), STO_OK);
+  assert_int_equal(locked, v);
+  assert_int_equal(sto_game_lock(db, 9999, &locked), STO_NOT_FOUND);
+  assert_int_equal(sto_game_set_status(db, g, STO_RUNNING, 4), STO_OK);
+  assert_int_equal(sto_tx_end(db, true), STO_OK); /* not found spoils not */
+  assert_int_equal(version_of(db, g), v + 1);
+  assert_string_equal(sto_backend(db), f->pg ? "postgresql" : "sqlite");
+  sto_close(db);
+}
+
+/* sto_timer_take removes the earliest due timer with the transaction: a
+ * rollback puts it back, a commit removes it for good. */
+static void test_timer_take(void **state) {
+  fixture *f = fx(state);
+  sto *db = open_ok(f->path);
+  int64_t g = make_game(db, "c", STO_RUNNING, 1);
+  sto_timer a = {.game = g,
+                 .kind = "remind",
+                 .seat = 0,
+                 .due = 100,
+                 .data = 1,
+                 .turn = -1};
+  sto_timer b = {.game = g,
+                 .kind = "deadline",
+                 .seat = 1,
+                 .due = 200,
+                 .data = 2,
+                 .turn = 3};
+  sto_timer later = {.game = g, .kind = "lobby", .seat = -1, .due = 900};
+  sto_timer stopped = {
+      .game = g, .kind = "warn", .seat = 1, .due = STO_TIMER_STOPPED};
+  sto_timer got;
+
+  assert_int_equal(sto_timer_set(db, &b), STO_OK);
+  assert_int_equal(sto_timer_set(db, &a), STO_OK);
+  assert_int_equal(sto_timer_set(db, &later), STO_OK);
+  assert_int_equal(sto_timer_set(db, &stopped), STO_OK);
+  assert_int_equal(sto_timer_take(db, 500, &got), STO_INVALID); /* no tx */
+
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_timer_take(db, 500, &got), STO_OK);
+  assert_string_equal(got.kind, "remind");
+  assert_int_equal(got.data, 1);
+  assert_int_equal(sto_tx_end(db, false), STO_OK);
+  assert_int_equal(sto_timer_get(db, g, "remind", 0, &got), STO_OK);
+
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_timer_take(db, 500, &got), STO_OK);
+  assert_string_equal(got.kind, "remind");
+  assert_int_equal(sto_timer_take(db, 500, &got), STO_OK);
+  assert_string_equal(got.kind, "deadline");
+  assert_int_equal(got.seat, 1);
+  assert_int_equal(got.due, 200);
+  assert_int_equal(got.data, 2);
+  assert_int_equal(got.turn, 3);
+  assert_int_equal(sto_timer_take(db, 500, &got), STO_NOT_FOUND);
+  assert_int_equal(sto_tx_end(db, true), STO_OK); /* none due spoils not */
+  assert_int_equal(sto_timer_get(db, g, "remind", 0, &got), STO_NOT_FOUND);
+  assert_int_equal(sto_timer_get(db, g, "deadline", 1, &got), STO_NOT_FOUND);
+  assert_int_equal(sto_timer_get(db, g, "lobby", -1, &got), STO_OK);
+  assert_int_equal(sto_timer_get(db, g, "warn", 1, &got), STO_OK);
+  /* A stopped clock is never due. */
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_timer_take(db, INT64_MAX - 1, &got), STO_OK);
+  assert_string_equal(got.kind, "lobby");
+  assert_int_equal(sto_timer_take(db, INT64_MAX - 1, &got), STO_NOT_FOUND);
+  assert_int_equal(sto_tx_end(db, true), STO_OK);
+  sto_close(db);
+}
+
+/* sto_redact keeps a URL's password out of what is shown. */
+static void test_redact(void **state) {
+  static const struct {
+    const char *in, *out;
+  } cases[] = {
+      {"/var/lib/lair/lair.db", "/var/lib/lair/lair.db"},
+      {"postgresql://lair:s3cret@db.example/lair",
+       "postgresql://lair:***@db.example/lair"},
+      {"postgres://u:p%40ss@h:5432/d?sslmode=require",
+       "postgres://u:***@h:5432/d?sslmode=require"},
+      {"postgresql://u:pa@ss/word@h/d", "postgresql://u:***@h/d"},
+      {"postgresql://u@h/d", "postgresql://u@h/d"},
+      {"postgresql:///d?host=/run/pg&password=hunter2&port=5",
+       "postgresql:///d?host=/run/pg&password=***&port=5"},
+      {"postgresql://h/d?password=x", "postgresql://h/d?password=***"},
+      {"postgresql://u:secret@", "postgresql://u:***@"},
+  };
+  char out[128];
+
+  (void)state;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sto_redact(cases[i].in, out, sizeof out);
+    assert_string_equal(out, cases[i].out);
+  }
+  /* Cut to fit, never past the buffer. */
+  sto_redact("postgresql://u:secret@host/db", out, 12);
+  assert_string_equal(out, "postgresql:");
+  sto_redact(NULL, out, sizeof out);
+  assert_string_equal(out, "");
+  assert_true(sto_is_url("postgres://x"));
+  assert_false(sto_is_url("postgresql:/x"));
+  assert_false(sto_is_url("lair.db"));
+}
+
+/* ---- PostgreSQL only: several processes -------------------------------- */
+
+/* A second handle's transaction, run in a thread while the test holds
+ * the first handle's transaction open. */
+typedef struct other {
+  sto *db;
+  int64_t game;
+  int what; /* 0: append move m; 1: put request; 2: lock; 3: take */
+  sto_move m;
+  sto_rc step, end;
+  int64_t version;
+  sto_timer timer;
+  struct timespec started, done;
+  pthread_t thread;
+} other;
+
+static void *other_run(void *arg) {
+  other *o = arg;
+  clock_gettime(CLOCK_MONOTONIC, &o->started);
+  o->step = sto_tx_begin(o->db);
+  if (!o->step) {
+    switch (o->what) {
+    case 0:
+      o->step = sto_move_append(o->db, o->game, &o->m);
+      break;
+    case 1:
+      o->step = sto_request_put(o->db, o->m.request, "u", 1, "answer");
+      break;
+    case 2:
+      o->step = sto_game_lock(o->db, o->game, &o->version);
+      break;
+    default:
+      o->step = sto_timer_take(o->db, 1000, &o->timer);
+      break;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &o->done);
+    o->end = sto_tx_end(o->db, true);
+  }
+  return NULL;
+}
+
+static void other_start(other *o) {
+  assert_int_equal(pthread_create(&o->thread, NULL, other_run, o), 0);
+  /* Long enough for the other transaction to reach the row and wait. */
+  struct timespec pause = {0, 300 * 1000 * 1000};
+  nanosleep(&pause, NULL);
+}
+
+static double waited(const other *o) {
+  return (double)(o->done.tv_sec - o->started.tv_sec) +
+         (double)(o->done.tv_nsec - o->started.tv_nsec) / 1e9;
+}
+
+/* Two processes append the same sequence number at once: the (game, seq)
+ * key lets exactly one commit; the other's transaction keeps nothing. */
+static void pg_same_seq(void **state) {
+  fixture *f = fx(state);
+  sto *a = open_ok(f->path);
+  other o = {.db = open_ok(f->path), .what = 0};
+  int64_t g = make_game(a, "c", STO_RUNNING, 1);
+  bool seen;
+
+  o.game = g;
+  o.m = move_for(0, "from-b");
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  sto_move m = move_for(0, "from-a");
+  assert_int_equal(sto_move_append(a, g, &m), STO_OK);
+  other_start(&o);
+  assert_int_equal(sto_tx_end(a, true), STO_OK);
+  assert_int_equal(pthread_join(o.thread, NULL), 0);
+  assert_int_equal(o.step, STO_CONFLICT);
+  assert_int_equal(o.end, STO_CONFLICT);
+  expect_moves(a, g, 1, 1000);
+  assert_int_equal(sto_request_seen(a, "from-b", &seen, NULL, NULL), STO_OK);
+  assert_false(seen);
+  assert_int_equal(version_of(a, g), 1);
+  sto_close(o.db);
+  sto_close(a);
+}
+
+/* The same request id from two processes at once: one is a duplicate,
+ * for moves (in two games) and for remembered requests. */
+static void pg_same_request(void **state) {
+  fixture *f = fx(state);
+  sto *a = open_ok(f->path);
+  other o = {.db = open_ok(f->path), .what = 0};
+  int64_t g1 = make_game(a, "c", STO_RUNNING, 1);
+  int64_t g2 = make_game(a, "c", STO_RUNNING, 1);
+
+  o.game = g2;
+  o.m = move_for(0, "req-same");
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  sto_move m = move_for(0, "req-same");
+  assert_int_equal(sto_move_append(a, g1, &m), STO_OK);
+  other_start(&o);
+  assert_int_equal(sto_tx_end(a, true), STO_OK);
+  assert_int_equal(pthread_join(o.thread, NULL), 0);
+  assert_int_equal(o.step, STO_DUPLICATE);
+  assert_int_equal(o.end, STO_DUPLICATE);
+  expect_moves(a, g1, 1, 1000);
+  expect_moves(a, g2, 0, 1);
+
+  other p = {.db = o.db, .what = 1};
+  copy(p.m.request, sizeof p.m.request, "cmd-1");
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  assert_int_equal(sto_request_put(a, "cmd-1", "u", 1, "first"), STO_OK);
+  other_start(&p);
+  assert_int_equal(sto_tx_end(a, true), STO_OK);
+  assert_int_equal(pthread_join(p.thread, NULL), 0);
+  assert_int_equal(p.step, STO_DUPLICATE);
+  char user[8], answer[16];
+  bool seen;
+  assert_int_equal(sto_request_answer(a, "cmd-1", &seen, user, sizeof user,
+                                      answer, sizeof answer),
+                   STO_OK);
+  assert_string_equal(answer, "first");
+  sto_close(o.db);
+  sto_close(a);
+}
+
+/* A game locked by one process makes another's lock wait until the first
+ * transaction ends, and then read the version it left. */
+static void pg_lock_waits(void **state) {
+  fixture *f = fx(state);
+  sto *a = open_ok(f->path);
+  other o = {.db = open_ok(f->path), .what = 2};
+  int64_t g = make_game(a, "c", STO_LOBBY, 1), v = -1;
+
+  o.game = g;
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  assert_int_equal(sto_game_lock(a, g, &v), STO_OK);
+  assert_int_equal(v, 0);
+  other_start(&o);
+  assert_int_equal(sto_game_set_status(a, g, STO_RUNNING, 2), STO_OK);
+  assert_int_equal(sto_tx_end(a, true), STO_OK);
+  assert_int_equal(pthread_join(o.thread, NULL), 0);
+  assert_int_equal(o.step, STO_OK);
+  assert_int_equal(o.version, 1);
+  assert_true(waited(&o) >= 0.25);
+  print_message("the second lock waited %.2f s\n", waited(&o));
+
+  /* With a lock timeout the wait ends as STO_BUSY, and spoils nothing of
+   * the holder's. */
+  raw_exec(f->path, "DO $$ BEGIN EXECUTE 'ALTER DATABASE ' || "
+                    "current_database() || ' SET lock_timeout = 200'; END $$");
+  other q = {.db = NULL, .what = 2, .game = g};
+  q.db = open_ok(f->path);
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  assert_int_equal(sto_game_lock(a, g, &v), STO_OK);
+  other_start(&q);
+  assert_int_equal(pthread_join(q.thread, NULL), 0);
+  assert_int_equal(q.step, STO_BUSY);
+  assert_int_equal(q.end, STO_BUSY);
+  assert_int_equal(sto_game_set_status(a, g, STO_FINISHED, 3), STO_OK);
+  assert_int_equal(sto_tx_end(a, true), STO_OK);
+  assert_int_equal(version_of(q.db, g), 2);
+  sto_close(q.db);
+  sto_close(o.db);
+  sto_close(a);
+}
+
+/* Two processes taking due timers at once each get a different one; with
+ * one due timer exactly one gets it. */
+static void pg_take_once(void **state) {
+  fixture *f = fx(state);
+  sto *a = open_ok(f->path);
+  other o = {.db = open_ok(f->path), .what = 3};
+  int64_t g = make_game(a, "c", STO_RUNNING, 1);
+  sto_timer t1 = {.game = g, .kind = "remind", .seat = 0, .due = 10};
+  sto_timer t2 = {.game = g, .kind = "remind", .seat = 1, .due = 20};
+  sto_timer got;
+
+  assert_int_equal(sto_timer_set(a, &t1), STO_OK);
+  assert_int_equal(sto_timer_set(a, &t2), STO_OK);
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  assert_int_equal(sto_timer_take(a, 1000, &got), STO_OK);
+  assert_int_equal(got.seat, 0);
+  other_start(&o);
+  assert_int_equal(pthread_join(o.thread, NULL), 0); /* skipped, no wait */
+  assert_int_equal(o.step, STO_OK);
+  assert_int_equal(o.timer.seat, 1);
+  assert_int_equal(o.end, STO_OK);
+  assert_int_equal(sto_tx_end(a, true), STO_OK);
+  assert_int_equal(sto_timer_next(a, 1000, &got), STO_NOT_FOUND);
+
+  /* One due timer: the second process finds none while the first holds
+   * it, and none after the first committed. */
+  assert_int_equal(sto_timer_set(a, &t1), STO_OK);
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  assert_int_equal(sto_timer_take(a, 1000, &got), STO_OK);
+  other p = {.db = o.db, .what = 3};
+  other_start(&p);
+  assert_int_equal(pthread_join(p.thread, NULL), 0);
+  assert_int_equal(p.step, STO_NOT_FOUND);
+  assert_int_equal(sto_tx_end(a, true), STO_OK);
+  other q = {.db = o.db, .what = 3};
+  other_run(&q);
+  assert_int_equal(q.step, STO_NOT_FOUND);
+
+  /* Rolled back, the timer is due again for the other. */
+  assert_int_equal(sto_timer_set(a, &t1), STO_OK);
+  assert_int_equal(sto_tx_begin(a), STO_OK);
+  assert_int_equal(sto_timer_take(a, 1000, &got), STO_OK);
+  assert_int_equal(sto_tx_end(a, false), STO_OK);
+  other r = {.db = o.db, .what = 3};
+  other_run(&r);
+  assert_int_equal(r.step, STO_OK);
+  assert_int_equal(r.timer.seat, 0);
+  sto_close(o.db);
+  sto_close(a);
+}
+
+/* Ends every other connection to the test's database, as a server
+ * restart would. */
+static void drop_connections(const fixture *f) {
+  char sql[256];
+  snprintf(sql, sizeof sql,
+           "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+           "datname = '%s' AND pid <> pg_backend_pid()",
+           f->dbname);
+  raw_exec(f->server, sql);
+}
+
+/* A connection the server dropped is made again at the next statement
+ * outside a transaction or the next transaction; a transaction it cut is
+ * lost as a whole (STO_IO), never half kept. */
+static void pg_reconnect(void **state) {
+  fixture *f = fx(state);
+  sto *db = open_ok(f->path);
+  int64_t g = make_game(db, "c", STO_LOBBY, 1);
+  sto_game row;
+
+  drop_connections(f);
+  assert_int_equal(sto_game_get(db, g, &row), STO_OK);
+  drop_connections(f);
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_game_set_status(db, g, STO_RUNNING, 2), STO_OK);
+  drop_connections(f);
+  assert_int_equal(sto_game_set_status(db, g, STO_FINISHED, 3), STO_IO);
+  assert_int_equal(sto_tx_end(db, true), STO_IO);
+  assert_int_equal(sto_game_get(db, g, &row), STO_OK);
+  assert_int_equal(row.status, STO_LOBBY);
+  assert_int_equal(row.version, 0);
+  /* Dropped between transactions: the next one begins on a new one. */
+  drop_connections(f);
+  assert_int_equal(sto_tx_begin(db), STO_OK);
+  assert_int_equal(sto_game_set_status(db, g, STO_RUNNING, 4), STO_OK);
+  assert_int_equal(sto_tx_end(db, true), STO_OK);
+  assert_int_equal(sto_game_get(db, g, &row), STO_OK);
+  assert_int_equal(row.status, STO_RUNNING);
+  sto_close(db);
+}
+
+/* Inserts ":password" (or "user:password@") into url's user part. */
+static void url_with_password(const char *url, const char *pw, char *out,
+                              size_t cap) {
+  const char *auth = strstr(url, "://") + 3;
+  size_t host = strcspn(auth, "/?");
+  const char *at = memchr(auth, '@', host);
+  int n;
+  if (at)
+    n = snprintf(out, cap, "%.*s:%s%s", (int)(at - url), url, pw, at);
+  else
+    n = snprintf(out, cap, "%.*slair:%s@%s", (int)(auth - url), url, pw, auth);
+  assert_true(n > 0 && (size_t)n < cap);
+}
+
+/* What goes wrong with a URL that holds a password never shows it. */
+static void pg_password_hidden(void **state) {
+  fixture *f = fx(state);
+  char url[1200], nodb[1100], err[512];
+  sto *db = NULL;
+  long problems = 0;
+  int reported = 0;
+
+  url_with_db(f->server, "lair_no_such_database", nodb, sizeof nodb);
+  url_with_password(nodb, "Sup3rS3cret", url, sizeof url);
+  assert_int_equal(sto_open(url, &db, err, sizeof err), STO_IO);
+  assert_null(db);
+  print_message("refused as expected: %s\n", err);
+  assert_null(strstr(err, "Sup3rS3cret"));
+  assert_non_null(strstr(err, "***"));
+  assert_int_equal(
+      sto_check(url, count_problem, &reported, &problems, err, sizeof err),
+      STO_IO);
+  assert_null(strstr(err, "Sup3rS3cret"));
+  /* As a parameter too, and with a malformed URL. */
+  snprintf(url, sizeof url, "%s&password=Sup3rS3cret", nodb);
+  assert_int_equal(sto_open(url, &db, err, sizeof err), STO_IO);
+  assert_null(strstr(err, "Sup3rS3cret"));
+  assert_int_equal(
+      sto_open("postgresql://u:Sup3rS3cret@[::1/x", &db, err, sizeof err),
+      STO_IO);
+  print_message("refused as expected: %s\n", err);
+  assert_null(strstr(err, "Sup3rS3cret"));
+}
+
+/* A database of a newer Lair, or holding another program's `games`, is
+ * refused and left as it was. */
+static void pg_refused(void **state) {
+  fixture *f = fx(state);
+  sto *db = open_ok(f->path);
+  char err[512];
+  long problems = 0;
+  int reported = 0;
+
+  assert_true(sto_created(db));
+  make_game(db, "c", STO_LOBBY, 1);
+  sto_close(db);
+  db = open_ok(f->path);
+  assert_false(sto_created(db));
+  sto_close(db);
+  assert_int_equal(
+      sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
+      STO_OK);
+  assert_int_equal(problems, 0);
+
+  raw_exec(f->path, "UPDATE lair_meta SET version = 99");
+  assert_int_equal(sto_open(f->path, &db, err, sizeof err), STO_TOO_NEW);
+  assert_null(db);
+  print_message("refused as expected: %s\n", err);
+  assert_int_equal(raw_int(f->path, "SELECT version FROM lair_meta"), 99);
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM games"), 1);
+  assert_int_equal(
+      sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
+      STO_TOO_NEW);
+
+  /* Someone else's games table, no lair_meta. */
+  raw_exec(f->path, "DROP TABLE lair_meta, games, seats, moves, snapshots, "
+                    "settings, timers, audit, requests, invites, lines "
+                    "CASCADE; CREATE TABLE games(x INTEGER); "
+                    "INSERT INTO games VALUES(5)");
+  assert_int_equal(sto_open(f->path, &db, err, sizeof err), STO_CORRUPT);
+  assert_null(db);
+  print_message("refused as expected: %s\n", err);
+  assert_int_equal(raw_int(f->path, "SELECT count(*) FROM pg_tables WHERE "
+                                    "schemaname = 'public'"),
+                   1);
+  assert_int_equal(raw_int(f->path, "SELECT x FROM games"), 5);
+  problems = 0;
+  assert_int_equal(
+      sto_check(f->path, count_problem, &reported, &problems, err, sizeof err),
+      STO_OK);
+  assert_int_equal(problems, 1);
+}
+
+/* Two processes starting on an empty database at once: one makes the
+ * schema, the other waits for it and uses it. */
+static void *open_in_thread(void *arg) {
+  fixture *f = arg;
+  char err[256];
+  sto *db = NULL;
+  if (sto_open(f->path, &db, err, sizeof err) != STO_OK)
+    return NULL;
+  return db;
+}
+
+static void pg_two_starts(void **state) {
+  fixture *f = fx(state);
+  pthread_t t[4];
+  sto *db[4];
+  int made = 0;
+
+  for (int i = 0; i < 4; i++)
+    assert_int_equal(pthread_create(&t[i], NULL, open_in_thread, f), 0);
+  for (int i = 0; i < 4; i++) {
+    void *p;
+    assert_int_equal(pthread_join(t[i], &p), 0);
+    db[i] = p;
+    assert_non_null(db[i]);
+    made += sto_created(db[i]);
+  }
+  assert_int_equal(made, 1);
+  for (int i = 0; i < 4; i++)
+    sto_close(db[i]);
+}
+
+/* The tests that mean the same on both engines: each runs on SQLite, and
+ * as pg_<name> on PostgreSQL. */
+#define NEUTRAL(X)                                                             \
+  X(test_games)                                                                \
+  X(test_nested_list)                                                          \
+  X(test_transactions)                                                         \
+  X(test_requests_and_counts)                                                  \
+  X(test_seats)                                                                \
+  X(test_moves)                                                                \
+  X(test_two_writers)                                                          \
+  X(test_snapshots)                                                            \
+  X(test_settings)                                                             \
+  X(test_timers)                                                               \
+  X(test_invites)                                                              \
+  X(test_versions)                                                             \
+  X(test_timer_take)                                                           \
+  X(test_reopen)                                                               \
+  X(test_check_rules)                                                          \
+  X(test_crash_durability)
+
+#define ON_SQLITE(t) cmocka_unit_test_setup_teardown(t, setup, teardown),
+#define ON_PG(t) {"pg_" #t, t, setup_pg, teardown, NULL},
+#define PG_ONLY(t) {#t, t, setup_pg, teardown, NULL},
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_strerror),
-      cmocka_unit_test_setup_teardown(test_games, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_nested_list, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_transactions, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_requests_and_counts, setup,
-                                      teardown),
-      cmocka_unit_test_setup_teardown(test_seats, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_two_writers, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_settings, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_timers, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_invites, setup, teardown),
+      cmocka_unit_test(test_redact),
+      NEUTRAL(ON_SQLITE) NEUTRAL(ON_PG)
+      /* PostgreSQL only: several processes, connections, its schema. */
+      PG_ONLY(pg_same_seq) PG_ONLY(pg_same_request) PG_ONLY(pg_lock_waits)
+          PG_ONLY(pg_take_once) PG_ONLY(pg_reconnect)
+              PG_ONLY(pg_password_hidden) PG_ONLY(pg_refused)
+                  PG_ONLY(pg_two_starts)
+      /* SQLite only: its files. */
       cmocka_unit_test_setup_teardown(test_migration_5, setup, teardown),
       cmocka_unit_test_setup_teardown(test_stored_values_checked, setup,
                                       teardown),
-      cmocka_unit_test_setup_teardown(test_reopen, setup, teardown),
       cmocka_unit_test_setup_teardown(test_new_and_empty_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_foreign_empty_sqlite, setup,
                                       teardown),
-      cmocka_unit_test_setup_teardown(test_check_rules, setup, teardown),
       cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),
       cmocka_unit_test_setup_teardown(test_garbage_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_too_new, setup, teardown),
       cmocka_unit_test_setup_teardown(test_foreign_database, setup, teardown),
       cmocka_unit_test_setup_teardown(test_damaged_page, setup, teardown),
       cmocka_unit_test_setup_teardown(test_truncated_file, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_crash_durability, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

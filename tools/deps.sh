@@ -9,6 +9,9 @@ LAIR_DEBS=(gcc libc6-dev make cmake pkg-config binutils
 LAIR_DEBS+=(libcairo2-dev libpango1.0-dev libfontconfig-dev libpng-dev
            fonts-dejavu-core)
 LAIR_DEBS+=(tzdata) # players' time zones for quiet hours (/usr/share/zoneinfo)
+# libpq: the PostgreSQL backend (storage/sto_pg.c), so that several Lair
+# processes can share one database (LAIR_DB=postgresql://...).
+LAIR_DEBS+=(libpq-dev)
 LAIR_DEBS+=(python3) # tests/local/: the console-table tests (stdlib only)
 # tests/fake_discord/: the fake Discord for integration tests runs on
 # Debian's /usr/bin/python3 with its websockets (gateway) and jsonschema
@@ -24,6 +27,10 @@ LAIR_TEST_DEBS=(clang libclang-rt-14-dev)
 # The fake Discord signs the interactions it POSTs to the bot's HTTP
 # endpoint with an Ed25519 key of its own (tests/discord/test_http.py).
 LAIR_TEST_DEBS+=(python3-nacl)
+# The PostgreSQL 15 server, for tests only: tools/pg.sh starts a throwaway
+# cluster that the storage tests run against (LAIR_TEST_PG); util-linux's
+# runuser and passwd's useradd run it as an unprivileged user under root.
+LAIR_TEST_DEBS+=(postgresql-15 util-linux passwd)
 
 lair_install_deps() {
   local want=("${LAIR_DEBS[@]}" "$@")
