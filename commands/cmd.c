@@ -152,10 +152,14 @@ static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
   return true;
 }
 
-/* Marks each cached game whose next decision is an AI seat's, so that a
- * restart finds the games an interrupted process left waiting. */
+/* Marks each game of the command whose next decision is an AI seat's,
+ * so that a restart finds the games an interrupted process left waiting.
+ * Only the games it held: another cached one may be behind what another
+ * process did since. */
 static void mark_ai_due(cmd_ctx *c) {
   for (live *L = c->games; L; L = L->next) {
+    if (!L->held)
+      continue;
     int p = L->g && L->row.status == STO_RUNNING ? L->g->prompt.player : -1;
     int due = p >= 0 && p < L->n_seats && cmd_is_ai(L->seats[p].user);
     if (due != L->row.ai_due &&
@@ -166,37 +170,51 @@ static void mark_ai_due(cmd_ctx *c) {
 
 typedef void (*tx_body)(cmd_ctx *c, const cmd_request *r, void *arg);
 
+/* How often a command is run again when another process changed its
+ * game first (cmd_ctx.retry): each run waits for that game's lock, so a
+ * second run fails only if yet another process got in between. */
+#define TX_RUNS 3
+
 /* Runs body(c, r, arg) as one transaction with its messages held, then
  * delivers them once it committed; remember: store r's request id (when
- * something was written) with its first answer. Returns whether it
- * committed; if not, the requester (if any) was told nothing changed. */
+ * something was written) with its first answer. A run that lost a race
+ * with another process (a move number taken, a deadlock) is dropped and
+ * run again on the fresh state. Returns whether it committed; if not,
+ * the requester (if any) was told nothing changed. */
 static bool in_tx(cmd_ctx *c, const cmd_request *r, tx_body body, void *arg,
                   bool remember) {
   sto *db = c->cfg.db;
-  sto_rc rc = sto_tx_begin(db);
-  if (rc) {
-    cmd_reply(c, r, NULL,
-              "Lair could not start saving (%s) Nothing changed; send the "
-              "command again in a moment.",
-              sto_strerror(rc));
-    return false;
+  sto_rc rc = STO_OK;
+  for (int run = 1; run <= TX_RUNS; run++) {
+    rc = sto_tx_begin(db);
+    if (rc) {
+      cmd_reply(c, r, NULL,
+                "Lair could not start saving (%s) Nothing changed; send the "
+                "command again in a moment.",
+                sto_strerror(rc));
+      return false;
+    }
+    cmd_hold_begin(c, r);
+    c->retry = false;
+    int64_t before = sto_changes(db);
+    body(c, r, arg);
+    if (!c->failed)
+      mark_ai_due(c);
+    if (!c->failed && remember && r->request_id && r->request_id[0] &&
+        sto_changes(db) != before)
+      sto_request_put(db, r->request_id, r->user, c->now, c->answer);
+    cmd_release(c, !c->failed);
+    rc = sto_tx_end(db, !c->failed);
+    if (!rc && !c->failed) {
+      cmd_hold_flush(c);
+      return true;
+    }
+    cmd_hold_drop(c);
+    cmd_forget(c); /* cached games may hold what was just undone */
+    bool raced = c->retry || rc == STO_CONFLICT || rc == STO_BUSY;
+    if (!raced || run == TX_RUNS)
+      break;
   }
-  cmd_hold_begin(c, r);
-  int64_t before = sto_changes(db);
-  body(c, r, arg);
-  if (!c->failed)
-    mark_ai_due(c);
-  if (!c->failed && remember && r->request_id && r->request_id[0] &&
-      sto_changes(db) != before)
-    sto_request_put(db, r->request_id, r->user, c->now, c->answer);
-  rc = sto_tx_end(db, !c->failed);
-  bool ok = !rc && !c->failed;
-  if (ok) {
-    cmd_hold_flush(c);
-    return true;
-  }
-  cmd_hold_drop(c);
-  cmd_forget(c); /* cached games may hold what was just undone */
   if (r->user && r->user[0]) {
     if (c->fail_text[0])
       cmd_reply(c, r, NULL, "%s", c->fail_text);
@@ -267,23 +285,29 @@ static cmd_request no_request(void) {
   return r;
 }
 
-static void fire_one(cmd_ctx *c, const cmd_request *r, void *arg) {
+/* Takes the earliest due timer (*fired tells whether there was one) and
+ * does what it is for, in one transaction: the timer's removal commits
+ * with its effects, and another process skips the timer while this one
+ * holds it (sto_timer_take), so each fires exactly once. */
+static void fire_due(cmd_ctx *c, const cmd_request *r, void *arg) {
   (void)r;
-  const sto_timer *t = arg;
-  bool claimed = false;
-  if (sto_timer_claim(c->cfg.db, t, &claimed) || !claimed)
-    return; /* another process acts on it */
-  cmd_fire_timer(c, t);
+  bool *fired = arg;
+  sto_timer t;
+  *fired = sto_timer_take(c->cfg.db, c->now, &t) == STO_OK;
+  if (*fired)
+    cmd_fire_timer(c, &t);
 }
 
 void cmd_tick(cmd_ctx *c) {
   sto_timer t;
   cmd_request none = no_request();
+  /* A read first: most ticks find nothing due and open no write
+   * transaction. */
   for (int guard = 0; guard < 1000; guard++) {
-    if (sto_timer_next(c->cfg.db, c->now, &t) != STO_OK)
-      break;
-    if (!in_tx(c, &none, fire_one, &t, false))
-      break; /* tried again at the next tick */
+    bool fired = false;
+    if (sto_timer_next(c->cfg.db, c->now, &t) != STO_OK ||
+        !in_tx(c, &none, fire_due, &fired, false) || !fired)
+      break; /* nothing due, or tried again at the next tick */
   }
   if (c->now - c->pruned >= 3600) {
     c->pruned = c->now;

@@ -826,26 +826,61 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
   return true;
 }
 
+/* Game id's version in storage, and inside a transaction its lock. */
+static sto_rc current_version(cmd_ctx *c, int64_t id, int64_t *version) {
+  if (sto_in_tx(c->cfg.db))
+    return sto_game_lock(c->cfg.db, id, version);
+  sto_game row;
+  sto_rc rc = sto_game_get(c->cfg.db, id, &row);
+  *version = row.version;
+  return rc;
+}
+
+static void load_failed(cmd_ctx *c, sto_rc rc, char *why, size_t cap) {
+  snprintf(why, cap, "%s",
+           rc == STO_NOT_FOUND ? "there is no such game" : sto_strerror(rc));
+  if (rc == STO_BUSY)
+    c->retry = true; /* a lock another process held, or a deadlock */
+}
+
 live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap) {
+  live **at = NULL;
   for (live **p = &c->games; *p; p = &(*p)->next)
     if ((*p)->row.id == id) {
-      live *L = *p; /* to the front: cmd_trim_cache drops from the back */
-      *p = L->next;
-      L->next = c->games;
+      at = p;
+      break;
+    }
+  bool tx = sto_in_tx(c->cfg.db);
+  if (at && (*at)->held) /* already checked in this transaction */
+    return *at;
+  int64_t version = 0;
+  sto_rc rc = current_version(c, id, &version);
+  if (rc) {
+    load_failed(c, rc, why, cap);
+    return NULL;
+  }
+  if (at) {
+    live *L = *at;
+    *at = L->next;
+    if (L->row.version == version) {
+      L->next = c->games; /* to the front: cmd_trim_cache drops from the
+                             back */
       c->games = L;
+      L->held = tx;
       return L;
     }
+    live_free(L); /* another process changed it: read it again */
+  }
   live *L = calloc(1, sizeof *L);
   if (!L) {
     snprintf(why, cap, "out of memory");
     return NULL;
   }
-  sto_rc rc = sto_game_get(c->cfg.db, id, &L->row);
+  rc = sto_game_get(c->cfg.db, id, &L->row);
   if (!rc)
     rc = sto_seat_list(c->cfg.db, id, L->seats, ENG_MAX_SEATS, &L->n_seats);
   if (rc) {
-    snprintf(why, cap, "%s",
-             rc == STO_NOT_FOUND ? "there is no such game" : sto_strerror(rc));
+    load_failed(c, rc, why, cap);
     free(L);
     return NULL;
   }
@@ -854,9 +889,21 @@ live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap) {
     free(L);
     return NULL;
   }
+  L->held = tx;
   L->next = c->games;
   c->games = L;
   return L;
+}
+
+void cmd_release(cmd_ctx *c, bool commit) {
+  for (live *L = c->games; L; L = L->next) {
+    sto_game row;
+    if (L->held && commit && sto_game_get(c->cfg.db, L->row.id, &row) == STO_OK)
+      L->row.version = row.version;
+    else if (L->held && commit)
+      L->row.version = -1; /* unknown: the next use reads it again */
+    L->held = false;
+  }
 }
 
 typedef struct id_list {
@@ -1444,6 +1491,9 @@ bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
   snprintf(m.request, sizeof m.request, "%s", r->request_id);
   sto_rc rc = sto_move_append(c->cfg.db, L->row.id, &m);
   if (rc) {
+    /* Another process recorded this game's next move first (or held
+     * the database): cmd.c runs the command again on the fresh state. */
+    c->retry = rc == STO_CONFLICT || rc == STO_BUSY;
     if (rc == STO_DUPLICATE)
       cmd_fail(c, "That request was already handled.");
     else if (rc == STO_CONFLICT)

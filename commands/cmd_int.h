@@ -38,6 +38,10 @@ typedef struct live {
   sto_seat seats[ENG_MAX_SEATS];
   int n_seats;
   eng_game *g; /* NULL while in the lobby */
+  /* Locked and checked against storage in the open transaction
+   * (cmd_load): no other process can change it until the transaction
+   * ends, and the command's own writes keep it current. */
+  bool held;
   struct live *next;
 } live;
 
@@ -74,6 +78,8 @@ struct cmd_ctx {
   cmd_held *held;
   int n_held, cap_held;
   bool failed;
+  bool retry; /* it failed because another process changed its game first:
+                 cmd.c runs it again on the fresh state */
   char fail_text[400];
   char answer[STO_ANSWER_MAX + 1];
   int answer_rank;
@@ -145,8 +151,16 @@ bool cmd_parse_int(const char *text, long min, long max, long *out);
 bool cmd_parse_config(const char *text, eng_config *cfg, int *max_seats);
 int cmd_seat_of(const live *L, const char *user);
 void cmd_evict(cmd_ctx *c, int64_t id);
-/* Loads game id (cached after the first time); NULL with why on error. */
+/* Loads game id (cached after the first time); NULL with why on error.
+ * Inside a command's transaction it first locks the game against every
+ * other writer (sto_game_lock) and drops a cached copy that another
+ * process has changed since; outside one it compares the versions only.
+ * Several Lair processes may share one database. */
 live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap);
+/* At the end of a transaction: reads the version each game held in it
+ * reached through the command's own writes (commit true) and lets go of
+ * them. */
+void cmd_release(cmd_ctx *c, bool commit);
 /* Game ids in channel with a status in the mask; -1 on error. */
 int cmd_channel_games(cmd_ctx *c, const char *channel, unsigned statuses,
                       int64_t *ids, int max);
