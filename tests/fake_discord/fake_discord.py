@@ -21,6 +21,7 @@ import hashlib
 import json
 import math
 import os
+import random
 import re
 import secrets
 import signal
@@ -155,6 +156,8 @@ class Interaction:
         self.http_status = None
         self.http_ms = None
         self.http_inflight = False
+        self.http_url = None  # the endpoint it went to (several: which)
+        self.http_lost = False  # its process died holding it
         self.channel_id = payload.get("channel_id")
         u = (payload.get("member") or {}).get("user") or payload.get("user")
         self.user_id = u["id"] if u else None
@@ -181,6 +184,12 @@ class FakeDiscord:
         self.public_key = self.signing_key.verify_key.encode().hex() \
             if nacl else None
         self.endpoint = None
+        # Several endpoints (POST /_fake/endpoint {"urls": [...]}): a load
+        # balancer in front of several Lair processes, each interaction
+        # POSTed to one of them at random (seeded), the next tried when one
+        # refuses the connection (its process is down).
+        self.endpoints = []
+        self.lb_rng = random.Random(17)
         self.last_signature = None  # the X-Signature-Ed25519 last sent
         self.reset_all()
 
@@ -654,9 +663,13 @@ class FakeDiscord:
             # same keep-alive connection (HTTP/1.1, no pipelining), and
             # when it came on another one more than 50 ms earlier.
             told = b.told_zero_at
+            # With several processes sharing the token (--several-clients)
+            # only the same connection's answer counts: another process
+            # cannot know what this one was told.
             ignored = told is not None and (
                 (b.told_zero_conn == req.conn_id and told <= req.arrived) or
-                told < req.arrived - 0.05)
+                (told < req.arrived - 0.05 and
+                 not self.args.several_clients))
             b.told_zero_at, b.told_zero_conn = now, req.conn_id
             if ignored:
                 self.stats["unexpected_429"] += 1
@@ -1793,10 +1806,10 @@ async def http_request(url, method, headers, body):
         writer.close()
 
 
-async def http_send(fake, payload, bad=None):
-    """Sends payload (a dict) to the endpoint, signed, or broken the way
-    bad (HTTP_BAD) says; (status, headers, body, seconds)."""
-    url, method = fake.endpoint, "POST"
+async def http_send(fake, payload, bad=None, url=None):
+    """Sends payload (a dict) to the endpoint (or url), signed, or broken
+    the way bad (HTTP_BAD) says; (status, headers, body, seconds)."""
+    url, method = url or fake.endpoint, "POST"
     body = jdump(payload).encode()
     ts = str(int(time.time()))
     key = fake.signing_key
@@ -1844,6 +1857,25 @@ def _http_violation(fake, it, kind, reason):
                    {"interaction": it.id})
 
 
+async def balanced_send(fake, it):
+    """http_send of interaction it to the endpoint, or with several to one
+    of them at random, going on to the next while a connection is refused;
+    it.http_url tells which answered."""
+    if not fake.endpoints:
+        it.http_url = fake.endpoint
+        return await http_send(fake, it.payload)
+    urls = list(fake.endpoints)
+    fake.lb_rng.shuffle(urls)
+    for k, url in enumerate(urls):
+        it.http_url = url
+        try:
+            return await http_send(fake, it.payload, url=url)
+        except ConnectionRefusedError:
+            if k == len(urls) - 1:
+                raise
+            fake.stats["http_failover"] += 1
+
+
 async def deliver_http(fake, it):
     """POSTs interaction it to the endpoint and applies the response."""
     it.http_inflight = True
@@ -1851,10 +1883,17 @@ async def deliver_http(fake, it):
     it.dispatched_at = time.time()
     try:
         try:
-            st, hdrs, data, secs = await http_send(fake, it.payload)
+            st, hdrs, data, secs = await balanced_send(fake, it)
         except (OSError, ValueError, asyncio.TimeoutError,
                 asyncio.IncompleteReadError) as e:
             it.http_status = 0
+            if fake.endpoints:
+                # Behind a load balancer a process killed while it held the
+                # request leaves it unanswered, as Discord would see it:
+                # lost, for the test to account for, not a fault of Lair.
+                fake.stats["http_lost"] += 1
+                it.http_lost = True
+                return
             _http_violation(fake, it, "http_response",
                             f"no HTTP response: {e!r}")
             return
@@ -1902,11 +1941,26 @@ async def deliver_http(fake, it):
         it.http_inflight = False
 
 
+async def set_endpoints(fake, urls):
+    """Puts a load balancer in front of several endpoints (each checked as
+    set_endpoint checks one): interactions go to one of them at random."""
+    if not isinstance(urls, list) or not urls:
+        raise ControlError(400, "urls: a list of http://HOST:PORT/PATH")
+    for u in urls:
+        st, obj = await set_endpoint(fake, u)
+        if st != 200:
+            fake.endpoints = []
+            return st, obj
+    fake.endpoints = list(urls)
+    return 200, {"ok": True, "endpoints": urls}
+
+
 async def set_endpoint(fake, url):
     """Sets the Interactions Endpoint URL after Discord's own checks: a
     signed PING must get a PONG, one with a bad signature a 401."""
     if nacl is None:
         raise ControlError(500, "the HTTP mode needs python3-nacl")
+    fake.endpoints = []
     if url is None:
         fake.endpoint = None
         return 200, {"ok": True, "endpoint": None}
@@ -1954,6 +2008,7 @@ def _interaction_summary(fake, it):
         round((it.callback_at - it.created) * 1000, 1),
         "callback_errors": it.callback_errors,
         "http_status": it.http_status, "http_ms": it.http_ms,
+        "http_url": it.http_url, "http_lost": it.http_lost,
         "original": fake.public_message(orig) if orig else None,
         "followups": [fake.public_message(fake.messages[m])
                       for m in it.followups if m in fake.messages],
@@ -2244,6 +2299,8 @@ def build_interaction(fake, p):
 
 async def control_route(fake, method, path, q, body):
     if path == "/endpoint" and method == "POST":
+        if "urls" in (body or {}):
+            return await set_endpoints(fake, body["urls"])
         return await set_endpoint(fake, (body or {}).get("url"))
     if path == "/interaction" and method == "POST":
         if not isinstance(body, dict):
@@ -2474,6 +2531,10 @@ def parse_args(argv):
                          "(only for finding the bot's ceiling in "
                          "bench/bench_discord.py --ceiling; tests never use "
                          "it)")
+    ap.add_argument("--several-clients", action="store_true",
+                    help="several bot processes share the token: a 429 is "
+                         "the bot's fault only when the same connection "
+                         "was told the bucket was empty")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     for name in ("app_id", "guild_id", "channel_id", "user_id", "owner_id"):
