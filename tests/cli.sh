@@ -27,6 +27,15 @@ expect_no_err() { [ ! -s "$tmp/err" ] || fail "expected empty stderr"; }
 expect_one_err_line() {
   [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "expected one line on stderr"
 }
+# The games `lair --help` lists under "Games:" (all_games), or the first.
+# The help is read whole first: awk leaving early would kill lair with
+# SIGPIPE.
+all_games() {
+  local help
+  help=$("$lair" --help)
+  awk '/^Games:/{g=1;next} g&&!NF{exit} g{print $1}' <<<"$help"
+}
+first_game() { all_games | head -n 1; }
 
 unset DISCORD_TOKEN
 case $case_name in
@@ -96,7 +105,7 @@ bad_config)
   expect_rc 2; expect_one_err_line; expect_err "LAIR_SHARDS"
   ;;
 bad_games)
-  game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')
+  game=$(first_game)
   [ -n "$game" ] && [ "$game" != "(none" ] || exit 0
   for v in 0 -1 abc 1x "" " 5" 99999999999999999999 1e3; do
     run simulate "$game" --games "$v"
@@ -104,7 +113,7 @@ bad_games)
   done
   ;;
 bad_players_text)
-  game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')
+  game=$(first_game)
   [ -n "$game" ] && [ "$game" != "(none" ] || exit 0
   for v in x 2.5 -2 9; do
     run simulate "$game" --players "$v"
@@ -112,7 +121,7 @@ bad_players_text)
   done
   ;;
 bad_seed)
-  game=$("$lair" --help | awk '/^Games:/{g=1;next} g&&NF{print $1; exit}')
+  game=$(first_game)
   [ -n "$game" ] && [ "$game" != "(none" ] || exit 0
   for v in -1 +1 x 9223372036854775808 18446744073709551616; do
     run simulate "$game" --seed "$v"
@@ -177,7 +186,7 @@ cards_markdown_errors)
 simulate_registered)
   # Every registered game plays a few games, prints one JSON line with the
   # documented keys, and exits 0 (no violations).
-  games=$("$lair" --help | awk '/^Games:/{g=1;next} g&&!NF{exit} g{print $1}')
+  games=$(all_games)
   for game in $games; do
     [ "$game" = "(none" ] && continue
     run simulate "$game" --games 3 --seed 7

@@ -43,8 +43,11 @@ end='<!-- cards:end -->'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The games lair lists under "Games:" in its help, one id per line.
-games=$("$lair" --help | awk '/^Games:/{g=1;next} g&&!NF{exit} g{print $1}')
+# The games lair lists under "Games:" in its help, one id per line. The
+# help is read whole first: awk leaving early would kill lair with
+# SIGPIPE, which pipefail reports as a failure.
+help=$("$lair" --help)
+games=$(awk '/^Games:/{g=1;next} g&&!NF{exit} g{print $1}' <<<"$help")
 
 status=0
 checked=0
