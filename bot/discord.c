@@ -570,6 +570,7 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&b->mu);
     if (stop) {
       bot_dc_dm_save(b);
+      bot_dc_edit_save(b);
       break;
     }
     if (e) {
@@ -578,6 +579,9 @@ static void *worker(void *arg) {
       json_decref(e->d);
       free(e);
     }
+    /* The kept messages' new ids, for the other processes on the
+     * database: the REST threads wake this one when they learn one. */
+    bot_dc_edit_save(b);
     /* Due every TICK_S seconds, busy or not: a steady stream of
      * interactions must not hold the timers back. */
     double now = bot_dc_now();

@@ -7,8 +7,12 @@
  * PATCHes of one message go through bot_rest_send_latest, so a backlog
  * behind a rate limit holds only the newest text. A message someone
  * deleted (Unknown Message) is forgotten, and the next text is posted
- * anew. The table is a cache: a key it has forgotten (after a restart, or
- * pushed out by newer ones) gets a new message. Such a message is an
+ * anew. The table is a cache of the database's `kept` rows: each id it
+ * learns is recorded there by the worker (bot_dc_edit_save), and a key it
+ * does not hold is looked up there before its text goes out
+ * (bot_dc_edit_recall), so that another Lair process on the same
+ * database, or this one after a restart, edits the message rather than
+ * posting another. A key found nowhere gets a new message. Such a message is an
  * embed: the turn's title, its text as the description, the table's
  * fields (a player each) and the game's colour, and the picture of the
  * table as its image: a body and its files travel as one, so whichever
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A POST or PATCH of a kept message, from its queueing to its outcome.
  * As many wait behind rate limits as there are games moving, so it is
@@ -37,6 +42,21 @@ static edit_entry *find(bot_discord *b, const char *key) {
     if (b->edits[i].key[0] && strcmp(b->edits[i].key, key) == 0)
       return &b->edits[i];
   return NULL;
+}
+
+/* Sets e's message id, to be recorded in the database (under edit_mu). */
+static void learnt(bot_discord *b, edit_entry *e, const char *id) {
+  snprintf(e->id, sizeof e->id, "%s", id);
+  e->saved = false;
+  b->edits_unsaved = true;
+}
+
+/* Wakes the worker, so that a new id is recorded before another process
+ * may need it (bot_dc_edit_save). */
+static void wake_worker(bot_discord *b) {
+  pthread_mutex_lock(&b->mu);
+  pthread_cond_signal(&b->cv);
+  pthread_mutex_unlock(&b->mu);
 }
 
 /* A body waiting for its message's id, taken out of an entry. */
@@ -124,11 +144,13 @@ static void posted(void *arg, const bot_rest_result *r) {
   if (e) {
     take_pending(e, &w);
     if (ok)
-      memcpy(e->id, message, sizeof e->id);
+      learnt(b, e, message);
     else
       memset(e, 0, sizeof *e); /* the next text posts anew */
   }
   pthread_mutex_unlock(&b->edit_mu);
+  if (e && ok)
+    wake_worker(b);
   if (k->done)
     k->done(k->ctx, r);
   char *body = w.body ? bot_unpack(w.body) : NULL;
@@ -287,9 +309,91 @@ void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,
     snprintf(e->key, sizeof e->key, "%s", key);
   }
   snprintf(e->channel, sizeof e->channel, "%s", channel);
-  snprintf(e->id, sizeof e->id, "%s", id);
+  bool changed = strcmp(e->id, id) != 0 || !e->saved;
+  if (changed)
+    learnt(b, e, id);
   pthread_mutex_unlock(&b->edit_mu);
   drop_waiting(&old);
+}
+
+void bot_dc_edit_recall(bot_discord *b, const char *key) {
+  pthread_mutex_lock(&b->edit_mu);
+  bool known = find(b, key) != NULL;
+  pthread_mutex_unlock(&b->edit_mu);
+  char channel[sizeof b->edits[0].channel], id[sizeof b->edits[0].id];
+  if (known || sto_kept_get(b->db, key, channel, sizeof channel, id,
+                            sizeof id) != STO_OK ||
+      !bot_dc_snowflake_ok(id))
+    return;
+  waiting old = {0};
+  pthread_mutex_lock(&b->edit_mu);
+  if (!find(b, key)) { /* still: only the worker adds keys by recall */
+    edit_entry *e = &b->edits[b->edit_pos++ % EDIT_CACHE];
+    take_pending(e, &old); /* pushed out */
+    memset(e, 0, sizeof *e);
+    snprintf(e->key, sizeof e->key, "%s", key);
+    snprintf(e->channel, sizeof e->channel, "%s", channel);
+    snprintf(e->id, sizeof e->id, "%s", id);
+    e->saved = true;
+  }
+  pthread_mutex_unlock(&b->edit_mu);
+  drop_waiting(&old);
+}
+
+/* Keys older than this are forgotten in the database: a turn that long
+ * gets a new message at its next text. */
+#define KEPT_DAYS 60
+#define KEPT_SAVE_MAX 64 /* ids recorded per transaction */
+
+void bot_dc_edit_save(bot_discord *b) {
+  struct {
+    char key[sizeof b->edits[0].key], channel[sizeof b->edits[0].channel],
+        id[sizeof b->edits[0].id];
+  } todo[KEPT_SAVE_MAX];
+  int n = 0;
+  pthread_mutex_lock(&b->edit_mu);
+  bool more = b->edits_unsaved;
+  b->edits_unsaved = false;
+  for (int i = 0; more && i < EDIT_CACHE && n < KEPT_SAVE_MAX; i++) {
+    edit_entry *e = &b->edits[i];
+    if (e->key[0] && e->id[0] && !e->saved) {
+      memcpy(todo[n].key, e->key, sizeof todo[n].key);
+      memcpy(todo[n].channel, e->channel, sizeof todo[n].channel);
+      memcpy(todo[n].id, e->id, sizeof todo[n].id);
+      n++;
+    }
+  }
+  if (n == KEPT_SAVE_MAX)
+    b->edits_unsaved = true; /* the rest at the next turn */
+  pthread_mutex_unlock(&b->edit_mu);
+  int64_t now = (int64_t)time(NULL);
+  bool prune = now - b->kept_pruned >= 3600;
+  if (!n && !prune)
+    return;
+  bool ok = sto_tx_begin(b->db) == STO_OK;
+  for (int i = 0; ok && i < n; i++)
+    ok = sto_kept_set(b->db, todo[i].key, todo[i].channel, todo[i].id, now) ==
+         STO_OK;
+  if (ok && prune)
+    ok = sto_kept_prune(b->db, now - KEPT_DAYS * 86400) == STO_OK;
+  ok = sto_tx_end(b->db, ok) == STO_OK && ok;
+  if (!ok) {
+    bot_dc_log(b, LOG_WARN, "could not record the kept messages' ids; the "
+                            "next turn tries again");
+    pthread_mutex_lock(&b->edit_mu);
+    b->edits_unsaved = true;
+    pthread_mutex_unlock(&b->edit_mu);
+    return;
+  }
+  if (prune)
+    b->kept_pruned = now;
+  pthread_mutex_lock(&b->edit_mu);
+  for (int i = 0; i < n; i++) { /* unless it changed meanwhile */
+    edit_entry *e = find(b, todo[i].key);
+    if (e && strcmp(e->id, todo[i].id) == 0)
+      e->saved = true;
+  }
+  pthread_mutex_unlock(&b->edit_mu);
 }
 
 void bot_dc_edit_key(const out_msg *m, char *key, size_t cap) {

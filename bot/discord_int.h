@@ -49,6 +49,7 @@ typedef struct edit_entry {
   char key[112];    /* where and what: "c:<channel>:<game:key>", "d:<user>:.." */
   char channel[32]; /* the channel it is in */
   char id[24];      /* its message id, "" while its POST is under way */
+  bool saved;       /* id is recorded in the database (sto_kept_set) */
   bot_packed *pending; /* a newer body that waits for that id, packed */
   /* and its files (its picture), or NULL */
   dc_files *pending_files;
@@ -151,6 +152,8 @@ struct bot_discord {
   pthread_mutex_t edit_mu; /* edits[] */
   edit_entry edits[EDIT_CACHE];
   int edit_pos;
+  bool edits_unsaved; /* an entry's id awaits bot_dc_edit_save (edit_mu) */
+  int64_t kept_pruned; /* when old kept-message keys were last forgotten */
   out_msg msgs[MAX_MSGS];  /* worker only */
   int n_msgs;
   uint64_t gen;      /* the last out_msg.gen (worker only) */
@@ -241,6 +244,14 @@ void bot_dc_edit_known(bot_discord *b, const char *key, const char *channel,
                        const char *id);
 /* The key of out_msg m's message: "" when m is not kept up to date. */
 void bot_dc_edit_key(const out_msg *m, char *key, size_t cap);
+/* Worker only. Another process (or this one before a restart) may have
+ * made key's message: when key is not in the table, its message is
+ * looked up in the database (sto_kept_get), so that the next text edits
+ * it rather than posting another. */
+void bot_dc_edit_recall(bot_discord *b, const char *key);
+/* Worker only: records in the database the ids the table learnt since
+ * (one transaction), and now and then forgets old keys there. */
+void bot_dc_edit_save(bot_discord *b);
 
 /* ---- discord_ix.c ---- */
 struct ack_gate;

@@ -742,8 +742,12 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
   o->gen = b->gen;
   if (m->slot && m->game)
     snprintf(o->latest, sizeof o->latest, "%s:%" PRId64, m->slot, m->game);
-  if (m->edit && m->game)
+  if (m->edit && m->game) {
     snprintf(o->edit, sizeof o->edit, "%" PRId64 ":%s", m->game, m->edit);
+    char key[sizeof b->edits[0].key];
+    bot_dc_edit_key(o, key, sizeof key);
+    bot_dc_edit_recall(b, key);
+  }
   bot_dc_embed_keep(o, m);
   o->lobby = m->lobby;
   if (m->file_name && m->file_data) {

@@ -354,6 +354,21 @@ sto_rc sto_setting_get(sto *db, const char *scope, const char *key, char *buf,
 sto_rc sto_setting_set(sto *db, const char *scope, const char *key,
                        const char *value);
 
+/* ---- messages kept up to date in place ---------------------------------
+ * A transport that edits a message as a turn goes on (Discord: a turn's
+ * channel message and DMs) records which message a key names, so that
+ * another process, or this one after a restart, edits that message
+ * rather than posting another. Keys and ids are the transport's own. */
+#define STO_KEPT_KEY_MAX 160
+/* Records that key names message in channel (replacing what it named). */
+sto_rc sto_kept_set(sto *db, const char *key, const char *channel,
+                    const char *message, int64_t time);
+/* The channel and message key names; STO_NOT_FOUND if none. */
+sto_rc sto_kept_get(sto *db, const char *key, char *channel, size_t ccap,
+                    char *message, size_t mcap);
+/* Forgets the keys recorded before the time `before`. */
+sto_rc sto_kept_prune(sto *db, int64_t before);
+
 /* ---- transactions --------------------------------------------------------
  * A command's writes (moves, status, seats, settings, timers, audit, its
  * request id) commit together or not at all: sto_tx_begin, the writes,

@@ -148,7 +148,13 @@
   X(SETTING_GET, "SELECT value FROM settings WHERE scope = ?1 AND key = ?2")   \
   X(SETTING_SET, "INSERT INTO settings(scope, key, value) "                    \
                  "VALUES(?1, ?2, ?3) ON CONFLICT(scope, key) "                 \
-                 "DO UPDATE SET value = excluded.value")
+                 "DO UPDATE SET value = excluded.value")                       \
+  X(KEPT_SET, "INSERT INTO kept(key, channel, message, time) "                 \
+              "VALUES(?1, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET "         \
+              "channel = excluded.channel, message = excluded.message, "       \
+              "time = excluded.time")                                          \
+  X(KEPT_GET, "SELECT channel, message FROM kept WHERE key = ?1")              \
+  X(KEPT_PRUNE, "DELETE FROM kept WHERE time < ?1")
 
 /* Where PostgreSQL's dialect must differ (sto_pg.c): the
  * same name, its own text. GAME_LOCK holds the row against
@@ -167,7 +173,7 @@
 
 /* The schema version this build writes, on both engines.
  */
-#define STO_SCHEMA_VERSION 7
+#define STO_SCHEMA_VERSION 8
 
 typedef enum {
 #define ST_ENUM(name, sql) ST_##name,

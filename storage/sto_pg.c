@@ -135,7 +135,15 @@ static const char pg_schema[] =
  * from version PG_BASE_VERSION + k to the next, in the schema's
  * transaction. A schema change appends an entry here AND one to SQLite's
  * list (sto_sqlite.c); never edit a shipped entry. */
-static const char *const pg_migrations[] = {NULL};
+static const char *const pg_migrations[] = {
+    /* 8: the messages kept up to date in place, by key (sto_kept_set). */
+    "CREATE TABLE kept("
+    " key TEXT PRIMARY KEY,"
+    " channel TEXT NOT NULL,"
+    " message TEXT NOT NULL,"
+    " time BIGINT NOT NULL);"
+    "CREATE INDEX kept_by_time ON kept(time);",
+    NULL};
 #define PG_MIGRATION_COUNT                                                     \
   ((int)(sizeof pg_migrations / sizeof pg_migrations[0]) - 1)
 
@@ -145,7 +153,7 @@ _Static_assert(PG_BASE_VERSION + PG_MIGRATION_COUNT == STO_SCHEMA_VERSION,
 /* The tables a database of the current version has. */
 static const char *const pg_tables[] = {
     "games", "seats",    "moves",   "snapshots", "settings", "timers",
-    "audit", "requests", "invites", "lines",     NULL};
+    "audit", "requests", "invites", "lines",     "kept", NULL};
 
 /* ---- the handle -------------------------------------------------------- */
 

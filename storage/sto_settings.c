@@ -1,6 +1,6 @@
 /*
- * sto_settings.c: key/value settings per scope and the moderators' audit
- * log (storage/sto.h).
+ * sto_settings.c: key/value settings per scope, the moderators' audit
+ * log and the messages a transport keeps up to date (storage/sto.h).
  */
 #include "sto_int.h"
 
@@ -98,4 +98,61 @@ sto_rc sto_audit_list(sto *db, const char *scope, int limit,
     r = rc;
   sto_stmt_put(db, ST_AUDIT_LIST, s);
   return r;
+}
+
+/* ---- kept messages --------------------------------------------------- */
+
+sto_rc sto_kept_set(sto *db, const char *key, const char *channel,
+                    const char *message, int64_t time) {
+  sto_stmt *s;
+  sto_rc r;
+  if (!db || !key || !key[0] || !sto_fits(key, STO_KEPT_KEY_MAX + 1) ||
+      !channel || !channel[0] || !sto_fits(channel, STO_ID_MAX + 1) ||
+      !message || !message[0] || !sto_fits(message, STO_ID_MAX + 1))
+    return sto_spoil(db, STO_INVALID);
+  if ((r = sto_stmt_get(db, ST_KEPT_SET, &s)))
+    return sto_spoil(db, r);
+  sto_bind_text(s, 1, key);
+  sto_bind_text(s, 2, channel);
+  sto_bind_text(s, 3, message);
+  sto_bind_i64(s, 4, time);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_KEPT_SET, s);
+  return sto_spoil(db, r);
+}
+
+sto_rc sto_kept_get(sto *db, const char *key, char *channel, size_t ccap,
+                    char *message, size_t mcap) {
+  sto_stmt *s;
+  sto_rc r, rc;
+  if (!db || !key || !channel || !ccap || !message || !mcap)
+    return STO_INVALID;
+  channel[0] = message[0] = '\0';
+  if ((r = sto_stmt_get(db, ST_KEPT_GET, &s)))
+    return r;
+  sto_bind_text(s, 1, key);
+  rc = sto_step(s);
+  if (rc == STO_ROW) {
+    if (!(r = sto_col_text(s, 0, channel, ccap)))
+      r = sto_col_text(s, 1, message, mcap);
+  } else {
+    r = rc == STO_OK ? STO_NOT_FOUND : rc;
+  }
+  if (r)
+    channel[0] = message[0] = '\0';
+  sto_stmt_put(db, ST_KEPT_GET, s);
+  return r;
+}
+
+sto_rc sto_kept_prune(sto *db, int64_t before) {
+  sto_stmt *s;
+  sto_rc r;
+  if (!db)
+    return STO_INVALID;
+  if ((r = sto_stmt_get(db, ST_KEPT_PRUNE, &s)))
+    return sto_spoil(db, r);
+  sto_bind_i64(s, 1, before);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, ST_KEPT_PRUNE, s);
+  return sto_spoil(db, r);
 }

@@ -155,6 +155,15 @@ static const char *const migrations[] = {
      * invitations and moves, so that a process holding a game in memory
      * can tell whether another one changed it (sto_game_lock). */
     "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
+    /* 8: the messages kept up to date in place (a turn's channel message
+     * and DMs) by their key, so that whichever process edits a turn next,
+     * or a restarted one, edits that message rather than posting another. */
+    "CREATE TABLE kept("
+    " key TEXT PRIMARY KEY,"
+    " channel TEXT NOT NULL,"
+    " message TEXT NOT NULL,"
+    " time INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX kept_by_time ON kept(time);",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
@@ -426,7 +435,7 @@ static const struct {
   const char *name;
 } tables[] = {{1, "games"},    {1, "seats"},  {1, "moves"}, {1, "snapshots"},
               {1, "settings"}, {3, "timers"}, {3, "audit"}, {4, "requests"},
-              {5, "invites"},  {6, "lines"}};
+              {5, "invites"},  {6, "lines"},  {8, "kept"}};
 
 /* Whether every table of the file's schema version is in its schema (a
  * read of the schema pages only). */

@@ -890,6 +890,47 @@ static void test_settings(void **state) {
   sto_close(db);
 }
 
+/* Kept messages: a key names one message, replaced when it is posted
+ * anew, forgotten once older than the prune's time. */
+static void test_kept(void **state) {
+  fixture *f = fx(state);
+  sto *db = open_ok(f->path);
+  char ch[24], msg[24];
+
+  assert_int_equal(sto_kept_get(db, "c:200:t:1:3", ch, sizeof ch, msg,
+                                sizeof msg),
+                   STO_NOT_FOUND);
+  assert_int_equal(sto_kept_set(db, "c:200:t:1:3", "200", "901", 100), STO_OK);
+  assert_int_equal(sto_kept_set(db, "d:7:t:1:3", "300", "902", 200), STO_OK);
+  assert_int_equal(
+      sto_kept_get(db, "c:200:t:1:3", ch, sizeof ch, msg, sizeof msg), STO_OK);
+  assert_string_equal(ch, "200");
+  assert_string_equal(msg, "901");
+  /* Posted anew (the old one deleted by someone): the key names it now. */
+  assert_int_equal(sto_kept_set(db, "c:200:t:1:3", "200", "903", 150), STO_OK);
+  assert_int_equal(
+      sto_kept_get(db, "c:200:t:1:3", ch, sizeof ch, msg, sizeof msg), STO_OK);
+  assert_string_equal(msg, "903");
+  /* Nothing empty or oversized is recorded. */
+  assert_int_equal(sto_kept_set(db, "", "200", "904", 1), STO_INVALID);
+  assert_int_equal(sto_kept_set(db, "k", "200", "", 1), STO_INVALID);
+  char big[STO_KEPT_KEY_MAX + 2];
+  memset(big, 'k', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  assert_int_equal(sto_kept_set(db, big, "200", "905", 1), STO_INVALID);
+  /* A buffer too small is an error, not a cut. */
+  assert_int_equal(sto_kept_get(db, "c:200:t:1:3", ch, 2, msg, sizeof msg),
+                   STO_TOO_BIG);
+  assert_int_equal(sto_kept_prune(db, 160), STO_OK);
+  assert_int_equal(
+      sto_kept_get(db, "c:200:t:1:3", ch, sizeof ch, msg, sizeof msg),
+      STO_NOT_FOUND);
+  assert_int_equal(
+      sto_kept_get(db, "d:7:t:1:3", ch, sizeof ch, msg, sizeof msg), STO_OK);
+  assert_string_equal(msg, "902");
+  sto_close(db);
+}
+
 /* Values that came into the file by another road are checked on the way
  * out: too long for the struct, or a seed that is not a uint64. */
 static void test_stored_values_checked(void **state) {
@@ -1299,6 +1340,7 @@ static void test_migration_5(void **state) {
   raw_exec(f->path,
            "DROP TABLE lines;"
            "DROP TABLE invites;"
+           "DROP TABLE kept;"
            "ALTER TABLE games DROP COLUMN version;"
            "ALTER TABLE timers DROP COLUMN turn;"
            "PRAGMA user_version = 4;"
@@ -1970,7 +2012,7 @@ static void pg_refused(void **state) {
 
   /* Someone else's games table, no lair_meta. */
   raw_exec(f->path, "DROP TABLE lair_meta, games, seats, moves, snapshots, "
-                    "settings, timers, audit, requests, invites, lines "
+                    "settings, timers, audit, requests, invites, lines, kept "
                     "CASCADE; CREATE TABLE games(x INTEGER); "
                     "INSERT INTO games VALUES(5)");
   assert_int_equal(sto_open(f->path, &db, err, sizeof err), STO_CORRUPT);
@@ -2030,6 +2072,7 @@ static void pg_two_starts(void **state) {
   X(test_two_writers)                                                          \
   X(test_snapshots)                                                            \
   X(test_settings)                                                             \
+  X(test_kept)                                                                 \
   X(test_timers)                                                               \
   X(test_invites)                                                              \
   X(test_versions)                                                             \

@@ -50,7 +50,8 @@ channel of its own, so that no part waits behind another's messages.
    once and is stored (setting `dm_channel` of scope `user:<id>`); after
    SIGTERM and a restart on the same database, a move that sends the
    remaining player a DM arrives in the same DM channel without a new
-   POST /users/@me/channels.
+   POST /users/@me/channels, and edits that turn's DM made before the
+   restart (its id is kept in the database) rather than posting another.
 5. A new turn by follow-up: alice plays against the AI from her DM; the
    click that ends her turn (the AI's turn is played in the same
    command) is answered by updating the clicked DM, and her next turn's
@@ -907,15 +908,20 @@ def part_restart(fake, bot, db, rng, game, y):
     # y, the one member left in the game, moves: the next prompt (and
     # any changed hand) goes to y by DM.
     move(fake, rng, y, CH_TIMERS, "after the restart")
-    m = prompt_dm(fake, y, game, len(dl.moves_in_db(db, game)), after=mark)
+    # The turn's DM, made before the restart, is edited in place: the
+    # restarted process found its id in the database (kept messages).
+    m = prompt_dm(fake, y, game, len(dl.moves_in_db(db, game)))
     check(m["channel_id"] == channels[y], "after the restart %s's DM came "
           "in channel %s, not %s" % (y, m["channel_id"], channels[y]))
+    check(int(m["id"]) <= int(mark), "after the restart %s's turn DM was "
+          "posted anew (message %s), not edited in place" % (y, m["id"]))
     check(not opens(fake, y, since) and not sent_request(
         fake, "POST", "/users/@me/channels", since),
           "after the restart the bot opened DM channels again: %r" %
           sent_request(fake, "POST", "/users/@me/channels", since))
-    check(sent_request(fake, "POST", "/channels/%s/messages" % channels[y],
-                       since), "no DM request to %s's stored channel" % y)
+    check(sent_request(fake, "PATCH", "/channels/%s/messages/%s" %
+                       (channels[y], m["id"]), since),
+          "no edit of %s's turn DM in the stored channel" % y)
 
 
 # -- the run -------------------------------------------------------------------

@@ -11,10 +11,13 @@ throwaway server of tools/pg.sh (LAIR_TEST_PG).
 
 1. Four two-player games are opened in four channels, each command
    going to either process.
-2. Game 1 is played for MOVES answers: before each, the decider and its
-   options are asked by autocomplete (either process may answer, and
-   must know the latest move whichever process made it); the answer is
-   /game move. At random about one answer in six, a random process is
+2. Game 1 is played for CALM_MOVES answers, then MOVES more: before
+   each, the decider and its options are asked by autocomplete (either
+   process may answer, and must know the latest move whichever process
+   made it); the answer is /game move. Each turn of the calm part is one
+   channel message, edited by whichever process took each answer (the
+   kept message's id is shared through the database). Then, at random
+   about one answer in six, a random process is
    SIGKILLed 0-30 ms after the answer is sent, the answer perhaps in
    its hands, and restarted. Every answer that Discord saw acknowledged
    is stored; none is stored twice; the moves are numbered 0..n-1.
@@ -43,7 +46,8 @@ import pg_db  # noqa: E402
 PLAYERS = ("alice", "bob")
 CHANNELS = (dl.CHANNEL, "1187000000000000231", "1187000000000000232",
             "1187000000000000233")
-MOVES = 48
+CALM_MOVES = 24  # answers before the kills begin
+MOVES = 40
 KILL_EVERY = 6  # about one answer in this many is followed by a SIGKILL
 TIMER_WAIT = 25  # s: a worker tick (5 s), a restart, the message's way
 
@@ -129,15 +133,16 @@ def open_games(fake):
                  "the start of game %d" % n)
 
 
-def play(fake, bots, url, rng, stats):
-    """Plays game 1 with kills; returns (acknowledged, lost) move ids."""
+def play(fake, bots, url, rng, stats, moves, kills=True):
+    """Plays game 1 for `moves` answers, with kills if kills; returns
+    (acknowledged, lost) move ids."""
     answered, lost = [], []
-    for k in range(MOVES):
+    for k in range(moves):
         who, choices = decider(fake, 1, dl.CHANNEL)
         value = rng.choice(choices)
         r = fake.interaction(dl.slash_payload(who, "move",
                                               dl.options(choice=value)))
-        if rng.randrange(KILL_EVERY) == 0:
+        if kills and rng.randrange(KILL_EVERY) == 0:
             time.sleep(rng.uniform(0, 0.03))
             victim = rng.choice(bots)
             restart(victim, stats)
@@ -157,6 +162,26 @@ def play(fake, bots, url, rng, stats):
         stats["by_" + str(info["http_url"]).split(":")[2].split("/")[0]] \
             += 1
     return answered, lost
+
+
+def turn_posts(fake):
+    """{turn message title: how many messages carry it} in game 1's
+    channel."""
+    out = {}
+    for m in fake.messages(channel=dl.CHANNEL):
+        title = ((m.get("embeds") or [{}])[0]).get("title") or ""
+        if m["_fake"]["via"] == "channel" and ", turn " in title:
+            out[title] = out.get(title, 0) + 1
+    return out
+
+
+def check_one_message_per_turn(fake):
+    """Each turn of game 1 so far is one channel message, edited as the
+    turn went on, whichever process made each answer."""
+    posts = turn_posts(fake)
+    twice = {t: n for t, n in posts.items() if n > 1}
+    check(posts and not twice, "turns posted more than once: %r" % twice)
+    return len(posts)
 
 
 def check_moves(url, answered, lost):
@@ -249,7 +274,10 @@ def scenario(binary, openapi, tmp, url):
     for b in bots:
         stats["by_%d" % b.http_port] = 0
     open_games(fake)
-    answered, lost = play(fake, bots, url, rng, stats)
+    answered, lost = play(fake, bots, url, rng, stats, CALM_MOVES, False)
+    turns = check_one_message_per_turn(fake)
+    more, lost = play(fake, bots, url, rng, stats, MOVES)
+    answered += more
     n = check_moves(url, answered, lost)
     fire_reminders(fake, bots, url, rng, stats, kill=False)
     fire_reminders(fake, bots, url, rng, stats, kill=True)
@@ -266,10 +294,11 @@ def scenario(binary, openapi, tmp, url):
     for b in bots:
         b.stop()
     fake.stop()
-    return ("%d moves stored, %d acknowledged (%s by each process), %d "
+    return ("%d turns one message each with answers at either process, "
+            "%d moves stored, %d acknowledged (%s by each process), %d "
             "lost with a killed process (%d of them stored), %d kills, %d "
             "timers fired exactly once (%d reminders posted), %d failovers"
-            % (n, len(answered), "/".join(map(str, served)), len(lost),
+            % (turns, n, len(answered), "/".join(map(str, served)), len(lost),
                stats["lost_but_stored"], stats["kills"],
                stats["timers_fired"], stats["reminders_posted"],
                fst.get("http_failover", 0)))

@@ -347,7 +347,8 @@ def test_first_miss_forfeit(binary, tmp, stats):
     lair.close()
     con = sqlite3.connect(db)
     con.executescript(
-        "DROP TABLE lines; DROP TABLE invites; ALTER TABLE timers DROP COLUMN turn;"
+        "DROP TABLE lines; DROP TABLE invites; DROP TABLE kept;"
+        "ALTER TABLE timers DROP COLUMN turn;"
         "ALTER TABLE games DROP COLUMN version;"
         "INSERT INTO settings VALUES('guild:local', 'deadline_policy', "
         "'forfeit'), ('guild:local', 'deadline_hours', '2'), "
