@@ -253,9 +253,12 @@ class Bot:
         env.update(self.extra)
         self.err = tempfile.TemporaryFile()
         before = self.ready_count()
+        # In the test's own directory: with a PostgreSQL URL the bot
+        # touches its health mark (lair-alive) in its working directory.
         self.proc = subprocess.Popen([self.binary], env=env,
                                      stdin=subprocess.DEVNULL,
-                                     stdout=self.err, stderr=self.err)
+                                     stdout=self.err, stderr=self.err,
+                                     cwd=os.path.dirname(self.fake.portfile))
         if wait and self.http_port:
             self.wait_http()
         elif wait:
@@ -775,6 +778,20 @@ def report_live():
         print("\n".join(lines).replace(TOKEN, "<TOKEN>"))
 
 
+def close_live():
+    """Ends every process a test left running (a failed test stops none
+    of its own): a bot left behind would go on touching files and ports."""
+    for x in LIVE:
+        try:
+            if isinstance(x, Bot):
+                x.close()
+            elif x.proc.poll() is None:
+                x.proc.kill()
+                x.proc.wait()
+        except Exception:  # already closed: nothing left to end
+            pass
+
+
 def main(name, fn):
     """Runs fn(binary, openapi, tmpdir) -> summary text; prints it."""
     if len(sys.argv) < 3:
@@ -804,6 +821,8 @@ def main(name, fn):
             traceback.print_exc(file=sys.stdout)
             print("%s: FAIL: the harness broke (above)" % name)
             return 1
+        finally:
+            close_live()
     print("%s: %s (%.1f s)" % (name, summary, time.monotonic() - t0))
     return 0
 
