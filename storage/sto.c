@@ -242,6 +242,18 @@ sto_rc sto_exec_st(sto *db, st_id id) {
  * r: the transaction is spoiled and will be rolled back whatever its
  * caller asks, so that no command commits half its writes because one
  * of them failed unnoticed. */
+sto_rc sto_write_i64(sto *db, st_id id, int64_t v) {
+  sto_stmt *s;
+  sto_rc r;
+
+  if ((r = sto_stmt_get(db, id, &s)))
+    return sto_spoil(db, r);
+  sto_bind_i64(s, 1, v);
+  r = sto_step_write(db, s);
+  sto_stmt_put(db, id, s);
+  return sto_spoil(db, r);
+}
+
 sto_rc sto_spoil(sto *db, sto_rc r) {
   if (r && db && db->depth > 0 && !db->spoiled)
     db->spoiled = r;

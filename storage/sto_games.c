@@ -161,15 +161,7 @@ static sto_rc update_game(sto *db, st_id id, sto_stmt *s) {
 
 /* Advances game's version after a write to its seats or invitations. */
 static sto_rc touch_game(sto *db, int64_t game) {
-  sto_stmt *s;
-  sto_rc r;
-
-  if ((r = sto_stmt_get(db, ST_GAME_TOUCH, &s)))
-    return sto_spoil(db, r);
-  sto_bind_i64(s, 1, game);
-  r = sto_step_write(db, s);
-  sto_stmt_put(db, ST_GAME_TOUCH, s);
-  return sto_spoil(db, r);
+  return sto_write_i64(db, ST_GAME_TOUCH, game);
 }
 
 sto_rc sto_game_lock(sto *db, int64_t id, int64_t *version) {
@@ -735,17 +727,7 @@ sto_rc sto_request_answer(sto *db, const char *id, bool *seen, char *user,
 }
 
 sto_rc sto_request_prune(sto *db, int64_t before) {
-  sto_stmt *s;
-  sto_rc r;
-
-  if (!db)
-    return STO_INVALID;
-  if ((r = sto_stmt_get(db, ST_REQUEST_PRUNE, &s)))
-    return sto_spoil(db, r);
-  sto_bind_i64(s, 1, before);
-  r = sto_step_write(db, s);
-  sto_stmt_put(db, ST_REQUEST_PRUNE, s);
-  return r;
+  return db ? sto_write_i64(db, ST_REQUEST_PRUNE, before) : STO_INVALID;
 }
 
 /* ---- snapshots -------------------------------------------------------- */

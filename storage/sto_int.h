@@ -344,6 +344,9 @@ sto_rc sto_spoil(sto *db, sto_rc r);
  * transaction writes nothing and returns the first
  * failure. */
 sto_rc sto_step_write(sto *db, sto_stmt *s);
+/* Runs write statement id whose one parameter (?1) is v; inside a
+ * transaction a failure spoils it. */
+sto_rc sto_write_i64(sto *db, st_id id, int64_t v);
 /* Whether s is a NUL-terminated string within a buffer of
  * size cap. */
 bool sto_fits(const char *s, size_t cap);

@@ -153,7 +153,7 @@ _Static_assert(PG_BASE_VERSION + PG_MIGRATION_COUNT == STO_SCHEMA_VERSION,
 /* The tables a database of the current version has. */
 static const char *const pg_tables[] = {
     "games", "seats",    "moves",   "snapshots", "settings", "timers",
-    "audit", "requests", "invites", "lines",     "kept", NULL};
+    "audit", "requests", "invites", "lines",     "kept",     NULL};
 
 /* ---- the handle -------------------------------------------------------- */
 
@@ -671,16 +671,25 @@ static sto_rc schema(pg *db, char *err, size_t cap) {
   return r;
 }
 
-sto_rc sto_pg_open(const char *url, sto **out, char *err, size_t cap) {
+/* A handle for url, not yet connected; NULL (err says so) when out of
+ * memory. */
+static pg *new_handle(const char *url, char *err, size_t cap) {
   pg *db = calloc(1, sizeof *db);
-  sto_rc r;
-
   if (!db) {
     sto_set_err(err, cap, "out of memory");
-    return STO_NOMEM;
+    return NULL;
   }
   db->base.drv = &pg_driver;
   sto_redact(url, db->name, sizeof db->name);
+  return db;
+}
+
+sto_rc sto_pg_open(const char *url, sto **out, char *err, size_t cap) {
+  pg *db = new_handle(url, err, cap);
+  sto_rc r;
+
+  if (!db)
+    return STO_NOMEM;
   for (int i = 0; i < ST_COUNT; i++) {
     db->st[i].base.drv = &pg_driver;
     db->st[i].db = db;
@@ -742,18 +751,14 @@ static sto_rc check_rows(pg *db, const char *sql,
 sto_rc sto_pg_check(const char *url,
                     void (*report)(void *ctx, const char *problem), void *ctx,
                     long *problems, char *err, size_t cap) {
-  pg *db = calloc(1, sizeof *db);
+  pg *db = new_handle(url, err, cap);
   bool meta = false, fresh = false;
   int64_t version = 0;
   int found = 0;
   sto_rc r;
 
-  if (!db) {
-    sto_set_err(err, cap, "out of memory");
+  if (!db)
     return STO_NOMEM;
-  }
-  db->base.drv = &pg_driver;
-  sto_redact(url, db->name, sizeof db->name);
   if ((r = connect_to(url, db->name, &db->conn, err, cap)))
     goto done;
   /* Read-only, in one snapshot of the database. */

@@ -145,14 +145,5 @@ sto_rc sto_kept_get(sto *db, const char *key, char *channel, size_t ccap,
 }
 
 sto_rc sto_kept_prune(sto *db, int64_t before) {
-  sto_stmt *s;
-  sto_rc r;
-  if (!db)
-    return STO_INVALID;
-  if ((r = sto_stmt_get(db, ST_KEPT_PRUNE, &s)))
-    return sto_spoil(db, r);
-  sto_bind_i64(s, 1, before);
-  r = sto_step_write(db, s);
-  sto_stmt_put(db, ST_KEPT_PRUNE, s);
-  return sto_spoil(db, r);
+  return db ? sto_write_i64(db, ST_KEPT_PRUNE, before) : STO_INVALID;
 }
