@@ -335,6 +335,14 @@ def wait_buckets(fake):
         time.sleep(max(0.0, posts[-1] + 10.2 - time.time()))
 
 
+def all_shards(fake, shards):
+    """Waits until every shard's session is ready: the bench's guild may
+    be on any of them."""
+    if shards:
+        dl.wait_until(lambda: len(fake.gateway()["ready_sessions"]) >= shards,
+                      30, "%d ready shard sessions" % shards)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lair", default=os.path.join(ROOT, "build", "release",
@@ -346,6 +354,9 @@ def main():
     ap.add_argument("--rates", default="100,500")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shards", type=int, default=0,
+                    help="run the bot with LAIR_SHARDS=N (all in this "
+                         "process, max_concurrency N so they start at once)")
     ap.add_argument("--mix", default="40,20,40",
                     help="percent status, hand, autocomplete+move")
     ap.add_argument("--ceiling", action="store_true",
@@ -361,12 +372,18 @@ def main():
         # left unchecked here (its self-test and the Discord tests check
         # them), as that work would only slow the fake down.
         extra = ["--no-check-requests"] if args.ceiling else []
+        env = {}
+        if args.shards:
+            extra += ["--shards", str(args.shards), "--max-concurrency",
+                      str(args.shards)]
+            env["LAIR_SHARDS"] = str(args.shards)
         fake = dl.Fake(os.path.abspath(args.openapi), tmp, "--quiet",
                        "--no-check-responses", *extra)
         db = os.path.join(tmp, "bench.db")
         bot = None
         try:
-            bot = dl.Bot(args.lair, fake, db, level="debug")
+            bot = dl.Bot(args.lair, fake, db, env=env, level="debug")
+            all_shards(fake, args.shards)
             t = time.monotonic()
             games = setup_games(fake, args.games, args.users)
             print("  %d games open in %.1f s" % (len(games),
@@ -380,6 +397,7 @@ def main():
                 bot.stop()
                 wait_buckets(fake)
                 bot.start()
+                all_shards(fake, args.shards)
                 res = run_rate(fake, bot, games, rate, args.seconds, rng,
                                mix)
                 res["games"] = len(games)
