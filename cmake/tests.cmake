@@ -114,6 +114,14 @@ if(TARGET test_pic)
     "PIC_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/pictures\"")
 endif()
 
+# test_learn compares the rules summaries embedded in lair_commands with
+# docs/rules, read at test time, and checks the AI's hints.
+if(TARGET test_learn)
+  target_link_libraries(test_learn PRIVATE lair_commands)
+  target_compile_definitions(test_learn PRIVATE
+    "LAIR_RULES_DIR=\"${PROJECT_SOURCE_DIR}/docs/rules\"")
+endif()
+
 # test_cmd_fields checks how a table's fields are cut to Discord's embed
 # limits, inside the command layer.
 if(TARGET test_cmd_fields)
@@ -177,7 +185,7 @@ find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
                      history states commands deadline rematch windows
-                     pictures pg_tables)
+                     pictures pg_tables learn)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py
