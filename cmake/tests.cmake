@@ -274,7 +274,7 @@ set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 # leaves room for that and a failing run's waits. Like the self-test they
 # check every request against the committed openapi.json and fail
 # without it.
-foreach(case IN ITEMS game faults async villainous pictures)
+foreach(case IN ITEMS game faults async villainous pictures learn)
   add_test(NAME discord_${case}
            COMMAND ${LAIR_DEBIAN_PYTHON} -B
                    ${PROJECT_SOURCE_DIR}/tests/discord/test_${case}.py
@@ -290,7 +290,7 @@ add_test(NAME discord_disorder
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_game discord_faults discord_async
                      discord_villainous discord_marvel discord_disorder
-                     discord_pictures
+                     discord_pictures discord_learn
                      PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
 # discord_game's second game is a Supervillain game from a seed of the
