@@ -360,6 +360,25 @@ void cmd_h_learn(cmd_ctx *c, const cmd_request *r) {
   free(text);
   snprintf(g.guild, sizeof g.guild, "%s", r->guild ? r->guild : "");
   snprintf(g.channel, sizeof g.channel, "%s", r->channel);
+  /* Where the server plays each game in a thread of its own, a tutorial
+     is no exception (the threads setting, as /game new reads it). */
+  bool threaded = false;
+  long threads = cmd_setting(c, r->guild, "threads");
+  if (c->cfg.open_thread && (threads == 1 || (threads == 2 && r->may_thread))) {
+    char name[100];
+    snprintf(name, sizeof name, "%s tutorial (%.40s)", rs->name, r->user_name);
+    threaded = c->cfg.open_thread(c->cfg.thread_ctx, r->channel, name,
+                                  g.channel, sizeof g.channel);
+    if (!threaded && threads == 2)
+      snprintf(g.channel, sizeof g.channel, "%s", r->channel);
+    else if (!threaded) {
+      cmd_reply(c, r, NULL,
+                "A thread for the tutorial could not be opened (does Lair "
+                "have the Create Public Threads permission here?); nothing "
+                "was created.");
+      return;
+    }
+  }
   snprintf(g.creator, sizeof g.creator, "%s", r->user);
   int64_t gid;
   sto_seat me = {.seat = 0};
@@ -384,6 +403,9 @@ void cmd_h_learn(cmd_ctx *c, const cmd_request *r) {
              L ? "its rules could not be set up" : why);
     return;
   }
+  if (threaded)
+    cmd_announce(c, r, NULL, "%s started tutorial game #%" PRId64 " in <#%s>.",
+                 r->user_name, gid, g.channel);
   cmd_announce(c, r, L,
                "%s started tutorial game #%" PRId64
                " (%s) against the AI: %d seat%s, %s to begin. Each of %s's "

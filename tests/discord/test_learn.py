@@ -7,6 +7,8 @@
 - /game learn kind:supervillain starts tutorial game #1 at once (a
   public answer), and alice's turn DM (with its buttons) carries one
   hint line naming one of the options its components offer;
+- /game learn where Lair may open a thread (threads: auto, its
+  permissions allowing) plays the tutorial in a new thread;
 - every request passes the fake's openapi.json checks, every
   interaction is answered within 3 s; SIGTERM ends the bot cleanly.
 """
@@ -16,6 +18,7 @@ import re
 import discordlib as dl
 from discordlib import check
 
+CH2 = "1187000000000000230"  # a second channel, where threads may open
 HINT = re.compile(r"^Hint: the AI would choose `([^`]+)` \(.*\): .+\.$",
                   re.M)
 
@@ -54,6 +57,17 @@ def run(binary, openapi, tmp):
         check(offered, "the hinted DM has no components: %r" % dm)
         check(hid in offered,
               "the hint names %s, the DM offers %r" % (hid, offered))
+        # Where Lair may open threads (threads: auto), a tutorial gets
+        # one, as /game new does.
+        info = dl.slash(fake, "bob", "learn", dl.options(kind="galactic"),
+                        channel=CH2, app_perms=dl.THREAD_APP_PERMISSIONS)
+        check(dl.acted(info), "bob's /game learn was refused: %r" %
+              dl.answer_text(info))
+        row = dl.db_read(db, "SELECT channel FROM games WHERE id = 2")
+        threads = [c["id"] for c in fake.channels(parent=CH2)]
+        check(row and threads == [row[0][0]],
+              "bob's tutorial went to %r, threads under %s: %r" %
+              (row, CH2, threads))
         n = dl.check_interactions(fake)
         fake.no_violations()
         bot.stop()
