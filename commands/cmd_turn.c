@@ -501,8 +501,9 @@ size_t cmd_hint(const live *L, char *out, size_t cap) {
     return 0;
   eng_rng rng;
   ai_rng(L, &rng);
-  char why[160];
+  char why[160], named[240];
   int i = eng_ai_hint(g->rs, g->state, &g->prompt, &rng, why, sizeof why);
+  cmd_names(L, why, named, sizeof named); /* "Villain 2" -> their name */
   if (i < 0)
     return 0;
   cmd_choice opts[ENG_OPTIONS_MAX];
@@ -510,6 +511,6 @@ size_t cmd_hint(const live *L, char *out, size_t cap) {
   if (i >= n)
     return 0;
   int len = snprintf(out, cap, "Hint: the AI would choose `%s` (%s): %s.",
-                     opts[i].id, opts[i].label, why);
+                     opts[i].id, opts[i].label, named);
   return len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
 }

@@ -298,7 +298,8 @@ typedef struct eng_ruleset {
   /* Optional (NULL: eng_ai_hint says it in general words). Writes into
    * buf (cap bytes, NUL-terminated) a few words on why the heuristic
    * picks option i of prompt p (the current prompt of st), e.g. "it
-   * wins the game now" or "it attacks the leader": no card that seat
+   * wins the game now" or "it attacks the leader, Villain 2" (players
+   * written "Villain N", seat + 1, as in events): no card that seat
    * p->player cannot see, since it reads only what the ai hook reads
    * and names at most the option itself, which that seat is offered.
    * Allocates nothing and cannot fail. */

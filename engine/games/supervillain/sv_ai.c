@@ -956,8 +956,12 @@ void sv_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
       what = "the card is worth more as a Project than as an Asteroid";
       break;
     case OPT_LAUNCH:
-      what = a.leader == OPT_A(code) ? "it attacks the leader"
-                                     : "it does most harm there";
+      if (a.leader == OPT_A(code)) {
+        snprintf(buf, cap, "it attacks the leader, Villain %d",
+                 OPT_A(code) + 1);
+        return;
+      }
+      what = "it does most harm there";
       break;
     case OPT_MOB:
       what = "its Minion Power brings a Project nearest to completion";

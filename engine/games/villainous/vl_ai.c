@@ -1112,6 +1112,11 @@ void vl_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
     what = "the Hero blocks actions or your objective";
     break;
   case VL_OPT_FATE:
+    if (!vl_shared(s) && VL_OPT_A(code) != p->player) {
+      snprintf(buf, cap, "Fate against Villain %d slows them most",
+               VL_OPT_A(code) + 1);
+      return;
+    }
     what = "it slows the opponent nearest to their objective";
     break;
   case VL_OPT_DISCARD:
