@@ -114,6 +114,14 @@ if(TARGET test_pic)
     "PIC_TEST_DATA=\"${PROJECT_SOURCE_DIR}/tests/data/pictures\"")
 endif()
 
+# test_learn compares the rules summaries embedded in lair_commands with
+# docs/rules, read at test time, and checks the AI's hints.
+if(TARGET test_learn)
+  target_link_libraries(test_learn PRIVATE lair_commands)
+  target_compile_definitions(test_learn PRIVATE
+    "LAIR_RULES_DIR=\"${PROJECT_SOURCE_DIR}/docs/rules\"")
+endif()
+
 # test_cmd_fields checks how a table's fields are cut to Discord's embed
 # limits, inside the command layer.
 if(TARGET test_cmd_fields)
@@ -177,7 +185,7 @@ find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
                      history states commands deadline rematch windows
-                     pictures pg_tables)
+                     pictures pg_tables learn)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py
@@ -266,7 +274,7 @@ set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 # leaves room for that and a failing run's waits. Like the self-test they
 # check every request against the committed openapi.json and fail
 # without it.
-foreach(case IN ITEMS game faults async villainous pictures)
+foreach(case IN ITEMS game faults async villainous pictures learn)
   add_test(NAME discord_${case}
            COMMAND ${LAIR_DEBIAN_PYTHON} -B
                    ${PROJECT_SOURCE_DIR}/tests/discord/test_${case}.py
@@ -282,7 +290,7 @@ add_test(NAME discord_disorder
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_game discord_faults discord_async
                      discord_villainous discord_marvel discord_disorder
-                     discord_pictures
+                     discord_pictures discord_learn
                      PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
 # discord_game's second game is a Supervillain game from a seed of the

@@ -1392,6 +1392,9 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
     for (int i = 0; i < k && o < sizeof text; i++)
       o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n",
                             opts[i].id, opts[i].label);
+    char hint[ENG_ID_MAX + ENG_LABEL_MAX + 240];
+    if (cmd_hint(L, hint, sizeof hint) && o < sizeof text)
+      o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", hint);
     if (o < sizeof text)
       snprintf(text + o, sizeof text - o,
                "Answer with the buttons, or /game move choice:<id or "

@@ -319,6 +319,17 @@ int64_t cmd_vacation_until(cmd_ctx *c, const live *L, int seat);
  * ends in CMD_AI_FOR. */
 #define CMD_AI_FOR ":deadline"
 bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level);
+/* Whether L is a tutorial game (/game learn: "learn": true in its
+ * config). */
+bool cmd_learning(const live *L);
+/* In a tutorial game, writes into out (cap bytes, the caller's) the hint
+ * for the current prompt: the option the heuristic AI would answer now
+ * (the very one cmd_ai_answer would pick) and why, in one line. It reads
+ * only what the ruleset's ai hook reads, which is what the deciding seat
+ * may see, and names only an option that seat is offered (docs/learn.md).
+ * Returns its length; 0 (out empty) when L is no tutorial or nobody
+ * decides. */
+size_t cmd_hint(const live *L, char *out, size_t cap);
 /* Whether user asked Lair to pass every Condition or interrupt window for
  * them (/prefs set conditions:auto-pass); cmd_settle then answers "pass"
  * at once, with a request id ending in CMD_AUTO_PASS. */
@@ -394,6 +405,16 @@ void cmd_pic_free(cmd_ctx *c);
 /* ---- game commands (cmd_table.c) ---- */
 /* /game start (a rematch starts its game through it). */
 void cmd_h_start(cmd_ctx *c, const cmd_request *r);
+/* cmd_learn.c: /game help (a game's rules summary, by topic and page) and
+ * /game learn (a tutorial game against the AI, with hints). */
+void cmd_h_help(cmd_ctx *c, const cmd_request *r);
+void cmd_h_learn(cmd_ctx *c, const cmd_request *r);
+/* The topics of the rules that r's /game help means, completing partial
+ * (autocomplete); returns how many went into out. */
+int cmd_help_topics(cmd_ctx *c, const cmd_request *r, const char *partial,
+                    cmd_choice *out, int max);
+/* A new game's seed: the configured source's (tests) or the system's. */
+uint64_t cmd_new_seed(cmd_ctx *c);
 
 /* ---- asynchronous play (cmd_async.c) ---- */
 /* Acts on a due timer t that the caller claimed. */

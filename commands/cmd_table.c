@@ -195,6 +195,25 @@ const cmd_def cmd_table[] = {
      {GAME_OPT,
       {"public", "yes: post the picture in the channel for everyone",
        CMD_ARG_STRING, false, false, 0, 0, yes_no}}},
+    {"game",
+     "help",
+     "A game's rules, topic by topic (only to you)",
+     false,
+     cmd_h_help,
+     3,
+     {{"topic", "A heading of the rules (without it: the list of topics)",
+       CMD_ARG_STRING, false, true, 0, 0, NULL},
+      {"kind", "Which game (default: this channel's)", CMD_ARG_STRING, false,
+       true, 0, 0, NULL},
+      {"page", "Which page of the topic", CMD_ARG_INTEGER, false, false, 1,
+       1000, NULL}}},
+    {"game",
+     "learn",
+     "Play a tutorial game against the AI, with a hint at every decision",
+     false,
+     cmd_h_learn,
+     1,
+     {{"kind", "Which game to learn", CMD_ARG_STRING, true, true, 0, 0, NULL}}},
     {"prefs", "show", "Your reminder settings", false, cmd_h_prefs, 0, {{0}}},
     {"prefs",
      "set",
@@ -308,7 +327,7 @@ const cmd_group_def *cmd_find_group(const char *name) {
 
 /* ---- lobby ------------------------------------------------------------ */
 
-static uint64_t new_seed(cmd_ctx *c) {
+uint64_t cmd_new_seed(cmd_ctx *c) {
   if (c->cfg.seed)
     return c->cfg.seed(c->cfg.seed_ctx);
   uint64_t s = 0;
@@ -657,7 +676,7 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   }
   cfg.players = L->n_seats;
   cfg.first = -1;
-  uint64_t seed = new_seed(c);
+  uint64_t seed = cmd_new_seed(c);
   eng_game *g;
   eng_rc erc = eng_game_new(rs, &cfg, seed, &g);
   if (erc) {
@@ -1367,6 +1386,8 @@ int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
         out[n++] = opts[i];
   } else if (strcmp(option, "mode") == 0) {
     n = mode_choices(cmd_arg_get(r, "kind"), partial, out, max);
+  } else if (strcmp(option, "topic") == 0) {
+    n = cmd_help_topics(c, r, partial, out, max);
   } else if (strcmp(option, "pile") == 0) {
     n = pile_choices(c, r, partial, out, max);
   } else if (strcmp(option, "key") == 0) {

@@ -122,12 +122,19 @@ static bool answer_for(cmd_ctx *c, const cmd_request *r, live *L, int i,
   return true;
 }
 
+/* The AI's answers draw their tie-breaks from this generator, seeded by
+ * the game and its number of moves, so that a learn game's hint
+ * (cmd_hint) names exactly the option the AI would answer now. */
+static void ai_rng(const live *L, eng_rng *rng) {
+  eng_rng_seed(rng, L->row.seed ^ (uint64_t)L->row.moves, 7);
+}
+
 /* Plays one answer for the seat whose decision it is, with the AI; used
  * for AI seats and for a human's deadline under the "ai" policy. */
 bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
   eng_game *g = L->g;
   eng_rng rng;
-  eng_rng_seed(&rng, L->row.seed ^ (uint64_t)L->row.moves, 7);
+  ai_rng(L, &rng);
   int i = eng_ai_choose(g->rs, g->state, &g->prompt, level, &rng);
   if (i < 0)
     return false;
@@ -476,4 +483,34 @@ void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
   forfeit(c, r, L, seat, why);
   cmd_settle(c, r, L);
   cmd_arm_timers(c, L);
+}
+
+bool cmd_learning(const live *L) {
+  json_t *j = json_loads(L->row.config, 0, NULL);
+  bool on = json_is_true(json_object_get(j, "learn"));
+  json_decref(j);
+  return on;
+}
+
+size_t cmd_hint(const live *L, char *out, size_t cap) {
+  if (cap == 0)
+    return 0;
+  out[0] = '\0';
+  const eng_game *g = L->g;
+  if (!g || g->prompt.player < 0 || !cmd_learning(L))
+    return 0;
+  eng_rng rng;
+  ai_rng(L, &rng);
+  char why[160], named[240];
+  int i = eng_ai_hint(g->rs, g->state, &g->prompt, &rng, why, sizeof why);
+  cmd_names(L, why, named, sizeof named); /* "Villain 2" -> their name */
+  if (i < 0)
+    return 0;
+  cmd_choice opts[ENG_OPTIONS_MAX];
+  int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
+  if (i >= n)
+    return 0;
+  int len = snprintf(out, cap, "Hint: the AI would choose `%s` (%s): %s.",
+                     opts[i].id, opts[i].label, named);
+  return len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
 }

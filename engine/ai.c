@@ -9,6 +9,7 @@
  */
 #include "eng.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const names[] = {
@@ -44,4 +45,22 @@ int eng_ai_choose(const eng_ruleset *rs, const void *st, const eng_prompt *p,
     return (int)eng_rng_below(rng, (uint32_t)p->n);
   int i = rs->ai(st, p, rng);
   return i >= 0 && i < p->n ? i : -1;
+}
+
+int eng_ai_hint(const eng_ruleset *rs, const void *st, const eng_prompt *p,
+                eng_rng *rng, char *why, size_t cap) {
+  if (cap > 0)
+    why[0] = '\0';
+  int i = eng_ai_choose(rs, st, p, ENG_AI_HEURISTIC, rng);
+  if (i < 0 || cap == 0)
+    return i;
+  if (rs->ai && rs->ai_why)
+    rs->ai_why(st, p, i, why, cap);
+  if (!why[0])
+    snprintf(why, cap, "%s",
+             !rs->ai ? "Lair has no strategy for this game; any option will "
+                       "do"
+             : p->n == 1 ? "it is the only option"
+                         : "it scores best of your options by the AI's count");
+  return i;
 }

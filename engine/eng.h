@@ -295,6 +295,16 @@ typedef struct eng_ruleset {
    * whatever its seat holds, so passing it for a player who asked Lair
    * to (a standing preference) tells nothing about their hand. */
   int (*pass_option)(const void *st, const eng_prompt *p);
+  /* Optional (NULL: eng_ai_hint says it in general words). Writes into
+   * buf (cap bytes, NUL-terminated) a few words on why the heuristic
+   * picks option i of prompt p (the current prompt of st), e.g. "it
+   * wins the game now" or "it attacks the leader, Villain 2" (players
+   * written "Villain N", seat + 1, as in events): no card that seat
+   * p->player cannot see, since it reads only what the ai hook reads
+   * and names at most the option itself, which that seat is offered.
+   * Allocates nothing and cannot fail. */
+  void (*ai_why)(const void *st, const eng_prompt *p, int i, char *buf,
+                 size_t cap);
 } eng_ruleset;
 
 /* What render() writes (see eng_ruleset.render). */
@@ -418,6 +428,15 @@ int eng_ai_find(const char *name);
  * returned an index outside the prompt (a ruleset bug). */
 int eng_ai_choose(const eng_ruleset *rs, const void *st, const eng_prompt *p,
                   int level, eng_rng *rng);
+
+/* A hint for the person who decides prompt p (a tutorial game): the
+ * index of the option the heuristic AI picks there, exactly as
+ * eng_ai_choose(rs, st, p, ENG_AI_HEURISTIC, rng) would with the same
+ * rng state, and in why (cap bytes, the caller's, NUL-terminated) a few
+ * words on why, from the ruleset's ai_why or a general text. Returns -1
+ * (why empty) when p has no options. */
+int eng_ai_hint(const eng_ruleset *rs, const void *st, const eng_prompt *p,
+                eng_rng *rng, char *why, size_t cap);
 
 /* ---- random playouts -------------------------------------------------- */
 #define ENG_SIM_REASONS 8

@@ -9,8 +9,8 @@ lib=$2
 layer_of() {
   case $1 in
   cmd.c.o) echo 1 ;;
-  cmd_table.c.o | cmd_async.c.o | cmd_history.c.o | cmd_settings.c.o) echo 2 ;;
-  cmd_core.c.o | cmd_turn.c.o | cmd_conf.c.o | cmd_pic.c.o) echo 3 ;;
+  cmd_table.c.o | cmd_async.c.o | cmd_history.c.o | cmd_settings.c.o | cmd_learn.c.o) echo 2 ;;
+  cmd_core.c.o | cmd_turn.c.o | cmd_conf.c.o | cmd_pic.c.o | cmd_rules.c.o) echo 3 ;;
   *) echo "layers: $1 belongs to no layer: add it to tests/layers.sh" >&2
      exit 1 ;;
   esac

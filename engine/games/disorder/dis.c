@@ -1431,5 +1431,6 @@ const eng_ruleset dis_ruleset = {
     .cards_markdown = dis_cards_md,
     .render = dis_render,
     .ai = dis_ai,
+    .ai_why = dis_ai_why,
     .pass_option = dis_pass_option,
 };

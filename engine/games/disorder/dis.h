@@ -328,6 +328,8 @@ void dis_result(const void *st, eng_result *r);
 void dis_render(const json_t *view, int what, char *buf, size_t cap);
 /* dis_ai.c */
 int dis_ai(const void *st, const eng_prompt *p, eng_rng *rng);
+void dis_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+                size_t cap);
 /* The phase's stable name ("main", "window"...), for saves and views. */
 const char *dis_phase_name(int phase);
 const char *dis_zone_name(int zone);

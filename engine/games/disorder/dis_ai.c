@@ -25,6 +25,7 @@
  */
 #include "dis.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Weights, in Plays: one turn's Play is 1. They were tuned on playouts
@@ -1136,4 +1137,47 @@ int dis_ai(const void *st, const eng_prompt *p, eng_rng *rng) {
     }
   }
   return best;
+}
+
+/* The ruleset's ai_why hook (eng.h): why option i is the AI's pick, in
+ * words from the option's kind. The score it stands for reads only what
+ * the seat may see (see the top of this file); names no card. */
+void dis_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+                size_t cap) {
+  (void)st;
+  if (cap == 0 || i < 0 || i >= p->n)
+    return;
+  const char *what;
+  switch (DIS_CODE_KIND(p->code[i])) {
+  case DIS_O_VILLAIN:
+    what = "that Villain's card reads the most";
+    break;
+  case DIS_O_START:
+    what = "the first player wins more often";
+    break;
+  case DIS_O_MINT:
+    what = "minting it gains most for the cards it costs";
+    break;
+  case DIS_O_PLAY:
+    what = "it improves your position most of the cards you can play";
+    break;
+  case DIS_O_ROOM:
+    what = "the room is worth more than keeping the card";
+    break;
+  case DIS_O_TRAIT:
+  case DIS_O_INT:
+    what = "the trait's effect is worth using now";
+    break;
+  case DIS_O_RESOLVE:
+    what = "letting the chain resolve costs nothing";
+    break;
+  case DIS_O_PICK:
+  case DIS_O_COPY:
+    what = "it is the best target for the effect";
+    break;
+  default:
+    what = "nothing else helps you more right now";
+    break;
+  }
+  snprintf(buf, cap, "%s", what);
 }

@@ -1002,5 +1002,6 @@ const eng_ruleset gal_ruleset = {
     .cards_markdown = gal_cards_md,
     .render = gal_render,
     .ai = gal_ai,
+    .ai_why = gal_ai_why,
     .pass_option = NULL,
 };

@@ -217,5 +217,7 @@ const char *gal_phase_name(int phase);
 
 void gal_render(const json_t *view, int what, char *buf, size_t cap);
 int gal_ai(const void *st, const eng_prompt *p, eng_rng *rng);
+void gal_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+                size_t cap);
 
 #endif

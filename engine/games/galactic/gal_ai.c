@@ -11,6 +11,7 @@
  */
 #include "gal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct ai {
@@ -229,4 +230,47 @@ int gal_ai(const void *st, const eng_prompt *p, eng_rng *rng) {
     }
   }
   return best;
+}
+
+/* The ruleset's ai_why hook (eng.h): why option i is the AI's pick, in
+ * words from the option's kind. Galactic Domination hides nothing. */
+void gal_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+                size_t cap) {
+  (void)st;
+  if (cap == 0 || i < 0 || i >= p->n)
+    return;
+  const char *what;
+  switch (GAL_KIND(p->code[i])) {
+  case GAL_O_PLACE:
+    what = "it spreads your units out, nearer the middle";
+    break;
+  case GAL_O_LAND:
+    what = "it is the safest sector to land in";
+    break;
+  case GAL_O_VICTIM:
+    what = "it loses the unit that costs you least";
+    break;
+  case GAL_O_SHIP:
+    what = "that unit has the best move this turn";
+    break;
+  case GAL_O_BUILD:
+    what = "a new unit there adds most strength for its minerals";
+    break;
+  case GAL_O_END:
+    what = "nothing left is worth doing this turn";
+    break;
+  case GAL_O_ATTACK:
+    what = "it attacks the unit it can hurt most";
+    break;
+  case GAL_O_ATTACH:
+    what = "a miner on its planet earns minerals";
+    break;
+  case GAL_O_MOVE:
+    what = "that sector is the best reachable spot";
+    break;
+  default:
+    what = "it scores best of your options by the AI's count";
+    break;
+  }
+  snprintf(buf, cap, "%s", what);
 }

@@ -2476,4 +2476,5 @@ const eng_ruleset sv_ruleset = {
     .cards_markdown = sv_cards_markdown_list,
     .render = sv_render,
     .ai = sv_ai_choose,
+    .ai_why = sv_ai_why,
 };

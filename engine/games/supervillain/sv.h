@@ -318,6 +318,8 @@ int sv_check_view_json(const sv_state *s, const json_t *v, int viewer,
  * option a sensible player picks in prompt p of state st, ties broken by
  * rng. Looks only at what seat p->player may see; never fails. */
 int sv_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng);
+void sv_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+               size_t cap);
 /* sv_text.c: renders a view as Markdown into buf (see eng_ruleset.render). */
 void sv_render(const json_t *view, int what, char *buf, size_t cap);
 

@@ -28,6 +28,7 @@
  */
 #include "sv.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define MIN_LO 0
@@ -909,4 +910,81 @@ int sv_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng) {
     if (sc[k] == sc[best] && pick-- == 0)
       return k;
   return best;
+}
+
+/* The ruleset's ai_why hook (eng.h): why option i is the AI's pick, in
+ * words from the option's kind and its score, which reads only what the
+ * seat may see (see the top of this file). Names no card. */
+void sv_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+               size_t cap) {
+  const sv_state *s = st;
+  if (cap == 0 || i < 0 || i >= p->n || p->player < 0 || !sv_cards())
+    return;
+  ai a;
+  ai_init(&a, s, p->player);
+  uint32_t code = p->code[i];
+  int v = score(&a, code);
+  const char *what;
+  if (v >= WIN)
+    what = "it wins the game now";
+  else if (s->sp > 0) {
+    switch ((sv_frame_kind)s->stack[s->sp - 1].kind) {
+    case SV_F_DISCARD:
+      what = "it is the card least worth keeping";
+      break;
+    case SV_F_HIT:
+      what = "the Asteroid does most harm there";
+      break;
+    case SV_F_PLACE:
+      what = "that Project gains most from the Mob";
+      break;
+    case SV_F_LAUNCH:
+      what = "the Asteroid hurts the leader most there";
+      break;
+    case SV_F_EFFECT:
+    case SV_F_TRIGGERS:
+    case SV_F_COMPLETE:
+    case SV_F_SHOOT:
+    default:
+      what = v > 0 ? "it helps you or hurts the leader most"
+                   : "it costs you least";
+      break;
+    }
+  } else {
+    switch (OPT_TYPE(code)) {
+    case OPT_PROJECT:
+      what = "the card is worth more as a Project than as an Asteroid";
+      break;
+    case OPT_LAUNCH:
+      if (a.leader == OPT_A(code)) {
+        snprintf(buf, cap, "it attacks the leader, Villain %d",
+                 OPT_A(code) + 1);
+        return;
+      }
+      what = "it does most harm there";
+      break;
+    case OPT_MOB:
+      what = "its Minion Power brings a Project nearest to completion";
+      break;
+    case OPT_OPS:
+      what = "its Minion Ops do more now than a Mob would";
+      break;
+    case OPT_SHOOT:
+      what = "the Asteroid would destroy more than the shot costs";
+      break;
+    case OPT_USE:
+      what = "the ability is worth more than the cards it costs";
+      break;
+    case OPT_CHARGE:
+      what = "a charged Asteroid hits harder";
+      break;
+    case OPT_END:
+      what = "nothing else left scores above zero this Day";
+      break;
+    default:
+      what = "it scores best of your options by the AI's count";
+      break;
+    }
+  }
+  snprintf(buf, cap, "%s", what);
 }

@@ -4178,6 +4178,7 @@ const eng_ruleset vl_ruleset = {
     .cards_markdown = vl_cards_md,
     .render = vl_render,
     .ai = vl_ai_choose,
+    .ai_why = vl_ai_why,
     .pass_option = vl_pass_option,
 };
 
@@ -4213,6 +4214,7 @@ const eng_ruleset vl_marvel_ruleset = {
     .cards_markdown = mv_cards_md,
     .render = vl_render,
     .ai = vl_ai_choose,
+    .ai_why = vl_ai_why,
     .pass_option = vl_pass_option,
 };
 

@@ -672,6 +672,8 @@ int vl_check_view_json(const vl_state *s, const json_t *v, int viewer,
 void vl_render(const json_t *view, int what, char *buf, size_t cap);
 /* vl_ai.c */
 int vl_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng);
+void vl_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+               size_t cap);
 
 /* Option codes: type in the top byte, then two 12-bit operands. */
 enum {

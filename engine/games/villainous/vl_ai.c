@@ -26,6 +26,7 @@
  */
 #include "vl.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define C(s, i) vl_card_of((s), (i))
@@ -1075,4 +1076,73 @@ int vl_ai_choose(const void *st, const eng_prompt *p, eng_rng *rng) {
     }
   }
   return best;
+}
+
+/* The ruleset's ai_why hook (eng.h): why option i is the AI's pick, in
+ * words from the option's kind. Reads only the option and the public
+ * objectives' progress, names no card. */
+void vl_ai_why(const void *st, const eng_prompt *p, int i, char *buf,
+               size_t cap) {
+  const vl_state *s = st;
+  if (cap == 0 || i < 0 || i >= p->n || p->player < 0)
+    return;
+  uint32_t code = p->code[i];
+  const char *what;
+  switch (VL_OPT_TYPE(code)) {
+  case VL_OPT_VILLAIN:
+    what = "any villain can win; this one is as good a start as any";
+    break;
+  case VL_OPT_MOVE:
+    what = "that location's actions serve your objective best now";
+    break;
+  case VL_OPT_GAIN:
+    what = "Power pays for every card you will play";
+    break;
+  case VL_OPT_PLAY:
+    what = "the card does most for your objective for its cost";
+    break;
+  case VL_OPT_ACTIVATE:
+    what = "the ability is worth more than the Power it costs";
+    break;
+  case VL_OPT_MOVE_ALLY:
+  case VL_OPT_MOVE_HERO:
+    what = "it puts your cards where they serve your objective";
+    break;
+  case VL_OPT_VANQUISH:
+    what = "the Hero blocks actions or your objective";
+    break;
+  case VL_OPT_FATE:
+    if (!vl_shared(s) && VL_OPT_A(code) != p->player) {
+      snprintf(buf, cap, "Fate against Villain %d slows them most",
+               VL_OPT_A(code) + 1);
+      return;
+    }
+    what = "it slows the opponent nearest to their objective";
+    break;
+  case VL_OPT_DISCARD:
+    what = "cards in your hand are dead weight; new ones come at the end "
+           "of the turn";
+    break;
+  case VL_OPT_END:
+    what = "no action left is worth taking";
+    break;
+  case VL_OPT_PASS:
+    what = "the Condition is worth more kept for later";
+    break;
+  case VL_OPT_COND:
+    what = "the Condition's effect is worth playing now";
+    break;
+  case VL_OPT_DONE:
+    what = "what is chosen is enough";
+    break;
+  case VL_OPT_SKIP:
+    what = "the effect would not help you here";
+    break;
+  default:
+    what = s->sp > 0 && s->stack[s->sp - 1].realm != p->player
+               ? "it does the opponent most harm"
+               : "it serves your objective best";
+    break;
+  }
+  snprintf(buf, cap, "%s", what);
 }
