@@ -119,6 +119,10 @@ endif()
 if(TARGET test_cmd_fields)
   target_link_libraries(test_cmd_fields PRIVATE lair_commands)
 endif()
+# test_glicko checks the rating functions of the command layer.
+if(TARGET test_glicko)
+  target_link_libraries(test_glicko PRIVATE lair_commands)
+endif()
 
 # test_storage also builds damaged and foreign database files by hand, and
 # (with LAIR_TEST_PG, a server tools/pg.sh started) makes a PostgreSQL
