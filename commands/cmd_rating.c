@@ -294,9 +294,10 @@ void cmd_h_stats(cmd_ctx *c, const cmd_request *r) {
   free(t);
 }
 
-/* The leaderboard's deviation threshold: a rating whose deviation is this
- * or more is still too uncertain to rank (docs/ratings.md). */
-#define BOARD_RD 110
+/* How many a board shows. Its deviation threshold is the server's
+ * leaderboard_rd (110 unless a moderator changes it): a rating whose
+ * deviation is that or more is still too uncertain to rank
+ * (docs/ratings.md). */
 #define BOARD_SIZE 10
 
 typedef struct board_text {
@@ -329,7 +330,7 @@ static int count_row(void *ctx, const sto_rating *r) {
 /* Appends ruleset rs's board to b; *rated receives how many players it
  * rates at all (0: nobody). */
 static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
-                       board_text *b, int *rated) {
+                       long rd_below, board_text *b, int *rated) {
   int before = b->n;
   b->n = 0;
   if (b->o < sizeof b->text)
@@ -338,7 +339,7 @@ static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
                              BOARD_SIZE);
   size_t head = b->o;
   sto_rc rc = sto_rating_top(c->cfg.db, guild, rs->id,
-                             (int64_t)BOARD_RD * STO_RATING_SCALE, BOARD_SIZE,
+                             (int64_t)rd_below * STO_RATING_SCALE, BOARD_SIZE,
                              board_row, b);
   *rated = b->n;
   if (!rc && b->n == 0) {
@@ -350,9 +351,9 @@ static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
     if (b->o < sizeof b->text)
       b->o += (size_t)snprintf(
           b->text + b->o, sizeof b->text - b->o,
-          "\nNobody yet: %d player%s rated, none with a deviation below %d. "
-          "Play more games to settle a rating.",
-          all, all == 1 ? " is" : "s are", BOARD_RD);
+          "\nNobody yet: %d player%s rated, none with a deviation below "
+          "%ld. Play more games to settle a rating.",
+          all, all == 1 ? " is" : "s are", rd_below);
   }
   b->n += before;
   return rc;
@@ -368,6 +369,7 @@ void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r) {
     cmd_reply(c, r, NULL, "The leaderboard could not be read: out of memory.");
     return;
   }
+  long rd_below = cmd_setting(c, r->guild, "leaderboard_rd");
   sto_rc rc = STO_OK;
   int boards = 0;
   size_t n = 1;
@@ -375,7 +377,7 @@ void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r) {
   for (size_t i = 0; !rc && i < n; i++) {
     size_t mark = b->o;
     int before = b->n, rated = 0;
-    rc = board_of(c, r->guild, all[i], b, &rated);
+    rc = board_of(c, r->guild, all[i], rd_below, b, &rated);
     if (!rc && !rated && !rs) {
       b->o = mark; /* a game nobody has finished here is left out */
       b->text[b->o] = '\0';
@@ -398,8 +400,8 @@ void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r) {
     char text[sizeof b->text + 200];
     snprintf(text, sizeof text,
              "**Leaderboard** of this server (Glicko-2 rating ± deviation; "
-             "ranked: deviation below %d)\n%s",
-             BOARD_RD, b->text);
+             "ranked: deviation below %ld)\n%s",
+             rd_below, b->text);
     cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
              0);
   }
