@@ -202,13 +202,28 @@ static const eng_ruleset *kind_arg(cmd_ctx *c, const cmd_request *r,
   return rs;
 }
 
+/* The most rulesets one /game stats lists. */
+#define STATS_MAX 32
+
 typedef struct stats_text {
   cmd_ctx *c;
   char text[CMD_TEXT_MAX * 2];
   size_t o;
   int n;
   char name[64];
+  sto_rating rows[STATS_MAX];
+  int n_rows;
 } stats_text;
+
+/* Keeps a player's rating rows; they are written out once the list is
+ * read, so that the side lookups reuse the connection's own statement
+ * rather than preparing one while the list is still being read. */
+static int keep_row(void *ctx, const sto_rating *r) {
+  stats_text *t = ctx;
+  if (t->n_rows < STATS_MAX)
+    t->rows[t->n_rows++] = *r;
+  return t->n_rows == STATS_MAX;
+}
 
 static int stats_row(void *ctx, const sto_rating *r) {
   stats_text *t = ctx;
@@ -262,7 +277,9 @@ void cmd_h_stats(cmd_ctx *c, const cmd_request *r) {
     else if (rc == STO_NOT_FOUND)
       rc = STO_OK;
   } else {
-    rc = sto_rating_list_player(c->cfg.db, r->guild, who, stats_row, t);
+    rc = sto_rating_list_player(c->cfg.db, r->guild, who, keep_row, t);
+    for (int i = 0; !rc && i < t->n_rows; i++)
+      stats_row(t, &t->rows[i]);
   }
   char name[80];
   if (self)
@@ -320,13 +337,6 @@ static int board_row(void *ctx, const sto_rating *r) {
   return 0;
 }
 
-/* Counts how many players of ruleset are rated on guild at all. */
-static int count_row(void *ctx, const sto_rating *r) {
-  (void)r;
-  ++*(int *)ctx;
-  return 0;
-}
-
 /* Appends ruleset rs's board to b; *rated receives how many players it
  * rates at all (0: nobody). */
 static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
@@ -343,15 +353,14 @@ static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
                              board_row, b);
   *rated = b->n;
   if (!rc && b->n == 0) {
-    int all = 0;
-    rc = sto_rating_top(c->cfg.db, guild, rs->id, INT64_MAX, 1000000, count_row,
-                        &all);
-    *rated = all;
+    long all = 0;
+    rc = sto_rating_count(c->cfg.db, guild, rs->id, &all);
+    *rated = (int)all;
     b->o = head;
     if (b->o < sizeof b->text)
       b->o += (size_t)snprintf(
           b->text + b->o, sizeof b->text - b->o,
-          "\nNobody yet: %d player%s rated, none with a deviation below "
+          "\nNobody yet: %ld player%s rated, none with a deviation below "
           "%ld. Play more games to settle a rating.",
           all, all == 1 ? " is" : "s are", rd_below);
   }

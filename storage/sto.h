@@ -404,6 +404,9 @@ sto_rc sto_rating_list_player(sto *db, const char *guild, const char *player,
 sto_rc sto_rating_top(sto *db, const char *guild, const char *ruleset,
                       int64_t rd_below, int limit,
                       int (*fn)(void *ctx, const sto_rating *r), void *ctx);
+/* How many players of ruleset guild rates (*n). */
+sto_rc sto_rating_count(sto *db, const char *guild, const char *ruleset,
+                        long *n);
 /* Counts one more rated game of player on guild in ruleset played as side
  * (a villain's stable id); STO_INVALID for an empty or oversized side. */
 sto_rc sto_side_add(sto *db, const char *guild, const char *ruleset,

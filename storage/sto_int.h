@@ -164,7 +164,7 @@
   X(RATING_PUT,                                                                \
     "INSERT INTO ratings(" RATING_COLUMNS ") "                                 \
     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "                         \
-    "ON CONFLICT(guild, ruleset, player) DO UPDATE SET "                       \
+    "ON CONFLICT(guild, player, ruleset) DO UPDATE SET "                       \
     "name = excluded.name, rating = excluded.rating, rd = excluded.rd, "       \
     "volatility = excluded.volatility, games = excluded.games, "               \
     "wins = excluded.wins, updated = excluded.updated")                        \
@@ -173,6 +173,8 @@
   X(RATING_TOP, "SELECT " RATING_COLUMNS " FROM ratings "                      \
                 "WHERE guild = ?1 AND ruleset = ?2 AND rd < ?3 "               \
                 "ORDER BY rating DESC, rd, games DESC, player LIMIT ?4")       \
+  X(RATING_COUNT, "SELECT COUNT(*) FROM ratings WHERE guild = ?1 AND "         \
+                  "ruleset = ?2")                                              \
   X(SIDE_ADD, "INSERT INTO sides(guild, ruleset, player, side, games) "        \
               "VALUES(?1, ?2, ?3, ?4, 1) "                                     \
               "ON CONFLICT(guild, ruleset, player, side) "                     \

@@ -125,6 +125,28 @@ sto_rc sto_rating_top(sto *db, const char *guild, const char *ruleset,
   return r;
 }
 
+sto_rc sto_rating_count(sto *db, const char *guild, const char *ruleset,
+                        long *n) {
+  sto_stmt *s;
+  sto_rc r, rc;
+  int64_t v = 0;
+  if (!db || !n || !key_ok(guild, ruleset, "-"))
+    return STO_INVALID;
+  *n = 0;
+  if ((r = sto_stmt_get(db, ST_RATING_COUNT, &s)))
+    return r;
+  sto_bind_text(s, 1, guild);
+  sto_bind_text(s, 2, ruleset);
+  rc = sto_step(s);
+  if (rc == STO_ROW)
+    r = sto_col_i64(s, 0, &v);
+  else
+    r = rc == STO_OK ? STO_IO : rc; /* COUNT always has a row */
+  sto_stmt_put(db, ST_RATING_COUNT, s);
+  *n = (long)v;
+  return r;
+}
+
 sto_rc sto_side_add(sto *db, const char *guild, const char *ruleset,
                     const char *player, const char *side) {
   sto_stmt *s;

@@ -167,7 +167,9 @@ static const char *const migrations[] = {
     /* 9: Glicko-2 ratings per server, game and player, and how often each
      * player played each side (a villain), written with a game's end.
      * Ratings are integers in millionths, so both engines store and order
-     * them exactly alike. ratings_by_rank serves the leaderboard. */
+     * them exactly alike. ratings_by_rank is the leaderboard's order, so
+     * its top 10 is read from the index's start without a sort; the
+     * primary key puts a player's ratings together for /game stats. */
     "CREATE TABLE ratings("
     " guild TEXT NOT NULL,"
     " ruleset TEXT NOT NULL,"
@@ -179,9 +181,9 @@ static const char *const migrations[] = {
     " games INTEGER NOT NULL,"
     " wins INTEGER NOT NULL,"
     " updated INTEGER NOT NULL,"
-    " PRIMARY KEY(guild, ruleset, player)) WITHOUT ROWID;"
-    "CREATE INDEX ratings_by_rank ON ratings(guild, ruleset, rating DESC);"
-    "CREATE INDEX ratings_by_player ON ratings(guild, player);"
+    " PRIMARY KEY(guild, player, ruleset)) WITHOUT ROWID;"
+    "CREATE INDEX ratings_by_rank ON ratings(guild, ruleset, rating DESC, "
+    "rd, games DESC, player);"
     "CREATE TABLE sides("
     " guild TEXT NOT NULL,"
     " ruleset TEXT NOT NULL,"

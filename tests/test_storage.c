@@ -1006,6 +1006,11 @@ static void test_ratings(void **state) {
       sto_rating_top(db, "g1", "galactic", 110000000, 10, collect_rating, list),
       STO_OK);
   assert_string_equal(list, "");
+  long count = -1;
+  assert_int_equal(sto_rating_count(db, "g1", "supervillain", &count), STO_OK);
+  assert_int_equal(count, 6);
+  assert_int_equal(sto_rating_count(db, "g2", "supervillain", &count), STO_OK);
+  assert_int_equal(count, 0);
   /* A player's ratings, one per game, by ruleset id. */
   copy(r.ruleset, sizeof r.ruleset, "galactic");
   copy(r.player, sizeof r.player, "u1");
