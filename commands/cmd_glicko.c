@@ -1,7 +1,8 @@
 /*
  * cmd_glicko.c: one Glicko-2 rating period for one player, step by step
  * as Glickman's "Example of the Glicko-2 system" numbers them, with the
- * Illinois algorithm for the new volatility (its step 5.1-5.4).
+ * Illinois algorithm for the new volatility (its step 5.1-5.4), and
+ * the pairwise results a multi-player game gives (cmd_glicko_pair).
  */
 #include "cmd_glicko.h"
 
@@ -89,4 +90,15 @@ cmd_glicko cmd_glicko_update(cmd_glicko me, const cmd_glicko_result *res, int n,
   out.rd = phi2 * SCALE;
   out.volatility = sigma2;
   return out;
+}
+
+double cmd_glicko_pair(const eng_result *res, int i, int j) {
+  bool wi = res->winners >> i & 1, wj = res->winners >> j & 1;
+  if (wi && wj)
+    return -1;
+  if (wi != wj)
+    return wi ? 1.0 : 0.0;
+  if (!res->winners || res->score[i] == res->score[j])
+    return 0.5;
+  return res->score[i] > res->score[j] ? 1.0 : 0.0;
 }

@@ -6,6 +6,8 @@
 #ifndef LAIR_CMD_GLICKO_H
 #define LAIR_CMD_GLICKO_H
 
+#include "eng.h"
+
 /* A new player's rating, deviation and volatility, and the system
  * constant tau that limits how fast the volatility moves. */
 #define CMD_GLICKO_RATING 1500.0
@@ -30,5 +32,12 @@ typedef struct cmd_glicko_result {
  * tau > 0 (CMD_GLICKO_TAU). Cannot fail. */
 cmd_glicko cmd_glicko_update(cmd_glicko me, const cmd_glicko_result *res, int n,
                              double tau);
+
+/* Seat i's score against seat j in a finished game's result (1, 0.5 or
+ * 0), or -1 when the two are not paired: both won (team mates, or
+ * winners together, share a placement). Seats that both lost place by
+ * score, equal scores drawing, unless nobody won: a draw, every pair 0.5
+ * (docs/ratings.md). */
+double cmd_glicko_pair(const eng_result *res, int i, int j);
 
 #endif

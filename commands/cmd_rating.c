@@ -37,20 +37,6 @@ static int64_t to_stored(double v) {
   return (int64_t)llround(v * STO_RATING_SCALE);
 }
 
-/* Seat i's score against seat j (1, 0.5, 0), or -1 when the two are not
- * paired: both won (team mates, or winners together). Seats that both
- * lost place by score, unless nobody won (a draw: all placed alike). */
-static double pair_score(const eng_result *res, int i, int j) {
-  bool wi = res->winners >> i & 1, wj = res->winners >> j & 1;
-  if (wi && wj)
-    return -1;
-  if (wi != wj)
-    return wi ? 1.0 : 0.0;
-  if (!res->winners || res->score[i] == res->score[j])
-    return 0.5;
-  return res->score[i] > res->score[j] ? 1.0 : 0.0;
-}
-
 /* Whether the game's config asks not to be rated (a tutorial). */
 static bool unrated(const char *config) {
   json_t *j = json_loads(config ? config : "", 0, NULL);
@@ -117,7 +103,7 @@ bool cmd_rate_game(cmd_ctx *c, live *L) {
         continue;
       won = won || (res.winners >> i & 1);
       for (int j = 0; j < L->n_seats; j++) {
-        double s = of[j] == k ? -1 : pair_score(&res, i, j);
+        double s = of[j] == k ? -1 : cmd_glicko_pair(&res, i, j);
         if (s < 0)
           continue;
         rs[n++] = (cmd_glicko_result){to_double(p[of[j]].row.rating),

@@ -1,7 +1,8 @@
 /*
  * test_glicko.c: the Glicko-2 functions (commands/cmd_glicko.c) against
  * the worked example of Glickman's "Example of the Glicko-2 system", to
- * the precision the paper prints, and their edge cases.
+ * the precision the paper prints, their edge cases, and the pairwise
+ * results of a multi-player game.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -86,12 +87,34 @@ static void test_upset(void **state) {
   assert_true(out.volatility > 0.06);
 }
 
+/* Pairwise results: winners beat the others, team mates (two winners)
+ * are not paired, losers place by score (equal: a draw), and a game
+ * nobody won is a draw for every pair. */
+static void test_pairs(void **state) {
+  (void)state;
+  eng_result r = {.over = true, .winners = 1u << 0 | 1u << 2};
+  r.score[1] = 3;
+  r.score[3] = 5;
+  r.score[4] = 5;
+  assert_true(cmd_glicko_pair(&r, 0, 2) < 0 && cmd_glicko_pair(&r, 2, 0) < 0);
+  assert_true(cmd_glicko_pair(&r, 0, 1) == 1.0);
+  assert_true(cmd_glicko_pair(&r, 1, 2) == 0.0);
+  assert_true(cmd_glicko_pair(&r, 3, 1) == 1.0);
+  assert_true(cmd_glicko_pair(&r, 1, 3) == 0.0);
+  assert_true(cmd_glicko_pair(&r, 3, 4) == 0.5);
+  eng_result draw = {.over = true, .winners = 0};
+  draw.score[0] = 9;
+  assert_true(cmd_glicko_pair(&draw, 0, 1) == 0.5);
+  assert_true(cmd_glicko_pair(&draw, 1, 0) == 0.5);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_worked_example),
       cmocka_unit_test(test_no_games),
       cmocka_unit_test(test_draws_and_symmetry),
       cmocka_unit_test(test_upset),
+      cmocka_unit_test(test_pairs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

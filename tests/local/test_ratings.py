@@ -12,7 +12,9 @@ wins and ratings, and a favourite villain for Villainous; that
 server's leaderboard_rd (110) and, with leaderboard_rd 350, lists the
 three Supervillain players in the order of those ratings, the AI as an
 AI level. An aborted game and a finished game whose config says
-"learn": true (a tutorial) change neither answer. Every answer is
+"learn": true (a tutorial) change neither answer. Last, alice against
+two AI seats: the AI level is one player with one more game, paired
+with alice from each seat, never with itself. Every answer is
 ephemeral, to its asker alone.
 """
 
@@ -121,14 +123,15 @@ def send_ok(lair, line):
     return out
 
 
-def play(lair, rng, kind, mode, opener, other, moves=None, hook=None):
+def play(lair, rng, kind, mode, opener, other, moves=None, hook=None,
+         ai=1):
     """Opens and plays a 2-player game (other None: against an AI seat)
     with random answers; returns (game number, winner's player id or
     None for nobody), or (None, "open") after `moves` answers. hook, if
     given, is called once the game has started, before its first
     answer."""
     lines = ["%s> /game new kind:%s mode:%s%s" % (
-        opener, kind, mode, "" if other else " ai:1")]
+        opener, kind, mode, "" if other else " ai:%d" % ai)]
     if other:
         lines.append("%s> /game join" % other)
     lines.append("%s> /game start" % opener)
@@ -278,10 +281,39 @@ def run(binary, tmp):
                    "bob", "leaderboard after"))
     ll.check(after == before, "an aborted or tutorial game changed the "
              "ratings:\n%s\n%s" % (after, before))
+
+    # Two AI seats against alice: the AI level is one player, its seats
+    # not paired with each other, each paired with alice. Who of alice
+    # and the losing AI seat placed higher depends on points this test
+    # does not read, so one of the three outcomes must fit both.
+    sv_ai = model.get("supervillain", "ai:heuristic")
+    a, b = tuple(sv_alice[:3]), tuple(sv_ai[:3])
+    _, winner = play(lair, rng, "supervillain", "blitz", "alice", None, ai=2)
+    if winner == "alice":
+        outcomes = [(glicko(a, [(b[0], b[1], 1.0)] * 2),
+                     glicko(b, [(a[0], a[1], 0.0)] * 2))]
+    else:
+        outcomes = [(glicko(a, [(b[0], b[1], 0.0), (b[0], b[1], s)]),
+                     glicko(b, [(a[0], a[1], 1.0), (a[0], a[1], 1 - s)]))
+                    for s in (0.0, 0.5, 1.0)]
+    stats = reply(lair.send("alice> /game stats kind:supervillain"), "alice",
+                  "stats after the 3-seat game")
+    board = reply(lair.send("alice> /game leaderboard kind:supervillain"),
+                  "alice", "leaderboard after the 3-seat game")
+    wins = sv_alice[4] + (winner == "alice")
+    ai_wins = sv_ai[4] + (winner != "alice")
+    fits = [o for o in outcomes if stats.endswith(
+        stats_line(SV, [*o[0], sv_alice[3] + 1, wins]) + ".") and
+        "AI (heuristic) [AI level]: %s (%d games, %d win%s)" % (
+            words(o[1]), sv_ai[3] + 1, ai_wins, "" if ai_wins == 1 else "s")
+        in board]
+    ll.check(len(fits) >= 1, "the 3-seat game (winner %s) rated as none of "
+             "%r:\n%s\n%s" % (winner, outcomes, stats, board))
     lair.close()
-    return ("4 games rated as the paper's Glicko-2 says (stats, a "
-            "favourite villain, the leaderboard's order and threshold); an "
-            "aborted game and tutorial game #%d changed nothing" % learn_game)
+    return ("5 games rated as the paper's Glicko-2 says (stats, a "
+            "favourite villain, the leaderboard's order and threshold, two "
+            "AI seats as one player); an aborted game and tutorial game #%d "
+            "changed nothing" % learn_game)
 
 
 def rows(db, sql, args=()):
