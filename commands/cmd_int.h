@@ -123,7 +123,8 @@ void cmd_trim_cache(cmd_ctx *c);
 bool cmd_set_status(cmd_ctx *c, live *L, int status);
 /* Rates L's finished game (cmd_rating.c): every player's Glicko-2 rating
  * on the game's server, and the sides they played. Does nothing for a
- * game not over or whose config has "learn": true. False after failing
+ * game not over, whose config has "learn": true, or whose seats are all
+ * one player (AI seats of one level). False after failing
  * the command when a rating cannot be read or written. */
 bool cmd_rate_game(cmd_ctx *c, live *L);
 /* /game stats and /game leaderboard (cmd_rating.c). */

@@ -25,7 +25,6 @@
 typedef struct rated {
   char player[STO_ID_MAX + 1];
   char name[64];
-  unsigned seats; /* bit i: the player sat in seat i */
   sto_rating row; /* before the game */
 } rated;
 
@@ -73,9 +72,10 @@ bool cmd_rate_game(cmd_ctx *c, live *L) {
       memcpy(p[k].name, name, sizeof name);
       np++;
     }
-    p[k].seats |= 1u << i;
     of[i] = k;
   }
+  if (np < 2) /* AI seats of one level alone: nobody to compare with */
+    return true;
   const char *ruleset = L->row.ruleset, *guild = L->row.guild;
   for (int k = 0; k < np; k++) {
     sto_rc rc =
@@ -166,6 +166,18 @@ static void rating_words(const sto_rating *r, char *buf, size_t cap) {
   snprintf(buf, cap, "%.0f ± %.0f", to_double(r->rating), to_double(r->rd));
 }
 
+/* Whether r may read a server's ratings: not from a DM, which belongs to
+ * no server (false after a reply saying where to ask). */
+static bool on_a_server(cmd_ctx *c, const cmd_request *r, const char *what) {
+  if (!r->in_dm)
+    return true;
+  cmd_reply(c, r, NULL,
+            "Ratings are kept per server: ask %s in a channel of the server "
+            "whose games you mean.",
+            what);
+  return false;
+}
+
 /* The ruleset kind names, or NULL after an error reply; *given tells
  * whether kind was given at all. */
 static const eng_ruleset *kind_arg(cmd_ctx *c, const cmd_request *r,
@@ -240,6 +252,8 @@ static int stats_row(void *ctx, const sto_rating *r) {
 }
 
 void cmd_h_stats(cmd_ctx *c, const cmd_request *r) {
+  if (!on_a_server(c, r, "/game stats"))
+    return;
   bool given;
   const eng_ruleset *rs = kind_arg(c, r, &given);
   if (given && !rs)
@@ -355,6 +369,8 @@ static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
 }
 
 void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r) {
+  if (!on_a_server(c, r, "/game leaderboard"))
+    return;
   bool given;
   const eng_ruleset *rs = kind_arg(c, r, &given);
   if (given && !rs)

@@ -621,6 +621,10 @@ def check_ratings(t):
     check(dl.is_ephemeral(info) and "Nobody yet: 3 players are rated, none "
           "with a deviation below 110." in text,
           "/game leaderboard: %r" % text)
+    info = dl.slash(t.fake, "alice", "stats", dm=True)
+    check("Ratings are kept per server: ask /game stats in a channel" in
+          dl.answer_text(info), "/game stats in a DM: %r" %
+          dl.answer_text(info))
     return "rated (%s %.0f ± %.0f)" % (PLAYERS[winner[0]], best[0], best[1])
 
 
