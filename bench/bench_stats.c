@@ -113,7 +113,7 @@ static int fill(sto *db, long n, long players) {
         char side[16];
         snprintf(side, sizeof side, "villain_%d", (int)(rnd() % 6));
         sto_rating_put(db, &r);
-        sto_side_add(db, guild, kind, id[s], side);
+        sto_side_add(db, guild, kind, id[s], side, side);
       }
     }
     sto_rc rc = sto_tx_end(db, true);

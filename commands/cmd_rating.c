@@ -129,7 +129,8 @@ bool cmd_rate_game(cmd_ctx *c, live *L) {
     sto_rc rc = sto_rating_put(c->cfg.db, &next[k]);
     for (int i = 0; !rc && i < L->n_seats; i++)
       if (of[i] == k && res.side[i][0])
-        rc = sto_side_add(c->cfg.db, guild, ruleset, p[k].player, res.side[i]);
+        rc = sto_side_add(c->cfg.db, guild, ruleset, p[k].player, res.side[i],
+                          res.side_name[i]);
     if (rc) {
       cmd_fail(c,
                "Game #%" PRId64 " is over but its ratings could not be saved "
@@ -225,11 +226,12 @@ static int keep_row(void *ctx, const sto_rating *r) {
 
 static int stats_row(void *ctx, const sto_rating *r) {
   stats_text *t = ctx;
-  char rating[48], side[STO_ID_MAX + 1], words[48] = "";
+  char rating[48], side[STO_ID_MAX + 1], words[STO_SIDE_NAME_MAX] = "";
   int64_t side_games = 0;
   rating_words(r, rating, sizeof rating);
   if (!sto_side_top(t->c->cfg.db, r->guild, r->ruleset, r->player, side,
-                    sizeof side, &side_games))
+                    sizeof side, words, sizeof words, &side_games) &&
+      !words[0]) /* a ruleset that names no side: its id, as words */
     side_words(side, words, sizeof words);
   if (!t->name[0])
     snprintf(t->name, sizeof t->name, "%s", r->name);

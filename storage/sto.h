@@ -408,13 +408,18 @@ sto_rc sto_rating_top(sto *db, const char *guild, const char *ruleset,
 sto_rc sto_rating_count(sto *db, const char *guild, const char *ruleset,
                         long *n);
 /* Counts one more rated game of player on guild in ruleset played as side
- * (a villain's stable id); STO_INVALID for an empty or oversized side. */
+ * (a villain's stable id), whose display name is name (kept, the latest
+ * replacing an older one); STO_INVALID for an empty or oversized side or
+ * a name of STO_SIDE_NAME_MAX bytes or more. */
+#define STO_SIDE_NAME_MAX 64
 sto_rc sto_side_add(sto *db, const char *guild, const char *ruleset,
-                    const char *player, const char *side);
-/* The side player played most often (ties: the smallest id) into side,
- * and how often into *games; STO_NOT_FOUND when none was counted. */
+                    const char *player, const char *side, const char *name);
+/* The side player played most often (ties: the smallest id): its id into
+ * side, its display name into name (cap STO_SIDE_NAME_MAX is enough) and
+ * how often into *games; STO_NOT_FOUND when none was counted. */
 sto_rc sto_side_top(sto *db, const char *guild, const char *ruleset,
-                    const char *player, char *side, size_t cap, int64_t *games);
+                    const char *player, char *side, size_t cap, char *name,
+                    size_t ncap, int64_t *games);
 
 /* ---- transactions --------------------------------------------------------
  * A command's writes (moves, status, seats, settings, timers, audit, its

@@ -175,12 +175,12 @@
                 "ORDER BY rating DESC, rd, games DESC, player LIMIT ?4")       \
   X(RATING_COUNT, "SELECT COUNT(*) FROM ratings WHERE guild = ?1 AND "         \
                   "ruleset = ?2")                                              \
-  X(SIDE_ADD, "INSERT INTO sides(guild, ruleset, player, side, games) "        \
-              "VALUES(?1, ?2, ?3, ?4, 1) "                                     \
+  X(SIDE_ADD, "INSERT INTO sides(guild, ruleset, player, side, name, games) "  \
+              "VALUES(?1, ?2, ?3, ?4, ?5, 1) "                                 \
               "ON CONFLICT(guild, ruleset, player, side) "                     \
-              "DO UPDATE SET games = sides.games + 1")                         \
+              "DO UPDATE SET games = sides.games + 1, name = excluded.name")   \
   X(SIDE_TOP,                                                                  \
-    "SELECT side, games FROM sides WHERE guild = ?1 AND "                      \
+    "SELECT side, name, games FROM sides WHERE guild = ?1 AND "                \
     "ruleset = ?2 AND player = ?3 ORDER BY games DESC, side LIMIT 1")
 
 /* Where PostgreSQL's dialect must differ (sto_pg.c): the

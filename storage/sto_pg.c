@@ -163,6 +163,7 @@ static const char *const pg_migrations[] = {
     " ruleset TEXT NOT NULL,"
     " player TEXT NOT NULL,"
     " side TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
     " games BIGINT NOT NULL,"
     " PRIMARY KEY(guild, ruleset, player, side));",
     NULL};

@@ -148,11 +148,12 @@ sto_rc sto_rating_count(sto *db, const char *guild, const char *ruleset,
 }
 
 sto_rc sto_side_add(sto *db, const char *guild, const char *ruleset,
-                    const char *player, const char *side) {
+                    const char *player, const char *side, const char *name) {
   sto_stmt *s;
   sto_rc r;
   if (!db || !key_ok(guild, ruleset, player) || !side || !side[0] ||
-      !sto_fits(side, STO_ID_MAX + 1))
+      !sto_fits(side, STO_ID_MAX + 1) || !name ||
+      !sto_fits(name, STO_SIDE_NAME_MAX))
     return sto_spoil(db, STO_INVALID);
   if ((r = sto_stmt_get(db, ST_SIDE_ADD, &s)))
     return sto_spoil(db, r);
@@ -160,19 +161,21 @@ sto_rc sto_side_add(sto *db, const char *guild, const char *ruleset,
   sto_bind_text(s, 2, ruleset);
   sto_bind_text(s, 3, player);
   sto_bind_text(s, 4, side);
+  sto_bind_text(s, 5, name);
   r = sto_step_write(db, s);
   sto_stmt_put(db, ST_SIDE_ADD, s);
   return sto_spoil(db, r);
 }
 
 sto_rc sto_side_top(sto *db, const char *guild, const char *ruleset,
-                    const char *player, char *side, size_t cap,
-                    int64_t *games) {
+                    const char *player, char *side, size_t cap, char *name,
+                    size_t ncap, int64_t *games) {
   sto_stmt *s;
   sto_rc r, rc;
-  if (!db || !side || !cap || !games || !key_ok(guild, ruleset, player))
+  if (!db || !side || !cap || !name || !ncap || !games ||
+      !key_ok(guild, ruleset, player))
     return STO_INVALID;
-  side[0] = '\0';
+  side[0] = name[0] = '\0';
   *games = 0;
   if ((r = sto_stmt_get(db, ST_SIDE_TOP, &s)))
     return r;
@@ -181,13 +184,14 @@ sto_rc sto_side_top(sto *db, const char *guild, const char *ruleset,
   sto_bind_text(s, 3, player);
   rc = sto_step(s);
   if (rc == STO_ROW) {
-    if (!(r = sto_col_text(s, 0, side, cap)))
-      r = sto_col_i64(s, 1, games);
+    if (!(r = sto_col_text(s, 0, side, cap)) &&
+        !(r = sto_col_text(s, 1, name, ncap)))
+      r = sto_col_i64(s, 2, games);
   } else {
     r = rc == STO_OK ? STO_NOT_FOUND : rc;
   }
   if (r)
-    side[0] = '\0';
+    side[0] = name[0] = '\0';
   sto_stmt_put(db, ST_SIDE_TOP, s);
   return r;
 }

@@ -189,6 +189,7 @@ static const char *const migrations[] = {
     " ruleset TEXT NOT NULL,"
     " player TEXT NOT NULL,"
     " side TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
     " games INTEGER NOT NULL,"
     " PRIMARY KEY(guild, ruleset, player, side)) WITHOUT ROWID;",
 };

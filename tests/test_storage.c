@@ -1023,25 +1023,31 @@ static void test_ratings(void **state) {
   copy(r.player, sizeof r.player, "");
   assert_int_equal(sto_rating_put(db, &r), STO_INVALID);
   /* Sides: the most played, ties by id. */
-  char side[33];
+  char side[33], sname[STO_SIDE_NAME_MAX];
   int64_t n = -1;
+  assert_int_equal(sto_side_top(db, "g1", "villainous", "u1", side, sizeof side,
+                                sname, sizeof sname, &n),
+                   STO_NOT_FOUND);
   assert_int_equal(
-      sto_side_top(db, "g1", "villainous", "u1", side, sizeof side, &n),
-      STO_NOT_FOUND);
-  assert_int_equal(sto_side_add(db, "g1", "villainous", "u1", "zeta"), STO_OK);
-  assert_int_equal(sto_side_add(db, "g1", "villainous", "u1", "alpha"), STO_OK);
+      sto_side_add(db, "g1", "villainous", "u1", "zeta", "The Zeta"), STO_OK);
   assert_int_equal(
-      sto_side_top(db, "g1", "villainous", "u1", side, sizeof side, &n),
-      STO_OK);
+      sto_side_add(db, "g1", "villainous", "u1", "alpha", "Alpha One"), STO_OK);
+  assert_int_equal(sto_side_top(db, "g1", "villainous", "u1", side, sizeof side,
+                                sname, sizeof sname, &n),
+                   STO_OK);
   assert_string_equal(side, "alpha");
+  assert_string_equal(sname, "Alpha One");
   assert_int_equal(n, 1);
-  assert_int_equal(sto_side_add(db, "g1", "villainous", "u1", "zeta"), STO_OK);
   assert_int_equal(
-      sto_side_top(db, "g1", "villainous", "u1", side, sizeof side, &n),
-      STO_OK);
+      sto_side_add(db, "g1", "villainous", "u1", "zeta", "The Zeta"), STO_OK);
+  assert_int_equal(sto_side_top(db, "g1", "villainous", "u1", side, sizeof side,
+                                sname, sizeof sname, &n),
+                   STO_OK);
   assert_string_equal(side, "zeta");
+  assert_string_equal(sname, "The Zeta");
   assert_int_equal(n, 2);
-  assert_int_equal(sto_side_add(db, "g1", "villainous", "u1", ""), STO_INVALID);
+  assert_int_equal(sto_side_add(db, "g1", "villainous", "u1", "", "x"),
+                   STO_INVALID);
   sto_close(db);
 }
 
