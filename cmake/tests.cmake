@@ -127,6 +127,10 @@ endif()
 if(TARGET test_cmd_fields)
   target_link_libraries(test_cmd_fields PRIVATE lair_commands)
 endif()
+# test_glicko checks the rating functions of the command layer.
+if(TARGET test_glicko)
+  target_link_libraries(test_glicko PRIVATE lair_commands)
+endif()
 
 # test_storage also builds damaged and foreign database files by hand, and
 # (with LAIR_TEST_PG, a server tools/pg.sh started) makes a PostgreSQL
@@ -185,7 +189,7 @@ find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
                      history states commands deadline rematch windows
-                     pictures pg_tables learn)
+                     pictures pg_tables learn ratings)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py

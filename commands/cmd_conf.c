@@ -51,6 +51,10 @@ static const cmd_setting_def defs[] = {
      0, 2, 2, thread_words},
     {"mod_role", "a role id whose members are moderators (0: none)", 0,
      LONG_MAX, 0, NULL},
+    {"leaderboard_rd",
+     "/game leaderboard ranks a rating only when its deviation (the ± part) "
+     "is below this",
+     30, 350, 110, NULL},
 };
 #define N_DEFS (sizeof defs / sizeof defs[0])
 

@@ -1533,6 +1533,9 @@ bool cmd_commit(cmd_ctx *c, const cmd_request *r, live *L, int seat, int kind,
 }
 
 bool cmd_set_status(cmd_ctx *c, live *L, int status) {
+  if (status == STO_FINISHED && L->row.status != STO_FINISHED &&
+      !cmd_rate_game(c, L))
+    return false;
   sto_rc rc = sto_game_set_status(c->cfg.db, L->row.id, status, c->now);
   if (rc) {
     cmd_fail(c,

@@ -117,8 +117,19 @@ void cmd_fail(cmd_ctx *c, const char *fmt, ...)
 /* Drops the least recently used cached games beyond the cache's size;
  * only between requests. */
 void cmd_trim_cache(cmd_ctx *c);
-/* Sets L's status; false (the command failed) when it cannot be saved. */
+/* Sets L's status; false (the command failed) when it cannot be saved.
+ * A game that becomes finished is rated in the same transaction
+ * (cmd_rate_game). */
 bool cmd_set_status(cmd_ctx *c, live *L, int status);
+/* Rates L's finished game (cmd_rating.c): every player's Glicko-2 rating
+ * on the game's server, and the sides they played. Does nothing for a
+ * game not over, whose config has "learn": true, or whose seats are all
+ * one player (AI seats of one level). False after failing
+ * the command when a rating cannot be read or written. */
+bool cmd_rate_game(cmd_ctx *c, live *L);
+/* /game stats and /game leaderboard (cmd_rating.c). */
+void cmd_h_stats(cmd_ctx *c, const cmd_request *r);
+void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r);
 
 const char *cmd_status_name(int status);
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,

@@ -198,6 +198,9 @@ typedef struct eng_result {
    * "hive_queen"); "" when they do not. Random playouts count wins by
    * it. */
   char side[ENG_MAX_SEATS][32];
+  /* The side's display name for people ("The Hive Queen"); "" when seats
+   * do not differ. Ratings count the sides each player played. */
+  char side_name[ENG_MAX_SEATS][64];
 } eng_result;
 
 /* ---- rulesets ---------------------------------------------------------

@@ -369,6 +369,58 @@ sto_rc sto_kept_get(sto *db, const char *key, char *channel, size_t ccap,
 /* Forgets the keys recorded before the time `before`. */
 sto_rc sto_kept_prune(sto *db, int64_t before);
 
+/* ---- ratings ------------------------------------------------------------
+ * A Glicko-2 rating per (server, game, player), written in the
+ * transaction of a game's end (the commands layer computes it). player is
+ * a user id, or an AI level ("ai:heuristic") rated as a player of its
+ * own. Ratings, deviations and volatilities are stored in millionths, so
+ * both engines order them exactly alike. */
+#define STO_RATING_SCALE 1000000
+typedef struct sto_rating {
+  char guild[STO_ID_MAX + 1];     /* "" for the console */
+  char ruleset[STO_ID_MAX + 1];   /* "supervillain" */
+  char player[STO_ID_MAX + 1];    /* user id, or "ai:<level>" */
+  char name[64];                  /* display name at the last rated game */
+  int64_t rating, rd, volatility; /* millionths */
+  int64_t games, wins;
+  int64_t updated; /* Unix seconds of the last rated game */
+} sto_rating;
+
+/* Reads the rating of player in ruleset on guild into *out; STO_NOT_FOUND
+ * when they have none. */
+sto_rc sto_rating_get(sto *db, const char *guild, const char *ruleset,
+                      const char *player, sto_rating *out);
+/* Writes r (replacing the row of its guild, ruleset and player);
+ * STO_INVALID for an empty ruleset or player or an oversized field. */
+sto_rc sto_rating_put(sto *db, const sto_rating *r);
+/* Calls fn for each rating player holds on guild, by ruleset id; fn
+ * returning nonzero stops. */
+sto_rc sto_rating_list_player(sto *db, const char *guild, const char *player,
+                              int (*fn)(void *ctx, const sto_rating *r),
+                              void *ctx);
+/* Calls fn for the best `limit` ratings of ruleset on guild whose
+ * deviation is below rd_below (millionths): by rating, then the smaller
+ * deviation, more games, and player id, so the order is total. */
+sto_rc sto_rating_top(sto *db, const char *guild, const char *ruleset,
+                      int64_t rd_below, int limit,
+                      int (*fn)(void *ctx, const sto_rating *r), void *ctx);
+/* How many players of ruleset guild rates (*n). */
+sto_rc sto_rating_count(sto *db, const char *guild, const char *ruleset,
+                        long *n);
+/* Counts one more rated game of player on guild in ruleset played as side
+ * (a villain's stable id), whose display name is name (kept, the latest
+ * replacing an older one); STO_INVALID for an empty or oversized side or
+ * a name of STO_SIDE_NAME_MAX bytes or more. */
+#define STO_SIDE_NAME_MAX 64
+sto_rc sto_side_add(sto *db, const char *guild, const char *ruleset,
+                    const char *player, const char *side, const char *name);
+/* The side player played most often (ties: the smallest id): its id into
+ * side, its display name into name (cap STO_SIDE_NAME_MAX is enough) and
+ * how often into *games; STO_NOT_FOUND when none was counted. */
+sto_rc sto_side_top(sto *db, const char *guild, const char *ruleset,
+                    const char *player, char *side, size_t cap, char *name,
+                    size_t ncap, int64_t *games);
+
 /* ---- transactions --------------------------------------------------------
  * A command's writes (moves, status, seats, settings, timers, audit, its
  * request id) commit together or not at all: sto_tx_begin, the writes,

@@ -26,6 +26,10 @@
   "id, ruleset, ruleset_version, config, seed, guild, channel, creator, "      \
   "status, created, updated, moves, ai_due, version"
 
+#define RATING_COLUMNS                                                         \
+  "guild, ruleset, player, name, rating, rd, volatility, games, wins, "        \
+  "updated"
+
 /* Every write to a game's row, seats, invitations or moves advances its
  * version (sto_game.version): the statements that update the row do it
  * themselves, the others are followed by GAME_TOUCH. */
@@ -154,7 +158,30 @@
               "channel = excluded.channel, message = excluded.message, "       \
               "time = excluded.time")                                          \
   X(KEPT_GET, "SELECT channel, message FROM kept WHERE key = ?1")              \
-  X(KEPT_PRUNE, "DELETE FROM kept WHERE time < ?1")
+  X(KEPT_PRUNE, "DELETE FROM kept WHERE time < ?1")                            \
+  X(RATING_GET, "SELECT " RATING_COLUMNS " FROM ratings WHERE guild = ?1 "     \
+                "AND ruleset = ?2 AND player = ?3")                            \
+  X(RATING_PUT,                                                                \
+    "INSERT INTO ratings(" RATING_COLUMNS ") "                                 \
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "                         \
+    "ON CONFLICT(guild, player, ruleset) DO UPDATE SET "                       \
+    "name = excluded.name, rating = excluded.rating, rd = excluded.rd, "       \
+    "volatility = excluded.volatility, games = excluded.games, "               \
+    "wins = excluded.wins, updated = excluded.updated")                        \
+  X(RATING_LIST_PLAYER, "SELECT " RATING_COLUMNS " FROM ratings "              \
+                        "WHERE guild = ?1 AND player = ?2 ORDER BY ruleset")   \
+  X(RATING_TOP, "SELECT " RATING_COLUMNS " FROM ratings "                      \
+                "WHERE guild = ?1 AND ruleset = ?2 AND rd < ?3 "               \
+                "ORDER BY rating DESC, rd, games DESC, player LIMIT ?4")       \
+  X(RATING_COUNT, "SELECT COUNT(*) FROM ratings WHERE guild = ?1 AND "         \
+                  "ruleset = ?2")                                              \
+  X(SIDE_ADD, "INSERT INTO sides(guild, ruleset, player, side, name, games) "  \
+              "VALUES(?1, ?2, ?3, ?4, ?5, 1) "                                 \
+              "ON CONFLICT(guild, ruleset, player, side) "                     \
+              "DO UPDATE SET games = sides.games + 1, name = excluded.name")   \
+  X(SIDE_TOP,                                                                  \
+    "SELECT side, name, games FROM sides WHERE guild = ?1 AND "                \
+    "ruleset = ?2 AND player = ?3 ORDER BY games DESC, side LIMIT 1")
 
 /* Where PostgreSQL's dialect must differ (sto_pg.c): the
  * same name, its own text. GAME_LOCK holds the row against
@@ -173,7 +200,7 @@
 
 /* The schema version this build writes, on both engines.
  */
-#define STO_SCHEMA_VERSION 8
+#define STO_SCHEMA_VERSION 9
 
 typedef enum {
 #define ST_ENUM(name, sql) ST_##name,

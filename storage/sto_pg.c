@@ -143,6 +143,29 @@ static const char *const pg_migrations[] = {
     " message TEXT NOT NULL,"
     " time BIGINT NOT NULL);"
     "CREATE INDEX kept_by_time ON kept(time);",
+    /* 9: ratings and sides played (sto_rating_put, sto_side_add). */
+    "CREATE TABLE ratings("
+    " guild TEXT NOT NULL,"
+    " ruleset TEXT NOT NULL,"
+    " player TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " rating BIGINT NOT NULL,"
+    " rd BIGINT NOT NULL,"
+    " volatility BIGINT NOT NULL,"
+    " games BIGINT NOT NULL,"
+    " wins BIGINT NOT NULL,"
+    " updated BIGINT NOT NULL,"
+    " PRIMARY KEY(guild, player, ruleset));"
+    "CREATE INDEX ratings_by_rank ON ratings(guild, ruleset, rating DESC, "
+    "rd, games DESC, player);"
+    "CREATE TABLE sides("
+    " guild TEXT NOT NULL,"
+    " ruleset TEXT NOT NULL,"
+    " player TEXT NOT NULL,"
+    " side TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " games BIGINT NOT NULL,"
+    " PRIMARY KEY(guild, ruleset, player, side));",
     NULL};
 #define PG_MIGRATION_COUNT                                                     \
   ((int)(sizeof pg_migrations / sizeof pg_migrations[0]) - 1)
@@ -152,8 +175,8 @@ _Static_assert(PG_BASE_VERSION + PG_MIGRATION_COUNT == STO_SCHEMA_VERSION,
 
 /* The tables a database of the current version has. */
 static const char *const pg_tables[] = {
-    "games", "seats",    "moves",   "snapshots", "settings", "timers",
-    "audit", "requests", "invites", "lines",     "kept",     NULL};
+    "games",    "seats",   "moves", "snapshots", "settings", "timers", "audit",
+    "requests", "invites", "lines", "kept",      "ratings",  "sides",  NULL};
 
 /* ---- the handle -------------------------------------------------------- */
 

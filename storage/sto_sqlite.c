@@ -164,6 +164,34 @@ static const char *const migrations[] = {
     " message TEXT NOT NULL,"
     " time INTEGER NOT NULL) WITHOUT ROWID;"
     "CREATE INDEX kept_by_time ON kept(time);",
+    /* 9: Glicko-2 ratings per server, game and player, and how often each
+     * player played each side (a villain), written with a game's end.
+     * Ratings are integers in millionths, so both engines store and order
+     * them exactly alike. ratings_by_rank is the leaderboard's order, so
+     * its top 10 is read from the index's start without a sort; the
+     * primary key puts a player's ratings together for /game stats. */
+    "CREATE TABLE ratings("
+    " guild TEXT NOT NULL,"
+    " ruleset TEXT NOT NULL,"
+    " player TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " rating INTEGER NOT NULL,"
+    " rd INTEGER NOT NULL,"
+    " volatility INTEGER NOT NULL,"
+    " games INTEGER NOT NULL,"
+    " wins INTEGER NOT NULL,"
+    " updated INTEGER NOT NULL,"
+    " PRIMARY KEY(guild, player, ruleset)) WITHOUT ROWID;"
+    "CREATE INDEX ratings_by_rank ON ratings(guild, ruleset, rating DESC, "
+    "rd, games DESC, player);"
+    "CREATE TABLE sides("
+    " guild TEXT NOT NULL,"
+    " ruleset TEXT NOT NULL,"
+    " player TEXT NOT NULL,"
+    " side TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " games INTEGER NOT NULL,"
+    " PRIMARY KEY(guild, ruleset, player, side)) WITHOUT ROWID;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof migrations / sizeof migrations[0]))
@@ -435,7 +463,8 @@ static const struct {
   const char *name;
 } tables[] = {{1, "games"},    {1, "seats"},  {1, "moves"}, {1, "snapshots"},
               {1, "settings"}, {3, "timers"}, {3, "audit"}, {4, "requests"},
-              {5, "invites"},  {6, "lines"},  {8, "kept"}};
+              {5, "invites"},  {6, "lines"},  {8, "kept"},  {9, "ratings"},
+              {9, "sides"}};
 
 /* Whether every table of the file's schema version is in its schema (a
  * read of the schema pages only). */

@@ -897,9 +897,9 @@ static void test_kept(void **state) {
   sto *db = open_ok(f->path);
   char ch[24], msg[24];
 
-  assert_int_equal(sto_kept_get(db, "c:200:t:1:3", ch, sizeof ch, msg,
-                                sizeof msg),
-                   STO_NOT_FOUND);
+  assert_int_equal(
+      sto_kept_get(db, "c:200:t:1:3", ch, sizeof ch, msg, sizeof msg),
+      STO_NOT_FOUND);
   assert_int_equal(sto_kept_set(db, "c:200:t:1:3", "200", "901", 100), STO_OK);
   assert_int_equal(sto_kept_set(db, "d:7:t:1:3", "300", "902", 200), STO_OK);
   assert_int_equal(
@@ -928,6 +928,126 @@ static void test_kept(void **state) {
   assert_int_equal(
       sto_kept_get(db, "d:7:t:1:3", ch, sizeof ch, msg, sizeof msg), STO_OK);
   assert_string_equal(msg, "902");
+  sto_close(db);
+}
+
+static int collect_rating(void *ctx, const sto_rating *r) {
+  char *out = ctx;
+  size_t n = strlen(out);
+  snprintf(out + n, 256 - n, "%s%s", n ? "," : "", r->player);
+  return 0;
+}
+
+/* Ratings per (guild, ruleset, player): replaced in place, listed per
+ * player by ruleset, and ranked for the leaderboard by rating, then the
+ * smaller deviation, more games and the player id, below a deviation
+ * threshold; sides counted per player. */
+static void test_ratings(void **state) {
+  fixture *f = fx(state);
+  sto *db = open_ok(f->path);
+  sto_rating r, got;
+  memset(&r, 0, sizeof r);
+  copy(r.guild, sizeof r.guild, "g1");
+  copy(r.ruleset, sizeof r.ruleset, "supervillain");
+  copy(r.player, sizeof r.player, "u1");
+  copy(r.name, sizeof r.name, "One");
+  assert_int_equal(sto_rating_get(db, "g1", "supervillain", "u1", &got),
+                   STO_NOT_FOUND);
+  r.rating = 1500000000;
+  r.rd = 200000000;
+  r.volatility = 60000;
+  r.games = 1;
+  r.wins = 1;
+  r.updated = 77;
+  assert_int_equal(sto_rating_put(db, &r), STO_OK);
+  r.rating = 1520123456;
+  r.rd = 90000000;
+  r.games = 2;
+  assert_int_equal(sto_rating_put(db, &r), STO_OK);
+  assert_int_equal(sto_rating_get(db, "g1", "supervillain", "u1", &got),
+                   STO_OK);
+  assert_string_equal(got.name, "One");
+  assert_true(got.rating == 1520123456 && got.rd == 90000000 &&
+              got.volatility == 60000 && got.games == 2 && got.wins == 1 &&
+              got.updated == 77);
+  /* Another server's rating is its own. */
+  assert_int_equal(sto_rating_get(db, "g2", "supervillain", "u1", &got),
+                   STO_NOT_FOUND);
+  /* u2 ties u1 on rating with a smaller deviation; u3 ties u2 on both
+   * with fewer games; u4 ties u3 on everything (id decides); u5's
+   * deviation is too wide to rank. */
+  const struct {
+    const char *p;
+    int64_t rating, rd, games;
+  } rows[] = {{"u2", 1520123456, 80000000, 5},
+              {"u3", 1520123456, 80000000, 4},
+              {"u4", 1520123456, 80000000, 4},
+              {"u5", 1800000000, 150000000, 9},
+              {"ai:heuristic", 1400000000, 50000000, 30}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    copy(r.player, sizeof r.player, rows[i].p);
+    r.rating = rows[i].rating;
+    r.rd = rows[i].rd;
+    r.games = rows[i].games;
+    assert_int_equal(sto_rating_put(db, &r), STO_OK);
+  }
+  char list[256] = "";
+  assert_int_equal(sto_rating_top(db, "g1", "supervillain", 110000000, 10,
+                                  collect_rating, list),
+                   STO_OK);
+  assert_string_equal(list, "u2,u3,u4,u1,ai:heuristic");
+  list[0] = '\0';
+  assert_int_equal(sto_rating_top(db, "g1", "supervillain", 110000000, 2,
+                                  collect_rating, list),
+                   STO_OK);
+  assert_string_equal(list, "u2,u3");
+  list[0] = '\0';
+  assert_int_equal(
+      sto_rating_top(db, "g1", "galactic", 110000000, 10, collect_rating, list),
+      STO_OK);
+  assert_string_equal(list, "");
+  long count = -1;
+  assert_int_equal(sto_rating_count(db, "g1", "supervillain", &count), STO_OK);
+  assert_int_equal(count, 6);
+  assert_int_equal(sto_rating_count(db, "g2", "supervillain", &count), STO_OK);
+  assert_int_equal(count, 0);
+  /* A player's ratings, one per game, by ruleset id. */
+  copy(r.ruleset, sizeof r.ruleset, "galactic");
+  copy(r.player, sizeof r.player, "u1");
+  assert_int_equal(sto_rating_put(db, &r), STO_OK);
+  list[0] = '\0';
+  assert_int_equal(sto_rating_list_player(db, "g1", "u1", collect_rating, list),
+                   STO_OK);
+  assert_string_equal(list, "u1,u1");
+  /* Bad keys change nothing. */
+  copy(r.player, sizeof r.player, "");
+  assert_int_equal(sto_rating_put(db, &r), STO_INVALID);
+  /* Sides: the most played, ties by id. */
+  char side[33], sname[STO_SIDE_NAME_MAX];
+  int64_t n = -1;
+  assert_int_equal(sto_side_top(db, "g1", "villainous", "u1", side, sizeof side,
+                                sname, sizeof sname, &n),
+                   STO_NOT_FOUND);
+  assert_int_equal(
+      sto_side_add(db, "g1", "villainous", "u1", "zeta", "The Zeta"), STO_OK);
+  assert_int_equal(
+      sto_side_add(db, "g1", "villainous", "u1", "alpha", "Alpha One"), STO_OK);
+  assert_int_equal(sto_side_top(db, "g1", "villainous", "u1", side, sizeof side,
+                                sname, sizeof sname, &n),
+                   STO_OK);
+  assert_string_equal(side, "alpha");
+  assert_string_equal(sname, "Alpha One");
+  assert_int_equal(n, 1);
+  assert_int_equal(
+      sto_side_add(db, "g1", "villainous", "u1", "zeta", "The Zeta"), STO_OK);
+  assert_int_equal(sto_side_top(db, "g1", "villainous", "u1", side, sizeof side,
+                                sname, sizeof sname, &n),
+                   STO_OK);
+  assert_string_equal(side, "zeta");
+  assert_string_equal(sname, "The Zeta");
+  assert_int_equal(n, 2);
+  assert_int_equal(sto_side_add(db, "g1", "villainous", "u1", "", "x"),
+                   STO_INVALID);
   sto_close(db);
 }
 
@@ -1341,6 +1461,8 @@ static void test_migration_5(void **state) {
            "DROP TABLE lines;"
            "DROP TABLE invites;"
            "DROP TABLE kept;"
+           "DROP TABLE ratings;"
+           "DROP TABLE sides;"
            "ALTER TABLE games DROP COLUMN version;"
            "ALTER TABLE timers DROP COLUMN turn;"
            "PRAGMA user_version = 4;"
@@ -2012,7 +2134,8 @@ static void pg_refused(void **state) {
 
   /* Someone else's games table, no lair_meta. */
   raw_exec(f->path, "DROP TABLE lair_meta, games, seats, moves, snapshots, "
-                    "settings, timers, audit, requests, invites, lines, kept "
+                    "settings, timers, audit, requests, invites, lines, kept, "
+                    "ratings, sides "
                     "CASCADE; CREATE TABLE games(x INTEGER); "
                     "INSERT INTO games VALUES(5)");
   assert_int_equal(sto_open(f->path, &db, err, sizeof err), STO_CORRUPT);
@@ -2073,6 +2196,7 @@ static void pg_two_starts(void **state) {
   X(test_snapshots)                                                            \
   X(test_settings)                                                             \
   X(test_kept)                                                                 \
+  X(test_ratings)                                                              \
   X(test_timers)                                                               \
   X(test_invites)                                                              \
   X(test_versions)                                                             \

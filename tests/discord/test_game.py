@@ -35,6 +35,9 @@ from the same database (`lair local --json`, `!restart` + `!dump 2`):
   names no card that is in a hand or a deck at the end;
 - a stale button (an older version) gets a clear ephemeral error and
   changes nothing; a non-player's /game start, hand and move are refused;
+- after the end, every player's /game stats and a non-player's
+  /game leaderboard are ephemeral: one game each, the winner's wins and
+  Glicko-2 rating exact, nobody ranked yet (deviations above 110);
 - the fake saw no violation and no unexpected 429; SIGTERM ends the bot
   with status 0 and no sanitizer report; the token is in no log line.
 """
@@ -51,6 +54,7 @@ from discordlib import check
 
 sys.path.insert(0, os.path.join(dl.ROOT, "tests", "local"))
 import lairlocal as ll  # noqa: E402
+from test_ratings import glicko  # noqa: E402
 
 CHANNEL2 = "1187000000000000201"
 PLAYERS = ["alice", "bob", "carol"]
@@ -524,6 +528,7 @@ def run(binary, openapi, tmp):
               t.stats["killed_applied"] + t.stats["killed_lost"] == 1,
               "the game ended before the drop, the kill or the fixture")
         finish(t)
+        rated = check_ratings(t)
         stats = fake.no_violations()
         bot.stop()
         check(dl.TOKEN not in bot.all_stderr(), "the token is in the log")
@@ -533,14 +538,14 @@ def run(binary, openapi, tmp):
                 "%d interactions answered in time, %d channel messages "
                 "checked (%d turn tables), %d hands checked against the state and %d against "
                 "their recipient, stale and foreign clicks refused, "
-                "gateway resumed, SIGKILL survived, %d REST requests, 0 "
+                "gateway resumed, SIGKILL survived, %s, %d REST requests, 0 "
                 "violations" % (
                     t.version, st["button_clicks"] + st["select_clicks"],
                     st["button_clicks"], st["select_clicks"],
                     t.version - st["button_clicks"] - st["select_clicks"],
                     st["by_label"], n_big, st["answered"],
                     st["channel_messages"], st["tables"], st["hands"],
-                    st["private_hands"], stats["requests"]))
+                    st["private_hands"], rated, stats["requests"]))
 
 
 def drop_and_move(t, rng):
@@ -583,6 +588,44 @@ def kill_mid_move(t, rng, while_down):
                       moved=False)
     t.follow(dl.answer_text(info))
     dl.wait_buckets(killed)
+
+
+def check_ratings(t):
+    """After the end: /game stats and /game leaderboard, ephemeral, with
+    the game's numbers. The winner beat two new players (1500 ± 200): its
+    rating is the Glicko-2 of two wins against them; the others lost to
+    it and rank no higher than 1500."""
+    winner = [s for s in range(3) if t.state["winners"] >> s & 1]
+    check(len(winner) == 1, "winners %r" % winner)
+    new = (1500.0, 200.0, 0.06)
+    best = glicko(new, [(1500.0, 200.0, 1.0)] * 2)
+    for s, p in enumerate(PLAYERS):
+        info = dl.slash(t.fake, p, "stats", dl.options(kind="supervillain"))
+        text = dl.answer_text(info)
+        check(dl.is_ephemeral(info), "/game stats was not ephemeral")
+        m = re.search(r"\*\*Supervillain: This Galaxy Is Mine!\*\*: 1 game, "
+                      r"(\d) wins? \(\d+%\), rating (\d+) ± (\d+)\.$", text)
+        check(m and text.startswith("**Statistics of %s**" % p),
+              "%s's /game stats: %r" % (p, text))
+        wins, rating = int(m.group(1)), int(m.group(2))
+        if s == winner[0]:
+            check(wins == 1 and (rating, int(m.group(3))) ==
+                  (round(best[0]), round(best[1])),
+                  "the winner %s's stats %r, not %.0f ± %.0f" %
+                  (p, text, best[0], best[1]))
+        else:
+            check(wins == 0 and rating <= 1500, "%s lost: %r" % (p, text))
+    info = dl.slash(t.fake, "mallory", "leaderboard",
+                    dl.options(kind="supervillain"))
+    text = dl.answer_text(info)
+    check(dl.is_ephemeral(info) and "Nobody yet: 3 players are rated, none "
+          "with a deviation below 110." in text,
+          "/game leaderboard: %r" % text)
+    info = dl.slash(t.fake, "alice", "stats", dm=True)
+    check("Ratings are kept per server: ask /game stats in a channel" in
+          dl.answer_text(info), "/game stats in a DM: %r" %
+          dl.answer_text(info))
+    return "rated (%s %.0f ± %.0f)" % (PLAYERS[winner[0]], best[0], best[1])
 
 
 def finish(t):

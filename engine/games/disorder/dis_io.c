@@ -1140,8 +1140,11 @@ void dis_result(const void *st, eng_result *r) {
   snprintf(r->reason, sizeof r->reason, "%s", s->reason);
   for (int p = 0; p < DIS_PLAYERS; p++) {
     r->score[p] = s->n_minted[p];
-    if (d && s->design[p] >= 0 && s->design[p] < d->n_designs)
+    if (d && s->design[p] >= 0 && s->design[p] < d->n_designs) {
       snprintf(r->side[p], sizeof r->side[p], "%s",
                d->designs[s->design[p]].id);
+      snprintf(r->side_name[p], sizeof r->side_name[p], "%s",
+               d->designs[s->design[p]].name);
+    }
   }
 }

@@ -965,6 +965,8 @@ static void gal_result(const void *st, eng_result *r) {
     r->score[p] = gal_on_board(s, p);
     snprintf(r->side[p], sizeof r->side[p], "%s",
              gal_player_no(s, p) == 1 ? "red" : "purple");
+    snprintf(r->side_name[p], sizeof r->side_name[p], "%s",
+             gal_player_no(s, p) == 1 ? "Red" : "Purple");
   }
   if (!r->over)
     return;

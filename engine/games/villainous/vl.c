@@ -3646,8 +3646,10 @@ static void vl_result(const void *st, eng_result *r) {
   for (int p = 0; p < s->players; p++) {
     r->score[p] = vl_progress(s, p);
     const vl_villain *v = vl_villain_of(s, p);
-    if (v)
+    if (v) {
       snprintf(r->side[p], sizeof r->side[p], "%s", v->id);
+      snprintf(r->side_name[p], sizeof r->side_name[p], "%s", v->name);
+    }
   }
   snprintf(r->reason, sizeof r->reason, "%s", vl_end_name(s));
 }
