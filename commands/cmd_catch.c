@@ -1,0 +1,286 @@
+/*
+ * cmd_catch.c: what brings a player of a slow game back up to date: the
+ * header that names the game in each of its DMs, the "since your last
+ * turn" summary that opens a turn's DM, and the summary of a game that
+ * has ended.
+ *
+ * All of it is read from the lines stored with each move (cmd_commit)
+ * as the recipient may read them (public lines and their own seat's,
+ * never another seat's) and from the game's public view, so it is the
+ * same for every ruleset.
+ *
+ * "Concerns you": a line of another seat's answer that names the
+ * player's seat (stored lines say "Villain N" for seat N-1 before names
+ * are put in), such as an attack at them or a card taken from them.
+ *
+ * A seat's biggest moment, in the end summary: that seat's answer that
+ * did the most, counted as the public lines it produced (the earliest
+ * of equals); a simple rule that needs no ruleset's notion of points.
+ */
+#include "cmd_int.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- the header of a game's DMs ---------------------------------------- */
+
+void cmd_dm_header(const live *L, char *out, size_t cap) {
+  if (L->row.guild[0])
+    snprintf(out, cap, "_Game #%" PRId64 " (%s) in <#%s>_", L->row.id,
+             cmd_game_name(L), L->row.channel);
+  else
+    snprintf(out, cap, "_Game #%" PRId64 " (%s) in channel %s_", L->row.id,
+             cmd_game_name(L), L->row.channel);
+}
+
+bool cmd_table_key(const live *L, char *out, size_t cap) {
+  if (!L->g || (L->row.status != STO_RUNNING && L->row.status != STO_FINISHED))
+    return false;
+  snprintf(out, cap, "turn:%d", L->g->prompt.turn);
+  return true;
+}
+
+/* ---- reading the lines --------------------------------------------------- */
+
+/* Whether text names seat s ("Villain N", N not followed by a digit). */
+static bool names_seat(const char *text, int s) {
+  char who[24];
+  int n = snprintf(who, sizeof who, "Villain %d", s + 1);
+  for (const char *p = strstr(text, who); p; p = strstr(p + 1, who))
+    if (p[n] < '0' || p[n] > '9')
+      return true;
+  return false;
+}
+
+typedef struct since_ctx {
+  int seat;
+  int64_t last; /* the seat's last answer, -1 before any */
+  int64_t from; /* collect lines of moves after this seq */
+  int answers[ENG_MAX_SEATS];
+  int64_t answer_seq[ENG_MAX_SEATS]; /* the last move counted per seat */
+  char last_line[ENG_MAX_SEATS][160];
+  char about[2][200]; /* the first lines that concern the seat */
+  int n_about;
+  bool collect;
+} since_ctx;
+
+static int find_last(void *ctx, const sto_line *l) {
+  since_ctx *x = ctx;
+  if (l->mover == x->seat && l->seq > x->last)
+    x->last = l->seq;
+  return 0;
+}
+
+static void cut_copy(char *dst, size_t cap, const char *src) {
+  snprintf(dst, cap, "%s", src);
+  if (strlen(src) >= cap && cap > 4)
+    memcpy(dst + cap - 4, "...", 4);
+}
+
+static int collect_since(void *ctx, const sto_line *l) {
+  since_ctx *x = ctx;
+  if (l->seq <= x->from || l->mover < 0 || l->mover >= ENG_MAX_SEATS ||
+      l->mover == x->seat)
+    return 0;
+  if (x->answer_seq[l->mover] != l->seq) {
+    x->answer_seq[l->mover] = l->seq;
+    x->answers[l->mover]++;
+  }
+  cut_copy(x->last_line[l->mover], sizeof x->last_line[0], l->text);
+  if (names_seat(l->text, x->seat)) {
+    if (x->n_about < 2)
+      cut_copy(x->about[x->n_about], sizeof x->about[0], l->text);
+    x->n_about++;
+  }
+  return 0;
+}
+
+/* ---- since your last turn ------------------------------------------------ */
+
+void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
+                    size_t cap) {
+  out[0] = '\0';
+  if (seat < 0 || seat >= L->n_seats || cap == 0)
+    return;
+  since_ctx *x = calloc(1, sizeof *x);
+  if (!x)
+    return;
+  x->seat = seat;
+  x->last = -1;
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->answer_seq[s] = -1;
+  if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, seat, find_last,
+                    x) ||
+      x->last < 0) { /* a first decision has nothing to catch up on */
+    free(x);
+    return;
+  }
+  x->from = x->last;
+  if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, seat, collect_since,
+                    x)) {
+    free(x);
+    return;
+  }
+  char raw[CMD_TEXT_MAX];
+  size_t o = (size_t)snprintf(raw, sizeof raw, "**Since your last turn:** ");
+  int total = 0;
+  for (int s = 0; s < L->n_seats; s++)
+    total += x->answers[s];
+  if (total == 0) {
+    free(x);
+    return;
+  }
+  if (x->n_about == 0)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "nothing aimed at you.");
+  for (int i = 0; i < x->n_about && i < 2 && o < sizeof raw; i++)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "%s%s", i ? " " : "",
+                          x->about[i]);
+  if (x->n_about > 2 && o < sizeof raw)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, " (%d more about you)",
+                          x->n_about - 2);
+  if (o < sizeof raw)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "\n");
+  bool first = true;
+  for (int s = 0; s < L->n_seats && o < sizeof raw; s++) {
+    if (!x->answers[s])
+      continue;
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "%sVillain %d: %d answer%s",
+                          first ? "" : "; ", s + 1, x->answers[s],
+                          x->answers[s] == 1 ? "" : "s");
+    if (x->last_line[s][0] && o < sizeof raw)
+      o += (size_t)snprintf(raw + o, sizeof raw - o, ", last: %s",
+                            x->last_line[s]);
+    first = false;
+  }
+  if (o < sizeof raw)
+    snprintf(raw + o, sizeof raw - o, " (all: /game log since:me)");
+  cmd_names(L, raw, out, cap);
+  free(x);
+}
+
+/* ---- the end of a game --------------------------------------------------- */
+
+typedef struct moment_ctx {
+  int64_t seq;                  /* the move being counted */
+  int mover, lines;             /* its seat and public lines so far */
+  char first[STO_LINE_MAX + 1]; /* its first line */
+  int best[ENG_MAX_SEATS];      /* each seat's most lines in one move */
+  int64_t best_seq[ENG_MAX_SEATS];
+  char best_text[ENG_MAX_SEATS][200];
+} moment_ctx;
+
+static void moment_close(moment_ctx *x) {
+  if (x->seq < 0 || x->mover < 0 || x->mover >= ENG_MAX_SEATS)
+    return;
+  if (x->lines > x->best[x->mover]) {
+    x->best[x->mover] = x->lines;
+    x->best_seq[x->mover] = x->seq;
+    cut_copy(x->best_text[x->mover], sizeof x->best_text[0], x->first);
+  }
+}
+
+static int count_moment(void *ctx, const sto_line *l) {
+  moment_ctx *x = ctx;
+  if (l->seq != x->seq) {
+    moment_close(x);
+    x->seq = l->seq;
+    x->mover = l->mover;
+    x->lines = 0;
+    cmd_copy(x->first, sizeof x->first, l->text);
+  }
+  x->lines++;
+  return 0;
+}
+
+/* "3 days 4 hours", "2 hours 5 minutes", "12 minutes". */
+static void duration(int64_t secs, char *out, size_t cap) {
+  if (secs < 0)
+    secs = 0;
+  int64_t d = secs / 86400, h = secs % 86400 / 3600, m = secs % 3600 / 60;
+  if (d)
+    snprintf(out, cap, "%" PRId64 " day%s %" PRId64 " hour%s", d,
+             d == 1 ? "" : "s", h, h == 1 ? "" : "s");
+  else if (h)
+    snprintf(out, cap, "%" PRId64 " hour%s %" PRId64 " minute%s", h,
+             h == 1 ? "" : "s", m, m == 1 ? "" : "s");
+  else
+    snprintf(out, cap, "%" PRId64 " minute%s", m, m == 1 ? "" : "s");
+}
+
+void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
+  char *raw = malloc(CMD_TEXT_MAX * 2), *text = malloc(CMD_TEXT_MAX * 2);
+  moment_ctx *x = calloc(1, sizeof *x);
+  if (!raw || !text || !x) {
+    free(raw);
+    free(text);
+    free(x);
+    return;
+  }
+  size_t cap = CMD_TEXT_MAX - 100, o;
+  char res[400], took[80];
+  eng_result result;
+  eng_game_result(L->g, &result);
+  size_t w = cmd_winners(L, &result, "Nobody wins", res, sizeof res);
+  snprintf(res + w, sizeof res - w, ", because %s.", result.reason);
+  duration(c->now - L->row.created, took, sizeof took);
+  o = (size_t)snprintf(raw, cap,
+                       "**Summary of game #%" PRId64 " (%s)**\n%s\n"
+                       "%d turn%s, %" PRId64 " answer%s, in %s.\n",
+                       L->row.id, cmd_game_name(L), res, L->g->prompt.turn,
+                       L->g->prompt.turn == 1 ? "" : "s", L->row.moves,
+                       L->row.moves == 1 ? "" : "s", took);
+  /* The final table: each seat's summary line of the public view (its
+   * points, where the game has them). */
+  json_t *v = L->g->rs->view(L->g->state, -1);
+  for (int s = 0; v && s < L->n_seats && o < cap; s++) {
+    char seatbuf[CMD_FIELD_VALUE_MAX * 2];
+    seatbuf[0] = '\0';
+    L->g->rs->render(v, ENG_RENDER_SEAT(s), seatbuf, sizeof seatbuf);
+    char *nl = strchr(seatbuf, '\n');
+    if (nl)
+      *nl = '\0';
+    if (!seatbuf[0])
+      break;
+    if (s == 0)
+      o += (size_t)snprintf(raw + o, cap - o, "**Final table:**\n");
+    if (o < cap)
+      o += (size_t)snprintf(raw + o, cap - o, "- %s\n", seatbuf);
+  }
+  json_decref(v);
+  x->seq = -1;
+  x->mover = -1;
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->best_seq[s] = -1;
+  if (!sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, -1, count_moment,
+                     x)) {
+    moment_close(x);
+    bool head = false;
+    for (int s = 0; s < L->n_seats && s < ENG_MAX_SEATS && o < cap; s++) {
+      if (x->best_seq[s] < 0)
+        continue;
+      if (!head)
+        o += (size_t)snprintf(raw + o, cap - o,
+                              "**Biggest moments** (the answer that did "
+                              "most):\n");
+      head = true;
+      if (o < cap)
+        o += (size_t)snprintf(raw + o, cap - o,
+                              "- Villain %d, move %" PRId64 ": %s\n", s + 1,
+                              x->best_seq[s] + 1, x->best_text[s]);
+    }
+  }
+  if (o < cap)
+    snprintf(raw + o, cap - o,
+             "Play again: /game rematch game:%" PRId64
+             ". The record: /game export game:%" PRId64 ".",
+             L->row.id, L->row.id);
+  cmd_names(L, raw, text, CMD_TEXT_MAX);
+  cmd_send_end(c, r, L, text);
+  free(raw);
+  free(text);
+  free(x);
+}
