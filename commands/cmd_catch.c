@@ -61,8 +61,8 @@ typedef struct since_ctx {
   int64_t last; /* the seat's last answer, -1 before any */
   int64_t from; /* collect lines of moves after this seq */
   int answers[ENG_MAX_SEATS];
-  int64_t answer_seq[ENG_MAX_SEATS]; /* the last move counted per seat */
-  char last_line[ENG_MAX_SEATS][160];
+  int64_t answer_seq[ENG_MAX_SEATS];  /* the last move counted per seat */
+  char last_line[ENG_MAX_SEATS][160]; /* the first line of its last move */
   char about[2][200]; /* the first lines that concern the seat */
   int n_about;
   bool collect;
@@ -86,11 +86,14 @@ static int collect_since(void *ctx, const sto_line *l) {
   if (l->seq <= x->from || l->mover < 0 || l->mover >= ENG_MAX_SEATS ||
       l->mover == x->seat)
     return 0;
-  if (x->answer_seq[l->mover] != l->seq) {
+  if (x->answer_seq[l->mover] != l->seq) { /* a move's first line */
     x->answer_seq[l->mover] = l->seq;
     x->answers[l->mover]++;
+    cut_copy(x->last_line[l->mover], sizeof x->last_line[0], l->text);
+    size_t n = strlen(x->last_line[l->mover]);
+    if (n > 0 && x->last_line[l->mover][n - 1] == '.')
+      x->last_line[l->mover][n - 1] = '\0'; /* the list goes on */
   }
-  cut_copy(x->last_line[l->mover], sizeof x->last_line[0], l->text);
   if (names_seat(l->text, x->seat)) {
     if (x->n_about < 2)
       cut_copy(x->about[x->n_about], sizeof x->about[0], l->text);
@@ -157,7 +160,7 @@ void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
     first = false;
   }
   if (o < sizeof raw)
-    snprintf(raw + o, sizeof raw - o, " (all: /game log since:me)");
+    snprintf(raw + o, sizeof raw - o, ". All of it: /game log since:me");
   cmd_names(L, raw, out, cap);
   free(x);
 }

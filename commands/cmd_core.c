@@ -481,15 +481,27 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
 void cmd_send_end(cmd_ctx *c, const cmd_request *r, const live *L,
                   const char *text) {
   (void)r; /* a game's messages belong to its channel */
-  char dm[CMD_TEXT_MAX + 1], head[200];
+  char dm[CMD_TEXT_MAX + 1], head[200], title[160];
+  /* In the channel a kept message of its own (edit key "end"), so that
+   * it is posted where the game is, never as the answer to the last
+   * move's interaction. */
+  snprintf(title, sizeof title, "%s - game #%" PRId64 ", summary",
+           cmd_game_name(L), L->row.id);
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
   cmd_msg m = {.to = CMD_TO_CHANNEL,
                .channel = L->row.channel,
                .game = L->row.id,
                .status = L->row.status,
                .version = L->row.moves,
                .text = text,
+               .edit = "end",
+               .title = title,
+               .colour = rs ? rs->colour : 0,
                .ended = true};
   cmd_deliver(c, &m);
+  m.edit = NULL;
+  m.title = NULL;
+  m.colour = 0;
   cmd_dm_header(L, head, sizeof head);
   snprintf(dm, sizeof dm, "%s\n%s", head, text);
   cmd_utf8_repair(dm);

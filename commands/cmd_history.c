@@ -444,7 +444,7 @@ static const char *person_of(cmd_ctx *c, const live *L, int seat,
   return buf->name;
 }
 
-/* compact: one row per move, its lines joined by "; " (the catch-up of
+/* compact: one row per move, its lines (sentences) joined (the catch-up of
  * /game log since:me). */
 static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
                          bool compact, rows *out) {
@@ -483,7 +483,7 @@ static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
                                   e->seq + 1, e->text);
       for (size_t j = i + 1;
            compact && j < a->n && !a->e[j].first && o < sizeof buf; j++)
-        o += (size_t)snprintf(buf + o, sizeof buf - o, "; %s", a->e[j].text);
+        o += (size_t)snprintf(buf + o, sizeof buf - o, " %s", a->e[j].text);
       if (o < sizeof buf)
         snprintf(buf + o, sizeof buf - o, "%s", who);
     } else

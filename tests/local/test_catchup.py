@@ -140,7 +140,7 @@ def check_catchup(lair, db, who, stats):
         seen = [t for seat, t in by_seq[q] if seat in (-1, s)]
         hidden = [t for seat, t in by_seq[q] if seat not in (-1, s) and
                   t not in seen]
-        ll.check(body.startswith("; ".join(seen)[:150]),
+        ll.check(body.startswith(" ".join(seen)[:150]),
                  "%s's row %d is %r, want %r" % (who, q + 1, body, seen))
         for t in hidden:
             ll.check(t not in body, "%s's catch-up shows seat-private line "
@@ -189,7 +189,7 @@ def check_since(db, out, stats):
                    re.findall(r"(?:^|; )(\w+): (\d+) answers?", text[2]))
         ll.check(got == counts, "%s's summary counts %r, want %r: %r" %
                  (who, got, counts, text[2]))
-        ll.check(text[2].endswith("(all: /game log since:me)") and
+        ll.check(text[2].endswith(". All of it: /game log since:me") and
                  text[3] == "", "%s's summary line 2: %r" % (who, text[2:4]))
         stats["since"] += 1
 
