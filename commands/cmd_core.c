@@ -1451,9 +1451,13 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
     cmd_dm_header(L, head, sizeof head);
   if (deciding)
     cmd_since_text(c, L, s, since, sizeof since);
-  size_t o = (size_t)snprintf(text, CMD_TEXT_MAX + 1, "%s%s%s%s%s", head,
+  /* the hand, as before, at most CMD_TEXT_MAX bytes; the header and the
+   * catch-up above it */
+  size_t o = (size_t)snprintf(text, sizeof text, "%s%s%s%s%.*s", head,
                               head[0] ? "\n" : "", since,
-                              since[0] ? "\n\n" : "", hand);
+                              since[0] ? "\n\n" : "", (int)CMD_TEXT_MAX, hand);
+  if (o >= sizeof text)
+    o = sizeof text - 1;
   while (o > 0 && text[o - 1] == '\n')
     o--;
   turn_lines(c, L, turn, s, lines, sizeof lines, &n);
