@@ -13,9 +13,13 @@
  * player's seat (stored lines say "Villain N" for seat N-1 before names
  * are put in), such as an attack at them or a card taken from them.
  *
- * A seat's biggest moment, in the end summary: that seat's answer that
- * did the most, counted as the public lines it produced (the earliest
- * of equals); a simple rule that needs no ruleset's notion of points.
+ * A seat's biggest moment, in the end summary: its own answer after which
+ * its score (eng_result.score: points, progress, whatever the
+ * ruleset counts) rose the most, found by replaying the stored moves
+ * through the engine (the earliest of equals); for a seat whose score
+ * never rose, its own answer that did the most, counted as the public
+ * lines it produced. Only the answer's number and first public line are
+ * shown, never a score a ruleset might draw from hidden cards.
  */
 #include "cmd_int.h"
 
@@ -167,6 +171,53 @@ void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
 
 /* ---- the end of a game --------------------------------------------------- */
 
+typedef struct rise_ctx {
+  eng_game *g;
+  int last[ENG_MAX_SEATS]; /* each seat's score so far */
+  int best[ENG_MAX_SEATS]; /* its greatest rise after one answer */
+  int64_t best_seq[ENG_MAX_SEATS];
+} rise_ctx;
+
+static int rise_move(void *ctx, const sto_move *m) {
+  rise_ctx *x = ctx;
+  if (m->kind == STO_MOVE_TAKEBACK
+          ? eng_game_takeback(x->g, m->seat) != 0
+          : eng_game_answer(x->g, m->seat, m->option, NULL) != 0)
+    return 1; /* a move that no longer fits: what was found so far */
+  eng_result r;
+  eng_game_result(x->g, &r);
+  for (int s = 0; s < x->g->cfg.players && s < ENG_MAX_SEATS; s++) {
+    if (m->kind != STO_MOVE_TAKEBACK && m->seat == s &&
+        r.score[s] - x->last[s] > x->best[s]) {
+      x->best[s] = r.score[s] - x->last[s];
+      x->best_seq[s] = m->seq;
+    }
+    x->last[s] = r.score[s];
+  }
+  return 0;
+}
+
+/* Each seat's own answer after which its score rose most (rise_ctx), by
+ * replaying L's stored moves; best_seq -1 where it never rose. */
+static void score_rises(cmd_ctx *c, const live *L, rise_ctx *x) {
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->best_seq[s] = -1;
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  eng_config cfg;
+  int seats;
+  if (!rs || rs->version != L->row.ruleset_version ||
+      !cmd_parse_config(L->row.config, &cfg, &seats) ||
+      eng_game_new(rs, &cfg, L->row.seed, &x->g))
+    return;
+  eng_result r;
+  eng_game_result(x->g, &r);
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->last[s] = r.score[s];
+  sto_move_list(c->cfg.db, L->row.id, 0, rise_move, x);
+  eng_game_free(x->g);
+  x->g = NULL;
+}
+
 typedef struct moment_ctx {
   int64_t seq;                  /* the move being counted */
   int mover, lines;             /* its seat and public lines so far */
@@ -174,6 +225,8 @@ typedef struct moment_ctx {
   int best[ENG_MAX_SEATS];      /* each seat's most lines in one move */
   int64_t best_seq[ENG_MAX_SEATS];
   char best_text[ENG_MAX_SEATS][200];
+  const rise_ctx *rise;               /* the moves scores rose after */
+  char rise_text[ENG_MAX_SEATS][200]; /* their first public lines */
 } moment_ctx;
 
 static void moment_close(moment_ctx *x) {
@@ -190,6 +243,9 @@ static int count_moment(void *ctx, const sto_line *l) {
   moment_ctx *x = ctx;
   if (l->seq != x->seq) {
     moment_close(x);
+    for (int s = 0; s < ENG_MAX_SEATS; s++)
+      if (x->rise->best_seq[s] == l->seq)
+        cut_copy(x->rise_text[s], sizeof x->rise_text[0], l->text);
     x->seq = l->seq;
     x->mover = l->mover;
     x->lines = 0;
@@ -217,12 +273,16 @@ static void duration(int64_t secs, char *out, size_t cap) {
 void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
   char *raw = malloc(CMD_TEXT_MAX * 2), *text = malloc(CMD_TEXT_MAX * 2);
   moment_ctx *x = calloc(1, sizeof *x);
-  if (!raw || !text || !x) {
+  rise_ctx *rise = calloc(1, sizeof *rise);
+  if (!raw || !text || !x || !rise) {
     free(raw);
     free(text);
     free(x);
+    free(rise);
     return;
   }
+  score_rises(c, L, rise);
+  x->rise = rise;
   size_t cap = CMD_TEXT_MAX - 100, o;
   char res[400], took[80];
   eng_result result;
@@ -263,17 +323,20 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
     moment_close(x);
     bool head = false;
     for (int s = 0; s < L->n_seats && s < ENG_MAX_SEATS && o < cap; s++) {
-      if (x->best_seq[s] < 0)
+      bool rose = rise->best_seq[s] >= 0 && x->rise_text[s][0];
+      if (!rose && x->best_seq[s] < 0)
         continue;
       if (!head)
         o += (size_t)snprintf(raw + o, cap - o,
-                              "**Biggest moments** (the answer that did "
-                              "most):\n");
+                              "**Biggest moments** (each player's answer "
+                              "that raised their score most):\n");
       head = true;
       if (o < cap)
         o += (size_t)snprintf(raw + o, cap - o,
-                              "- Villain %d, move %" PRId64 ": %s\n", s + 1,
-                              x->best_seq[s] + 1, x->best_text[s]);
+                              "- Villain %d, move %" PRId64 "%s: %s\n", s + 1,
+                              (rose ? rise->best_seq[s] : x->best_seq[s]) + 1,
+                              rose ? "" : " (their answer that did most)",
+                              rose ? x->rise_text[s] : x->best_text[s]);
     }
   }
   if (o < cap)
@@ -286,4 +349,5 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
   free(raw);
   free(text);
   free(x);
+  free(rise);
 }

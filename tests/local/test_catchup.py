@@ -17,8 +17,9 @@ each with the seat that may read it, -1 for everyone) are the reference:
 - every DM about the game starts with the header naming it.
 - at the end, a summary in the channel with Rematch and Export buttons
   (the winner as announced, turns and answers as stored, a final table
-  line per seat, each seat's biggest moment: its answer with the most
-  public lines), and the same summary by DM to each player.
+  line per seat, each seat's biggest moment: its own answer after which
+  its points, as the turn tables showed them, rose most), and the same
+  summary by DM to each player.
 """
 
 import random
@@ -224,7 +225,13 @@ def check_end(db, out, announced, stats):
     table = text[i + 1:i + 1 + PLAYERS]
     ll.check(all(t.startswith("- %s" % who) for t, who in zip(table, SEATS)),
              "the final table: %r" % table)
-    # biggest moments: each seat's move with the most public lines
+    # biggest moments: each seat's own move after which its points (as
+    # the turn tables showed them) rose most, else its move with the most
+    # public lines
+    public = {}
+    for q, seat, mv, t in lines:
+        if seat == -1:
+            public.setdefault(q, []).append(t)
     count = {}
     for q, seat, mv, t in lines:
         if seat == -1:
@@ -236,9 +243,16 @@ def check_end(db, out, announced, stats):
     j = [k for k, x in enumerate(text) if x.startswith("**Biggest moments")]
     ll.check(j, "no biggest moments: %r" % text)
     for k, s in enumerate(sorted(best)):
-        q = best[s]
-        want = "- %s, move %d: %s" % (SEATS[s], q + 1,
-                                      named(count[(q, s)][0])[:150])
+        rise = stats["rises"].get(s)
+        if rise:
+            q = rise[1]
+            want = "- %s, move %d: %s" % (SEATS[s], q + 1,
+                                          named(public[q][0])[:150])
+            stats["moments_by_points"] += 1
+        else:
+            q = best[s]
+            want = "- %s, move %d (their answer that did most): %s" % (
+                SEATS[s], q + 1, named(count[(q, s)][0])[:150])
         ll.check(text[j[0] + 1 + k][:len(want) - 3] == want[:len(want) - 3],
                  "moment %r, want %r" % (text[j[0] + 1 + k], want))
     ll.check(text[-1] == "Play again: /game rematch game:1. The record: "
@@ -260,10 +274,24 @@ def run(binary, tmp):
     rng = random.Random(ANSWERS)
     stats = {k: 0 for k in ("pages", "catchups", "own_private",
                             "hidden_kept", "since", "about_you", "headers",
-                            "summaries")}
-    state = {"announced": None}
+                            "summaries", "moments_by_points")}
+    state = {"announced": None, "points": {}}
+    stats["rises"] = {}
 
     def on_line(line, out):
+        # each seat's points after the line, as the turn's table shows
+        # them, and the greatest rise after one move (the earliest)
+        tables = [m for m in out if m["to"] == "channel" and m.get("fields")]
+        seq = len(ll.moves_in_db(db)) - 1
+        for f in tables[-1]["fields"] if tables else ():
+            x = re.match(r"(\w+): (\d+) points?", f["name"])
+            if x and x.group(1) in SEATS:
+                s, pts = SEATS.index(x.group(1)), int(x.group(2))
+                rise = pts - state["points"].get(s, 0)
+                if line.startswith(SEATS[s] + ">") and \
+                        rise > stats["rises"].get(s, (0, -1))[0]:
+                    stats["rises"][s] = (rise, seq)
+                state["points"][s] = pts
         check_headers(out, stats)
         check_since(db, out, stats)
         for m in out:
@@ -298,7 +326,8 @@ def run(binary, tmp):
     lair.close()
     ll.check(stats["catchups"] >= 10 and stats["own_private"] > 0 and
              stats["hidden_kept"] > 0 and stats["since"] > 20 and
-             stats["about_you"] > 0 and stats["summaries"] == PLAYERS + 1,
+             stats["about_you"] > 0 and stats["summaries"] == PLAYERS + 1 and
+             stats["moments_by_points"] > 0,
              "too little was checked: %r" % stats)
     return ("%d moves; %d catch-ups (up to %d pages; %d own private lines "
             "shown, %d other seats' kept out), %d turn summaries (%d about "
