@@ -159,8 +159,18 @@ class Table:
                   "%s: %s's hand message lists %r, the hand holds %r" %
                   (what, who, listed, self.hand(who)))
             self.stats["hands"] += 1
-        leak = self.finder.find(text) - self.public_now - \
-            set(self.hand(who))
+        # The end's summary and a turn DM's "since your last turn" lines
+        # quote earlier answers: cards open then may be hidden now.
+        rows = text.split("\n")
+        quoted = [x for i, x in enumerate(rows)
+                  if "**Summary of game #" in text or
+                  x.startswith("**Since your last turn:**") or
+                  (i and rows[i - 1].startswith("**Since your last turn:**"))]
+        rest = "\n".join(x for x in rows if x not in quoted)
+        leak = (self.finder.find(rest) - self.public_now -
+                set(self.hand(who))) | \
+            (self.finder.find("\n".join(quoted)) - self.ever_public -
+             set(self.hand(who)))
         check(not leak, "%s: a message to %s names %s" % (what, who,
                                                           sorted(leak)))
 
