@@ -63,7 +63,6 @@ static bool names_seat(const char *text, int s) {
 typedef struct since_ctx {
   int seat;
   int64_t last; /* the seat's last answer, -1 before any */
-  int64_t from; /* collect lines of moves after this seq */
   int answers[ENG_MAX_SEATS];
   int64_t answer_seq[ENG_MAX_SEATS];  /* the last move counted per seat */
   char last_line[ENG_MAX_SEATS][160]; /* the first line of its last move */
@@ -72,23 +71,26 @@ typedef struct since_ctx {
   bool collect;
 } since_ctx;
 
-static int find_last(void *ctx, const sto_line *l) {
-  since_ctx *x = ctx;
-  if (l->mover == x->seat && l->seq > x->last)
-    x->last = l->seq;
-  return 0;
-}
-
 static void cut_copy(char *dst, size_t cap, const char *src) {
   snprintf(dst, cap, "%s", src);
   if (strlen(src) >= cap && cap > 4)
     memcpy(dst + cap - 4, "...", 4);
 }
 
+/* Lines come in order: each of the seat's own answers starts the count
+ * again, and what comes before its first counts for nothing. */
 static int collect_since(void *ctx, const sto_line *l) {
   since_ctx *x = ctx;
-  if (l->seq <= x->from || l->mover < 0 || l->mover >= ENG_MAX_SEATS ||
-      l->mover == x->seat)
+  if (l->mover == x->seat) {
+    int seat = x->seat;
+    memset(x, 0, sizeof *x);
+    x->seat = seat;
+    x->last = l->seq;
+    for (int s = 0; s < ENG_MAX_SEATS; s++)
+      x->answer_seq[s] = -1;
+    return 0;
+  }
+  if (x->last < 0 || l->mover < 0 || l->mover >= ENG_MAX_SEATS)
     return 0;
   if (x->answer_seq[l->mover] != l->seq) { /* a move's first line */
     x->answer_seq[l->mover] = l->seq;
@@ -120,15 +122,10 @@ void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
   x->last = -1;
   for (int s = 0; s < ENG_MAX_SEATS; s++)
     x->answer_seq[s] = -1;
-  if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, seat, find_last,
-                    x) ||
-      x->last < 0) { /* a first decision has nothing to catch up on */
-    free(x);
-    return;
-  }
-  x->from = x->last;
+  /* a first decision has nothing to catch up on */
   if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, seat, collect_since,
-                    x)) {
+                    x) ||
+      x->last < 0) {
     free(x);
     return;
   }
