@@ -676,9 +676,13 @@ def check_summary(t):
     check(buttons == {"Rematch": "r:2", "Export": "x:2"},
           "the summary's buttons: %r" % buttons)
     info = dl.click(fake, "alice", "x:2", message_id=m["id"])
-    check(dl.is_ephemeral(info) and "The record of game #2" in
-          dl.answer_text(info), "the Export button answered %r" %
-          dl.answer_text(info))
+
+    def exported():  # a deferred answer, filled in when the record is made
+        i = fake.wait(info["id"])
+        return i if "The record of game #2" in dl.answer_text(i) else None
+    info = dl.wait_until(exported, 15, "the Export button's record")
+    check(dl.is_ephemeral(info), "the Export button's record went to the "
+          "channel: %r" % dl.answer_text(info))
 
     def dm_summaries():
         got = {p for p in PLAYERS for d in fake.dms(p)
