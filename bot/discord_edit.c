@@ -136,8 +136,8 @@ static void posted(void *arg, const bot_rest_result *r) {
   edit_call *k = arg;
   bot_discord *b = k->b;
   char message[sizeof b->edits[0].id];
-  bool ok =
-      r->status == 200 && bot_dc_body_id(r->body, message, sizeof message);
+  bool ok = r->status == 200 &&
+            bot_dc_body_id(r->body, message, sizeof message);
   waiting w = {0};
   pthread_mutex_lock(&b->edit_mu);
   edit_entry *e = find(b, k->key);
@@ -321,9 +321,8 @@ void bot_dc_edit_recall(bot_discord *b, const char *key) {
   bool known = find(b, key) != NULL;
   pthread_mutex_unlock(&b->edit_mu);
   char channel[sizeof b->edits[0].channel], id[sizeof b->edits[0].id];
-  if (known ||
-      sto_kept_get(b->db, key, channel, sizeof channel, id, sizeof id) !=
-          STO_OK ||
+  if (known || sto_kept_get(b->db, key, channel, sizeof channel, id,
+                            sizeof id) != STO_OK ||
       !bot_dc_snowflake_ok(id))
     return;
   waiting old = {0};
@@ -390,9 +389,8 @@ void bot_dc_edit_save(bot_discord *b) {
     ok = sto_kept_prune(b->db, now - KEPT_DAYS * 86400) == STO_OK;
   ok = sto_tx_end(b->db, ok) == STO_OK && ok;
   if (!ok) {
-    bot_dc_log(b, LOG_WARN,
-               "could not record the kept messages' ids; the "
-               "next turn tries again");
+    bot_dc_log(b, LOG_WARN, "could not record the kept messages' ids; the "
+                            "next turn tries again");
     pthread_mutex_lock(&b->edit_mu);
     b->edits_unsaved = true;
     pthread_mutex_unlock(&b->edit_mu);

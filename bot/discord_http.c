@@ -59,8 +59,8 @@ bool bot_http_hex(const char *hex, unsigned char *out, size_t n) {
   /* libsodium's decoder stops at the first non-hex character: the whole
    * text must be exactly n bytes' worth. */
   return hex && len == 2 * n &&
-         sodium_hex2bin(out, n, hex, len, NULL, &got, &end) == 0 && got == n &&
-         end == hex + len;
+         sodium_hex2bin(out, n, hex, len, NULL, &got, &end) == 0 &&
+         got == n && end == hex + len;
 }
 
 static bool set_or_empty(const char *v) { return v && *v; }

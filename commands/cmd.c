@@ -68,8 +68,8 @@ static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
                 group);
     else
       cmd_reply(c, r, NULL,
-                "Unknown command '/%s %.40s'. The /%s commands are: %s.", group,
-                r->command ? r->command : "", group, list);
+                "Unknown command '/%s %.40s'. The /%s commands are: %s.",
+                group, r->command ? r->command : "", group, list);
     return false;
   }
   for (int i = 0; i < r->n_args; i++) {
@@ -92,8 +92,8 @@ static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
       if (strcmp(d->options[k].name, r->args[i].name) == 0)
         o = &d->options[k];
     if (!o) {
-      cmd_reply(c, r, NULL, "/%s %s has no option '%.40s'.", d->group, d->name,
-                r->args[i].name);
+      cmd_reply(c, r, NULL, "/%s %s has no option '%.40s'.", d->group,
+                d->name, r->args[i].name);
       return false;
     }
     for (int k = 0; k < i; k++)

@@ -270,8 +270,7 @@ void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
     return;
   int seat = cmd_seat_of(L, r->user);
   if (seat < 0 || L->g->prompt.player != seat) {
-    cmd_reply_state(c, r, L,
-                    "There is nothing to mute: it is not your "
+    cmd_reply_state(c, r, L, "There is nothing to mute: it is not your "
                     "decision now.",
                     "Reminders come only while a game waits for you; "
                     "/prefs set reminders:off turns them off everywhere.");

@@ -133,9 +133,10 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
     return false;
   /* The AI answering for a person whose turn clock ran out says so in
      the request id, which /game log reads ("AI for bob, deadline"). */
-  return answer_for(
-      c, r, L, i, cmd_is_ai(L->seats[g->prompt.player].user) ? "" : CMD_AI_FOR,
-      "");
+  return answer_for(c, r, L, i,
+                    cmd_is_ai(L->seats[g->prompt.player].user) ? ""
+                                                               : CMD_AI_FOR,
+                    "");
 }
 
 /* The pass option of L's prompt when it is a window its person passes
