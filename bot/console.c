@@ -163,6 +163,8 @@ static void deliver(void *ctx, const cmd_msg *m) {
     if (m->lobby)
       json_object_set_new(
           o, "buttons", json_pack("[ssss]", "join", "leave", "start", "addai"));
+    if (m->ended)
+      json_object_set_new(o, "buttons", json_pack("[ss]", "rematch", "export"));
     if (m->title)
       json_object_set_new(o, "title", json_string(m->title));
     if (m->n_fields > 0) { /* the table's layout; text holds them too */
@@ -220,6 +222,8 @@ static void deliver(void *ctx, const cmd_msg *m) {
   if (m->lobby)
     fprintf(k->out, "%*s[Join] [Leave] [Start] [Add AI]\n",
             (int)strlen(tag) + 1, "");
+  if (m->ended)
+    fprintf(k->out, "%*s[Rematch] [Export]\n", (int)strlen(tag) + 1, "");
 }
 
 static uint64_t next_seed(void *ctx) {

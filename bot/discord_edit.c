@@ -340,6 +340,17 @@ void bot_dc_edit_recall(bot_discord *b, const char *key) {
   drop_waiting(&old);
 }
 
+bool bot_dc_edit_id(bot_discord *b, const char *key, char *id, size_t cap) {
+  bot_dc_edit_recall(b, key);
+  pthread_mutex_lock(&b->edit_mu);
+  edit_entry *e = find(b, key);
+  bool known = e && e->id[0];
+  if (known)
+    snprintf(id, cap, "%s", e->id);
+  pthread_mutex_unlock(&b->edit_mu);
+  return known;
+}
+
 /* Keys older than this are forgotten in the database: a turn that long
  * gets a new message at its next text. */
 #define KEPT_DAYS 60

@@ -122,6 +122,7 @@ typedef struct out_msg {
   json_t *fields;  /* cmd_msg.fields as an embed's "fields", or NULL */
   uint32_t colour; /* cmd_msg.colour (0: Lair's own, LAIR_COLOUR) */
   bool lobby;      /* cmd_msg.lobby: the lobby's buttons */
+  bool ended;      /* cmd_msg.ended: a summary's Rematch and Export */
   uint64_t gen;    /* counts messages (a text's pieces share it) */
 } out_msg;
 
@@ -249,6 +250,10 @@ void bot_dc_edit_key(const out_msg *m, char *key, size_t cap);
  * looked up in the database (sto_kept_get), so that the next text edits
  * it rather than posting another. */
 void bot_dc_edit_recall(bot_discord *b, const char *key);
+/* Worker only. The message id of kept message key (recalled from the
+ * database when this process does not hold it) into id; false when none
+ * is known yet. */
+bool bot_dc_edit_id(bot_discord *b, const char *key, char *id, size_t cap);
 /* Worker only: records in the database the ids the table learnt since
  * (one transaction), and now and then forgets old keys there. */
 void bot_dc_edit_save(bot_discord *b);

@@ -750,7 +750,7 @@ bool bot_dc_parse_custom(const char *id, char *kind, int64_t *game,
   *version = -1;
   *rest = "";
   if (*end == '\0')
-    return strchr("hjlba", *kind) != NULL;
+    return strchr("hjlbarx", *kind) != NULL;
   if (*end != ':')
     return false;
   long long v = strtoll(end + 1, &end, 10);
@@ -791,6 +791,16 @@ static void handle_component(bot_discord *b, const ix *x) {
                 : kind == 'l' ? "leave"
                 : kind == 'b' ? "start"
                               : "addai";
+    cmd_set_now(b->cmd, (int64_t)time(NULL));
+    cmd_handle(b->cmd, &r);
+    answer(b, x, false, false);
+    return;
+  }
+  if (kind == 'r' || kind == 'x') {
+    /* A finished game's summary: /game rematch or /game export for the
+     * clicker, answered as that command is. */
+    r.in_dm = x->in_dm;
+    r.command = kind == 'r' ? "rematch" : "export";
     cmd_set_now(b->cmd, (int64_t)time(NULL));
     cmd_handle(b->cmd, &r);
     answer(b, x, false, false);

@@ -7,7 +7,9 @@
  */
 #include "discord_int.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +209,17 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
                                       b[i].style, "label", b[i].label,
                                       "custom_id", id));
     }
+    json_object_set_new(o, "components", json_pack("[o]", row));
+  } else if (m->ended && !ephemeral) {
+    /* A finished game's summary: Rematch and Export, run for whoever
+     * clicks (custom_id "r:<game>", "x:<game>"). */
+    char r[40], x[40];
+    snprintf(r, sizeof r, "r:%" PRId64, m->game);
+    snprintf(x, sizeof x, "x:%" PRId64, m->game);
+    json_t *row =
+        json_pack("{sis[{sisissss}{sisissss}]}", "type", 1, "components",
+                  "type", 2, "style", 1, "label", "Rematch", "custom_id", r,
+                  "type", 2, "style", 2, "label", "Export", "custom_id", x);
     json_object_set_new(o, "components", json_pack("[o]", row));
   }
   if (ephemeral)
@@ -724,6 +737,54 @@ static void *copy_attachment(const char *name, const void *data, size_t len,
   return copy;
 }
 
+/* The turn of a table key "turn:N". */
+static bool table_turn(const char *key, int *turn) {
+  if (strncmp(key, "turn:", 5) != 0)
+    return false;
+  char *end;
+  errno = 0;
+  long t = strtol(key + 5, &end, 10);
+  if (errno || *end || end == key + 5 || t < 0 || t > INT_MAX)
+    return false;
+  *turn = (int)t;
+  return true;
+}
+
+/* m's text, malloc'd; a DM about a game gets, after its first line (the
+ * game's header), a link to the game's latest table post in its channel:
+ * the message of m->table's turn, or of the turn before while the new
+ * turn's message is still being posted (it is posted with this DM). */
+static char *table_link(bot_discord *b, const cmd_msg *m) {
+  char id[32] = "", key[200], edit[64];
+  int turn = 0;
+  bool found = false;
+  if (m->to == CMD_TO_DM && m->piece == 0 && m->game && m->guild &&
+      m->guild[0] && m->table && m->channel && table_turn(m->table, &turn))
+    for (int t = turn; t >= turn - 1 && t >= 0 && !found; t--) {
+      snprintf(edit, sizeof edit, "%" PRId64 ":turn:%d", m->game, t);
+      snprintf(key, sizeof key, "c:%s:%s", m->channel, edit);
+      found = bot_dc_edit_id(b, key, id, sizeof id);
+    }
+  const char *nl = strchr(m->text, '\n');
+  size_t len = strlen(m->text), cap = m->title ? 4000 : CMD_TEXT_MAX;
+  char link[200];
+  int n = found
+              ? snprintf(link, sizeof link,
+                         " - the table: https://discord.com/channels/%s/%s/%s",
+                         m->guild, m->channel, id)
+              : 0;
+  if (!found || !nl || n <= 0 || len + (size_t)n > cap)
+    return strdup(m->text);
+  char *t = malloc(len + (size_t)n + 1);
+  if (!t)
+    return strdup(m->text);
+  size_t head = (size_t)(nl - m->text);
+  memcpy(t, m->text, head);
+  memcpy(t + head, link, (size_t)n);
+  memcpy(t + head + (size_t)n, nl, len - head + 1);
+  return t;
+}
+
 void bot_dc_collect(void *ctx, const cmd_msg *m) {
   bot_discord *b = ctx;
   if (b->n_msgs == MAX_MSGS)
@@ -733,7 +794,7 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
   o->to = m->to;
   snprintf(o->user, sizeof o->user, "%s", m->user ? m->user : "");
   snprintf(o->channel, sizeof o->channel, "%s", m->channel ? m->channel : "");
-  o->text = strdup(m->text);
+  o->text = table_link(b, m);
   o->game = m->game;
   o->version = m->version;
   snprintf(o->mention, sizeof o->mention, "%s", m->mention ? m->mention : "");
@@ -750,6 +811,7 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
   }
   bot_dc_embed_keep(o, m);
   o->lobby = m->lobby;
+  o->ended = m->ended;
   if (m->file_name && m->file_data) {
     o->file_data =
         copy_attachment(m->file_name, m->file_data, m->file_len, &o->file_name);

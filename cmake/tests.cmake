@@ -189,7 +189,7 @@ find_program(LAIR_PYTHON3 python3 REQUIRED)
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
                      history states commands deadline rematch windows
-                     pictures pg_tables learn ratings)
+                     pictures pg_tables learn ratings catchup)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py

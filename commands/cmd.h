@@ -81,6 +81,15 @@ typedef struct cmd_msg {
   /* A lobby's message: the transport adds Join, Leave, Start and Add AI
    * buttons for game (each runs that /game command for the clicker). */
   bool lobby;
+  /* The summary of game that has ended: the transport adds Rematch and
+   * Export buttons (each runs that /game command for the clicker). */
+  bool ended;
+  /* A DM about a game: the game's server (guild id, "" at the console)
+   * and the edit key of its latest table post in the channel ("turn:12",
+   * a message with channel, game and that edit), so that a transport
+   * that knows where that message is can link to it; NULL otherwise. */
+  const char *guild;
+  const char *table;
   /* An attachment (a game record), or file_name NULL: file_len bytes of
    * file_data, sent as a file called file_name with the text. */
   const char *file_name;

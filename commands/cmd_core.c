@@ -136,6 +136,8 @@ static void held_free(cmd_held *h) {
   free((char *)m->slot);
   free((char *)m->edit);
   free((char *)m->title);
+  free((char *)m->guild);
+  free((char *)m->table);
   for (int i = 0; m->fields && i < m->n_fields; i++) {
     free((char *)m->fields[i].name);
     free((char *)m->fields[i].value);
@@ -289,6 +291,8 @@ static void hold(cmd_ctx *c, const cmd_msg *m, json_t *view,
   h.slot = dup_or_null(m->slot, &nomem);
   h.edit = dup_or_null(m->edit, &nomem);
   h.title = dup_or_null(m->title, &nomem);
+  h.guild = dup_or_null(m->guild, &nomem);
+  h.table = dup_or_null(m->table, &nomem);
   h.file_name = dup_or_null(m->file_name, &nomem);
   h.file_data = NULL;
   h.image_name = dup_or_null(m->image_name, &nomem);
@@ -399,6 +403,17 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                      const char *mention, const char *slot, bool pic) {
   if (to == CMD_TO_DM && user && cmd_is_ai(user))
     return; /* AI seats read no messages */
+  char *headed = NULL;
+  if (to == CMD_TO_DM && L) { /* a DM names its game */
+    char head[200];
+    cmd_dm_header(L, head, sizeof head);
+    size_t n = strlen(head) + strlen(text) + 2;
+    headed = malloc(n);
+    if (headed) {
+      snprintf(headed, n, "%s\n%s", head, text);
+      text = headed;
+    }
+  }
   cmd_msg m = {.to = to,
                .user = to == CMD_TO_CHANNEL ? NULL : user,
                .user_name = to == CMD_TO_CHANNEL ? NULL : user_name,
@@ -410,6 +425,11 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
                .version = L ? L->row.moves : 0,
                .mention = mention,
                .slot = slot};
+  char table[24];
+  if (to == CMD_TO_DM && L && cmd_table_key(L, table, sizeof table)) {
+    m.guild = L->row.guild;
+    m.table = table;
+  }
   char piece[CMD_TEXT_MAX + 1];
   size_t len = strlen(text);
   while (len > 0 && text[len - 1] == '\n')
@@ -455,6 +475,53 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
       cmd_deliver(c, &m);
     m.piece++;
   } while (p < text + len);
+  free(headed);
+}
+
+void cmd_send_end(cmd_ctx *c, const cmd_request *r, const live *L,
+                  const char *text) {
+  (void)r; /* a game's messages belong to its channel */
+  char dm[CMD_TEXT_MAX + 1], head[200], title[160];
+  /* In the channel a kept message of its own (edit key "end"), so that
+   * it is posted where the game is, never as the answer to the last
+   * move's interaction. */
+  snprintf(title, sizeof title, "%s - game #%" PRId64 ", summary",
+           cmd_game_name(L), L->row.id);
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  cmd_msg m = {.to = CMD_TO_CHANNEL,
+               .channel = L->row.channel,
+               .game = L->row.id,
+               .status = L->row.status,
+               .version = L->row.moves,
+               .text = text,
+               .edit = "end",
+               .title = title,
+               .colour = rs ? rs->colour : 0,
+               .ended = true};
+  cmd_deliver(c, &m);
+  m.edit = NULL;
+  m.title = NULL;
+  m.colour = 0;
+  cmd_dm_header(L, head, sizeof head);
+  snprintf(dm, sizeof dm, "%s\n%s", head, text);
+  cmd_utf8_repair(dm);
+  m.to = CMD_TO_DM;
+  m.text = dm;
+  char table[24];
+  if (cmd_table_key(L, table, sizeof table)) {
+    m.guild = L->row.guild;
+    m.table = table;
+  }
+  for (int s = 0; s < L->n_seats; s++) {
+    bool again = false; /* a person with two seats gets it once */
+    for (int t = 0; t < s; t++)
+      again |= strcmp(L->seats[t].user, L->seats[s].user) == 0;
+    if (again || cmd_is_ai(L->seats[s].user))
+      continue;
+    m.user = L->seats[s].user;
+    m.user_name = L->seats[s].name;
+    cmd_deliver(c, &m);
+  }
 }
 
 /* ---- a table's fields ----------------------------------------------------
@@ -597,6 +664,11 @@ static void send_table(cmd_ctx *c, cmd_to to, const sto_seat *who,
                .fields = t ? t->f : NULL,
                .n_fields = t ? t->n : 0,
                .colour = rs ? rs->colour : 0};
+  char table[24];
+  if (to == CMD_TO_DM && cmd_table_key(L, table, sizeof table)) {
+    m.guild = L->row.guild;
+    m.table = table;
+  }
   if (pic)
     cmd_deliver_pic(c, &m, L, false);
   else
@@ -1374,7 +1446,18 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
   int n = 0, k = 0;
   const eng_prompt *p = &L->g->prompt;
   bool deciding = p->player == s && p->turn == turn;
-  size_t o = (size_t)snprintf(text, CMD_TEXT_MAX + 1, "%s", hand);
+  char head[200] = "", since[CMD_TEXT_MAX / 2] = "";
+  if (!fresh) /* send_msg heads a DM of its own */
+    cmd_dm_header(L, head, sizeof head);
+  if (deciding)
+    cmd_since_text(c, L, s, since, sizeof since);
+  /* the hand, as before, at most CMD_TEXT_MAX bytes; the header and the
+   * catch-up above it */
+  size_t o = (size_t)snprintf(text, sizeof text, "%s%s%s%s%.*s", head,
+                              head[0] ? "\n" : "", since,
+                              since[0] ? "\n\n" : "", (int)CMD_TEXT_MAX, hand);
+  if (o >= sizeof text)
+    o = sizeof text - 1;
   while (o > 0 && text[o - 1] == '\n')
     o--;
   turn_lines(c, L, turn, s, lines, sizeof lines, &n);
@@ -1466,6 +1549,8 @@ void cmd_after_change(cmd_ctx *c, const cmd_request *r, live *L, int turn,
   }
   if (!over)
     cmd_prompt(c, r, L, now[L->g->prompt.player], false);
+  else
+    cmd_end_summary(c, r, L);
   if (!c->settling) {
     cmd_settle(c, r, L);
     cmd_arm_timers(c, L);

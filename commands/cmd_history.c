@@ -348,14 +348,16 @@ static int by_seq(const void *a, const void *b) {
   return x < y ? -1 : x > y; /* a move's lines keep their order */
 }
 
-/* Fills a with the public account of L's moves: their stored lines, and
- * for moves stored without any, the lines a replay tells. false (why
- * filled) when it cannot be read. */
-static bool read_account(cmd_ctx *c, const live *L, account *a, char *why,
-                         size_t cap) {
+/* Fills a with the account of L's moves as seat viewer sees it (-1: the
+ * public account; a seat: the public lines and that seat's own): their
+ * stored lines, and for moves stored without any, the public lines a
+ * replay tells. false (why filled) when it cannot be read. */
+static bool read_account(cmd_ctx *c, const live *L, int viewer, account *a,
+                         char *why, size_t cap) {
   memset(a, 0, sizeof *a);
   int64_t moves = L->row.moves;
-  if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, -1, add_line, a)) {
+  if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, viewer, add_line,
+                    a)) {
     snprintf(why, cap, "its account could not be read");
     account_free(a);
     return false;
@@ -442,8 +444,10 @@ static const char *person_of(cmd_ctx *c, const live *L, int seat,
   return buf->name;
 }
 
+/* compact: one row per move, its lines (sentences) joined (the catch-up of
+ * /game log since:me). */
 static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
-                         rows *out) {
+                         bool compact, rows *out) {
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < a->n; i++) {
     const entry *e = &a->e[i];
@@ -472,9 +476,17 @@ static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
       snprintf(who, sizeof who, " _(AI for %s, deadline)_",
                person_of(c, L, e->mover, &h));
     }
-    if (e->first)
-      snprintf(buf, sizeof buf, "%" PRId64 ". %s%s", e->seq + 1, e->text, who);
-    else
+    if (compact && !e->first)
+      continue; /* joined to its move's first line below */
+    if (e->first) {
+      size_t o = (size_t)snprintf(buf, sizeof buf, "%" PRId64 ". %s",
+                                  e->seq + 1, e->text);
+      for (size_t j = i + 1;
+           compact && j < a->n && !a->e[j].first && o < sizeof buf; j++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, " %s", a->e[j].text);
+      if (o < sizeof buf)
+        snprintf(buf + o, sizeof buf - o, "%s", who);
+    } else
       snprintf(buf, sizeof buf, "   - %s", e->text);
     cmd_names(L, buf, named, sizeof named);
     rows_add(out, false, named);
@@ -517,6 +529,24 @@ static long paginate(const rows *r, size_t *starts, long max) {
   return pages;
 }
 
+/* Drops the moves of a up to and including seq last (a catch-up shows
+ * what came after). */
+static void account_after(account *a, int64_t last) {
+  size_t k = 0;
+  for (size_t i = 0; i < a->n; i++) {
+    if (a->e[i].seq <= last)
+      free(a->e[i].text);
+    else
+      a->e[k++] = a->e[i];
+  }
+  a->n = k;
+}
+
+/* /game log: by default, for a player of the game, the catch-up (since:me):
+ * every answer after the player's own last one, as that player sees it
+ * (the public lines and their own seat's), one row per answer, from its
+ * first page; for anyone else, or with since:start, the whole public
+ * account from its latest page. */
 void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   live *L = history_game(c, r, MASK(STO_RUNNING) | ENDED, true,
                          "No game has been played in this channel yet. Start "
@@ -527,17 +557,48 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
     cmd_reply_state(c, r, L, "It has no moves yet.", NULL);
     return;
   }
+  const char *since = cmd_arg_get(r, "since");
+  int seat = cmd_seat_of(L, r->user);
+  if (since && strcmp(since, "me") == 0 && seat < 0) {
+    cmd_reply(c, r, L,
+              "You do not play in game #%" PRId64 ", so there is no answer "
+              "of yours to catch up from. Its whole account: /game log "
+              "since:start.",
+              L->row.id);
+    return;
+  }
+  bool mine = seat >= 0 && !(since && strcmp(since, "start") == 0);
+  int viewer = mine ? seat : -1;
   account a;
   rows rw = {0};
   char why[200] = "out of memory";
-  bool ok = read_account(c, L, &a, why, sizeof why) &&
-            account_rows(c, L, &a, false, &rw);
+  bool ok = read_account(c, L, viewer, &a, why, sizeof why);
+  int64_t last = -1; /* the viewer's last answer */
+  for (size_t i = 0; ok && mine && i < a.n; i++)
+    if (a.e[i].mover == seat && a.e[i].seq > last)
+      last = a.e[i].seq;
+  if (ok && mine)
+    account_after(&a, last);
+  ok = ok && account_rows(c, L, &a, false, mine, &rw);
+  int64_t shown = 0;
+  for (size_t i = 0; ok && i < a.n; i++)
+    shown += a.e[i].first;
   account_free(&a); /* read_account left it empty when it failed */
   if (!ok) {
     rows_free(&rw);
     cmd_reply(c, r, L,
               "The history of game #%" PRId64 " could not be rebuilt: %s.",
               L->row.id, why);
+    return;
+  }
+  int64_t total = L->row.moves;
+  if (mine && rw.n == 0) {
+    cmd_reply(c, r, L,
+              "Game #%" PRId64 ": nothing has happened since your last "
+              "answer (move %" PRId64 " of %" PRId64 "). Its whole "
+              "account: /game log since:start.",
+              L->row.id, last + 1, total);
+    rows_free(&rw);
     return;
   }
   size_t *starts = malloc((rw.n + 1) * sizeof *starts);
@@ -552,25 +613,41 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   }
   if (pages < 1)
     pages = 1;
-  long page = pages;
+  long page = mine ? 1 : pages;
   if (cmd_arg_get(r, "page"))
     cmd_parse_int(cmd_arg_get(r, "page"), 1, LONG_MAX, &page);
   if (page > pages) {
     cmd_reply(c, r, L,
-              "The history of game #%" PRId64 " has %ld page%s (whole turns, "
+              "The %s of game #%" PRId64 " has %ld page%s (whole turns, "
               "about %d characters a page); there is no page %ld.",
-              L->row.id, pages, pages == 1 ? "" : "s", LOG_BUDGET, page);
+              mine ? "catch-up" : "history", L->row.id, pages,
+              pages == 1 ? "" : "s", LOG_BUDGET, page);
     free(starts);
     rows_free(&rw);
     return;
   }
-  int64_t total = L->row.moves;
   char text[CMD_TEXT_MAX + 1];
-  size_t o =
-      (size_t)snprintf(text, sizeof text,
-                       "**Game #%" PRId64 "**, %" PRId64 " move%s, page "
-                       "%ld of %ld:\n",
-                       L->row.id, total, total == 1 ? "" : "s", page, pages);
+  size_t o;
+  if (mine) {
+    char range[64];
+    if (last + 2 >= total)
+      snprintf(range, sizeof range, "move %" PRId64, total);
+    else
+      snprintf(range, sizeof range, "moves %" PRId64 "-%" PRId64, last + 2,
+               total);
+    o = (size_t)snprintf(
+        text, sizeof text,
+        "**Game #%" PRId64 "**, since %s: %s of %" PRId64 " (%" PRId64
+        " answer%s), as you see them, page %ld "
+        "of %ld:\n",
+        L->row.id,
+        last < 0 ? "the start (you have not answered yet)" : "your last answer",
+        range, total, shown, shown == 1 ? "" : "s", page, pages);
+  } else
+    o = (size_t)snprintf(text, sizeof text,
+                         "**Game #%" PRId64 "**, %" PRId64 " move%s, page "
+                         "%ld of %ld:\n",
+                         L->row.id, total, total == 1 ? "" : "s", page, pages);
   size_t from = rw.n ? starts[page - 1] : 0;
   size_t to = page < pages ? starts[page] : rw.n;
   if (from < to && !rw.at[from].heading && o < sizeof text) {
@@ -583,9 +660,16 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   }
   for (size_t i = from; i < to && o < sizeof text; i++)
     o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", rw.at[i].text);
-  if (page > 1 && o < sizeof text)
-    snprintf(text + o, sizeof text - o, "Earlier turns: /game log page:%ld",
-             page - 1);
+  if (mine && page < pages && o < sizeof text)
+    o += (size_t)snprintf(text + o, sizeof text - o,
+                          "Later answers: /game log since:me page:%ld\n",
+                          page + 1);
+  if (mine && o < sizeof text)
+    snprintf(text + o, sizeof text - o,
+             "The whole public account: /game log since:start");
+  else if (page > 1 && o < sizeof text)
+    snprintf(text + o, sizeof text - o, "Earlier turns: /game log %spage:%ld",
+             seat >= 0 ? "since:start " : "", page - 1);
   free(starts);
   rows_free(&rw);
   cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, L, text, NULL, 0);
@@ -635,8 +719,8 @@ static char *transcript(cmd_ctx *c, const live *L, const char *how, size_t *len,
                         char *why, size_t cap) {
   account a;
   rows rw = {0};
-  bool ok =
-      read_account(c, L, &a, why, cap) && account_rows(c, L, &a, true, &rw);
+  bool ok = read_account(c, L, -1, &a, why, cap) &&
+            account_rows(c, L, &a, true, false, &rw);
   account_free(&a);
   size_t size = 1024;
   for (size_t i = 0; ok && i < rw.n; i++)

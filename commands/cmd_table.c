@@ -44,6 +44,7 @@ static const char *const yes_no[] = {"yes", "no", NULL};
 static const char *const ai_levels[] = {"heuristic", "random", NULL};
 static const char *const reminder_routes[] = {"channel", "dm", "off", NULL};
 static const char *const window_choices[] = {"ask", "auto-pass", NULL};
+static const char *const log_since[] = {"me", "start", NULL};
 
 const cmd_group_def cmd_groups[] = {
     {"game", "Play tabletop games with Lair", -1},
@@ -139,13 +140,17 @@ const cmd_def cmd_table[] = {
       GAME_OPT}},
     {"game",
      "log",
-     "The game's public history, turn by turn",
+     "The game's history: for a player, what happened since their last "
+     "answer",
      false,
      cmd_h_log,
-     2,
+     3,
      {GAME_OPT,
-      {"page", "Which page (1 = the first turns; default: the latest)",
-       CMD_ARG_INTEGER, false, false, 1, 1000000000, NULL}}},
+      {"page", "Which page (default: the catch-up's first, the history's last)",
+       CMD_ARG_INTEGER, false, false, 1, 1000000000, NULL},
+      {"since",
+       "me: since your last answer (a player's default); start: all of it",
+       CMD_ARG_STRING, false, false, 0, 0, log_since}}},
     {"game", "list", "The games of this channel", false, h_list, 0, {{0}}},
     {"game",
      "card",

@@ -47,6 +47,8 @@ import time
 import discordlib as dl
 from discordlib import check
 
+SUMMARY = "**Summary of game #"
+SINCE = "**Since your last turn:**"
 GAME = 1
 WAITING = re.compile(r"Waiting for (\w+(?: \d+)?)\.")
 HAND_LINE = re.compile(r"^- \*\*(.+?)\*\* \(", re.M)
@@ -261,6 +263,8 @@ class Table:
         check(not leak, "%s: a channel message names %s, which is in a hand "
               "or a deck now:\n%s" % (what, sorted(leak), text))
         for e in titled:
+            if e["title"].endswith(", summary"):
+                continue  # the end's summary: no turn's table
             self.check_turn_embed(e, what)
             if e.get("fields"):
                 self.stats["tables"] += 1
@@ -655,9 +659,16 @@ class Table:
                   "%s was shown the hand %r, which they never held by then "
                   "(%d moves made):\n%s" % (who, listed, n, text))
             self.stats["private_hands"] += 1
-        leak = self.unseen(self.cards.names(text) -
+        # The end's summary and a turn DM's "since your last turn" lines
+        # quote earlier turns: what who saw in any of them.
+        rows = text.split("\n")
+        since = [x for i, x in enumerate(rows) if SUMMARY in text or
+                 x.startswith(SINCE) or (i and rows[i - 1].startswith(SINCE))]
+        rest = "\n".join(x for x in rows if x not in since)
+        leak = self.unseen(self.cards.names(rest) -
                            self.search_offers(text, seat, past), seat,
-                           self.turn_of(text), past)
+                           self.turn_of(text), past) | \
+            self.unseen(self.cards.names("\n".join(since)), seat, None, past)
         check(not leak, "a message to %s names %s, hidden from them:\n%s"
               % (who, sorted(leak), text))
 

@@ -128,6 +128,10 @@ CHOSE = re.compile(r"^You chose: (?:Place a .+ in [A-Z]\d|Come out in .+|"
                    r"Fleet jump to [A-Z]\d|.+ is done)\.$")
 NOTHING = re.compile(r"^Nothing more for you this turn of game #1\. "
                      r"Waiting for .+\.$")
+SUMMARY = "**Summary of game #"
+SINCE = "**Since your last turn:**"
+DM_HEADER = re.compile(r"^_Game #\d+ \(.+\) in <#\d+>_( - the table: "
+                       r"https://discord\.com/channels/\d+/\d+/\d+)?$")
 EARLIER = re.compile(r"^\(\d+ earlier lines?: /game log\)$")
 TITLE_LINE = re.compile(r"^Galactic Domination - game #1, turn \d+$")
 # The lines of an answer that shows the table (/game status, /game
@@ -489,6 +493,8 @@ class Table(gt.Table):
         answer that may show the table too, every seat's summary and
         fleet as one of states has them)."""
         seat = self.seat(who)
+        if SUMMARY in text:  # the end's summary: checked by discord_game
+            return
         rows = text.split("\n")
         head = self.HAND_HEAD.search(text)
         if head:
@@ -509,7 +515,14 @@ class Table(gt.Table):
         public = None
         shown = set().union(*(self.table_lines(s) for s in states)) \
             if table else ()
+        # the game's header (with its link) and the "since your last
+        # turn" lines, which quote earlier turns
+        since = {x for i, x in enumerate(rows) if x.startswith(SINCE) or
+                 (i and rows[i - 1].startswith(SINCE))}
         for x in rows:
+            if DM_HEADER.match(x) or x in since:
+                self.stats["dm_headers"] += bool(DM_HEADER.match(x))
+                continue
             if x in ("", "**This turn:**") or EARLIER.match(x) or \
                     TITLE_LINE.match(x) or \
                     CHOSE.match(x) or QUESTION.match(x) or \

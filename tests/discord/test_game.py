@@ -163,8 +163,18 @@ class Table:
                   "%s: %s's hand message lists %r, the hand holds %r" %
                   (what, who, listed, self.hand(who)))
             self.stats["hands"] += 1
-        leak = self.finder.find(text) - self.public_now - \
-            set(self.hand(who))
+        # The end's summary and a turn DM's "since your last turn" lines
+        # quote earlier answers: cards open then may be hidden now.
+        rows = text.split("\n")
+        quoted = [x for i, x in enumerate(rows)
+                  if "**Summary of game #" in text or
+                  x.startswith("**Since your last turn:**") or
+                  (i and rows[i - 1].startswith("**Since your last turn:**"))]
+        rest = "\n".join(x for x in rows if x not in quoted)
+        leak = (self.finder.find(rest) - self.public_now -
+                set(self.hand(who))) | \
+            (self.finder.find("\n".join(quoted)) - self.ever_public -
+             set(self.hand(who)))
         check(not leak, "%s: a message to %s names %s" % (what, who,
                                                           sorted(leak)))
 
@@ -528,6 +538,7 @@ def run(binary, openapi, tmp):
               t.stats["killed_applied"] + t.stats["killed_lost"] == 1,
               "the game ended before the drop, the kill or the fixture")
         finish(t)
+        check_summary(t)
         rated = check_ratings(t)
         stats = fake.no_violations()
         bot.stop()
@@ -683,6 +694,64 @@ def finish(t):
                 if m["_fake"]["ephemeral"] else dm_of.get(m["id"])
             check(where == owner, "%s's hand went to %r" % (owner, where))
             t.stats["private_hands"] += 1
+
+
+LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
+
+
+def check_summary(t):
+    """The end's summary: in the channel (an embed of its own with Rematch
+    and Export buttons, whose Export runs /game export for the clicker)
+    and in each player's DM; every DM about game #2 names it and its
+    channel, and their links lead to turn messages of game #2."""
+    fake = t.fake
+
+    def summary():
+        ms = [m for m in fake.messages(channel=dl.CHANNEL)
+              if "**Summary of game #2 " in dl.message_text(m)]
+        return ms[-1] if ms else None
+    m = dl.wait_until(summary, 120, "the summary in the channel")
+    text = dl.message_text(m)
+    check(t.over_text and any(w + " win" in text for w in PLAYERS) and
+          "**Final table:**" in text and "**Biggest moments**" in text,
+          "the summary reads %r" % text)
+    buttons = {c.get("label"): c.get("custom_id") for c in dl.custom_ids(m)}
+    check(buttons == {"Rematch": "r:2", "Export": "x:2"},
+          "the summary's buttons: %r" % buttons)
+    info = dl.click(fake, "alice", "x:2", message_id=m["id"])
+
+    def exported():  # a deferred answer, filled in when the record is made
+        i = fake.wait(info["id"])
+        return i if "The record of game #2" in dl.answer_text(i) else None
+    info = dl.wait_until(exported, 15, "the Export button's record")
+    check(dl.is_ephemeral(info), "the Export button's record went to the "
+          "channel: %r" % dl.answer_text(info))
+
+    def dm_summaries():
+        got = {p for p in PLAYERS for d in fake.dms(p)
+               if "**Summary of game #2 " in dl.message_text(d)}
+        return got if got == set(PLAYERS) else None
+    dl.wait_until(dm_summaries, 60, "the summary in each player's DM")
+    turns = {x["id"] for x in fake.messages(channel=dl.CHANNEL)
+             if any("game #2, turn" in (e.get("title") or "")
+                    for e in x.get("embeds") or [])}
+    head = "_Game #2 (Supervillain: This Galaxy Is Mine!) in <#%s>_" % \
+        dl.CHANNEL
+    links = 0
+    for p in PLAYERS:
+        for d in fake.dms(p):
+            text = dl.message_text(d)
+            if "Game #2" not in text.split("\n")[0]:
+                continue
+            check(text.startswith(head), "a DM to %s begins %r" %
+                  (p, text[:160]))
+            for g, ch, mid in LINK.findall(text.split("\n")[0]):
+                check(g == dl.GUILD and ch == dl.CHANNEL and mid in turns,
+                      "a DM to %s links to %s/%s/%s, not a turn message of "
+                      "game #2" % (p, g, ch, mid))
+                links += 1
+    check(links >= 5, "only %d DMs link to the table" % links)
+    t.stats["dm_links"] = links
 
 
 if __name__ == "__main__":

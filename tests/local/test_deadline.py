@@ -165,7 +165,7 @@ def test_turn_clock(binary, tmp, stats):
              "the missed turn was not counted")
     # /game log says who answered: p's own three decisions plainly, the
     # rest as the AI's for p on the deadline.
-    log = [m["text"] for m in lair.send("%s> /game log" % p)
+    log = [m["text"] for m in lair.send("%s> /game log since:start" % p)
            if m["to"] == "ephemeral"]
     marked = re.findall(r"(?m)^(\d+)\. .*_\(AI for (\w+), deadline\)_$",
                         log[0] if log else "")

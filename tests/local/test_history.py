@@ -220,7 +220,7 @@ def check_transcript(md, game, total, seats):
 def check_log(lair, total):
     """Pages of whole turns, each under Discord's 2,000 characters, that
     together number every move once, in order, under turn headings."""
-    text = only_reply(lair.send("bob> /game log"), "bob", "the last page")
+    text = only_reply(lair.send("bob> /game log since:start"), "bob", "the last page")
     m = re.match(r"\*\*Game #1\*\*, %d moves, page (\d+) of (\d+):\n" %
                  total, text)
     ll.check(m and m.group(1) == m.group(2), "/game log began %r" % text[:80])
@@ -228,7 +228,7 @@ def check_log(lair, total):
     ll.check(pages > 1, "a %d-move game's log fits one page" % total)
     numbers, turns = [], []
     for page in range(1, pages + 1):
-        line = "bob> /game log" + ("" if page == pages else
+        line = "bob> /game log since:start" + ("" if page == pages else
                                    " page:%d" % page)
         text = only_reply(lair.send(line), "bob", line)
         head = "**Game #1**, %d moves, page %d of %d:" % (total, page, pages)
@@ -240,7 +240,7 @@ def check_log(lair, total):
         turns += re.findall(r"(?m)^\*\*Turn (\d+)\*\* - (alice|bob), "
                             r"\d{4}-\d\d-\d\d \d\d:\d\d UTC"
                             r"( \(continued\))?$", text)
-        ll.check((page > 1) == ("Earlier turns: /game log page:%d" %
+        ll.check((page > 1) == ("Earlier turns: /game log since:start page:%d" %
                                 (page - 1) in text),
                  "%r: the pointer to earlier turns is wrong" % line)
         unnamed = re.findall(r".*Villain \d.*", text)
@@ -252,7 +252,7 @@ def check_log(lair, total):
     firsts = [int(t[0]) for t in turns if not t[2]]
     ll.check(firsts and firsts == sorted(set(firsts)),
              "each turn is headed once, in order: %r" % firsts[:30])
-    text = only_reply(lair.send("bob> /game log page:%d" % (pages + 1)),
+    text = only_reply(lair.send("bob> /game log since:start page:%d" % (pages + 1)),
                       "bob", "log past the end")
     ll.check("has %d pages (whole turns, about 1700 characters a page); "
              "there is no page %d." % (pages, pages + 1) in text,
@@ -269,7 +269,7 @@ def check_log_without_lines(lair, db):
     lines of moves 1-6 are taken away; the first page numbers them all
     again, each with a sentence, in the same turns as before."""
     def first_page():
-        return only_reply(lair.send("bob> /game log page:1"), "bob",
+        return only_reply(lair.send("bob> /game log since:start page:1"), "bob",
                           "page 1")
     before = first_page()
     con = sqlite3.connect(db)
@@ -426,7 +426,7 @@ def run(binary, tmp):
     with open(path2, "w") as f:
         f.write(content2)
     replay_ok(binary, path2, rec2)
-    text = only_reply(lair.send("alice> /game log"), "alice", "aborted log")
+    text = only_reply(lair.send("alice> /game log since:start"), "alice", "aborted log")
     ll.check(text.startswith("**Game #2**, 6 moves, page 1 of 1:"),
              "the aborted game's log began %r" % text[:80])
 

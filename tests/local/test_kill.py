@@ -201,7 +201,7 @@ def play(binary, tmp, game, players, seed, answer_seed, limit, n_kills,
                  "run" % (i, n, ref_stored[i]))
         ll.check(lair.dump() == ref_states[i], "after line %d and a "
                  "restart the state differs from the reference run's" % i)
-    log = lair.send("alice> /game log")
+    log = lair.send("alice> /game log since:start")
     m = re.search(r"\*\*Game #1\*\*, (\d+) moves?", log[0]["text"])
     every = len(stored_requests(db, every=True))
     ll.check(m and int(m.group(1)) == every,

@@ -334,7 +334,12 @@ class Game:
             self.stats["messages"] += 1
             if m["to"] == "channel" and "fields" in m:
                 self.fields(line, m, public)
-            if m["to"] == "channel":
+            if "**Summary of game #" in text:
+                # the end's summary quotes lines of the whole game
+                leak = named - self.ever_public - \
+                    (self.ever_seen[m["user"]] if m["to"] == "dm" else set())
+                what = "summary %s" % m["to"]
+            elif m["to"] == "channel":
                 told = set()
                 for x in new[k]:
                     for found in SEARCHED.findall(x) if self.vl else ():
@@ -345,8 +350,11 @@ class Game:
                     (named - self.ever_public)
                 what = "channel message"
             elif text.startswith("**Game #"):
-                leak = named - self.ever_public
+                # /game log: a player's catch-up (since:me) shows their own
+                # seat's lines too, never another seat's hidden cards
+                leak = named - self.ever_public - self.ever_seen[m["user"]]
                 what = "log for %s" % m["user"]
+                self.stats["catchups"] += "since your last answer" in text
             else:
                 who = m["user"]
                 mine = sees[who] | known_before[who] | resolving | \
@@ -355,8 +363,17 @@ class Game:
                 channel = self.versions.ever[("channel", None,
                                               m.get("title"))]
                 rows = [x for x in new[k] if x not in channel]
+                # a turn DM's "since your last turn" lines quote earlier
+                # lines: what was public then, or the recipient's own
+                since = [x for i, x in enumerate(rows)
+                         if x.startswith(SINCE) or
+                         (i and rows[i - 1].startswith(SINCE))]
+                rows = [x for x in rows if x not in since]
                 leak = (self.find("\n".join(rows)) - shown - mine) | \
-                    (named - self.ever_public - self.ever_seen[who])
+                    (named - self.ever_public - self.ever_seen[who]) | \
+                    (self.find("\n".join(since)) - self.ever_public -
+                     self.ever_seen[who] - mine)
+                self.stats["since"] += bool(since)
                 what = "%s to %s" % (m["to"], who)
                 self.stats["looked_named"] += bool(
                     named & (known[who] | known_before[who]))
@@ -464,6 +481,8 @@ GAL_CHOSE = re.compile(r"^You chose: (.+)\.$")
 GAL_NOTHING = re.compile(r"^Nothing more for you this turn of game #1\. "
                          r"Waiting for (.+)\.$")
 GAL_ANSWER = "Answer with the buttons, or /game move choice:<id or label>."
+SINCE = "**Since your last turn:**"
+DM_HEADER = re.compile(r"^_Game #\d+ \(.+\) in (<#\d+>|channel \S+)_$")
 GAL_EARLIER = re.compile(r"^\(\d+ earlier lines?: /game log\)$")
 
 
@@ -540,6 +559,20 @@ class GalGame:
             text = m.get("text", "")
             self.stats["messages"] += 1
             self.stats["galactic_messages"] += 1
+            if "**Summary of game #" in text:  # the end's, for all to see
+                if m["to"] == "channel":
+                    self.private_free(line, text, "summary")
+                continue
+            if m["to"] == "dm":  # past the game's header and catch-up
+                rows = text.split("\n")
+                ll.check(DM_HEADER.match(rows[0]), "after %r a DM begins "
+                         "%r" % (line, rows[0]))
+                rows = rows[1:]
+                if rows and rows[0].startswith(SINCE):
+                    rows = rows[3:]
+                    self.stats["since"] += 1
+                text = "\n".join(rows)
+                m = dict(m, text=text)
             if m["to"] == "channel":
                 self.private_free(line, text, "channel message")
                 for x in self.versions.new_lines(("channel", m.get("title")),
@@ -804,7 +837,8 @@ def run(binary, tmp):
     played = set(g[0] for g in GAMES)
     ll.check(("supervillain" not in played or
               stats["supervillain_names"] > 1000 and stats["hands"] > 100 and
-              stats["fields"] > 300) and
+              stats["fields"] > 300 and stats["catchups"] > 0 and
+              stats["since"] > 0) and
              all(stats[g + "_names"] > 1000 and stats[g + "_hands"] > 100 and
                  stats[g + "_fields"] > 300 and stats[g + "_looked"] > 0
                  for g in VILLAINOUS if g in played) and

@@ -171,12 +171,17 @@ def bob_asked(out):
 
 def question(out):
     """Bob's prompt DM in out without his hand (up to the first empty
-    line) and the option lines: the turn so far and the question."""
+    line after it) and the option lines: the turn so far and the
+    question."""
     dms = [m["text"] for m in out if m["to"] == "dm" and m["user"] == "bob"
            and m.get("options")]
     ll.check(len(dms) == 1, "bob got %d prompts: %r" % (len(dms), out))
     rows = dms[0].split("\n")
-    return [x for x in rows[rows.index(""):] if not x.startswith("- `")]
+    # past the game's header and the "since your last turn" lines
+    hand = [i for i, x in enumerate(rows) if x.startswith("**Your hand**")]
+    ll.check(hand, "bob's prompt shows no hand: %r" % dms[0])
+    return [x for x in rows[rows.index("", hand[0]):]
+            if not x.startswith("- `")]
 
 
 def check_moves(a, b, autopass):

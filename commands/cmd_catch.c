@@ -1,0 +1,350 @@
+/*
+ * cmd_catch.c: what brings a player of a slow game back up to date: the
+ * header that names the game in each of its DMs, the "since your last
+ * turn" summary that opens a turn's DM, and the summary of a game that
+ * has ended.
+ *
+ * All of it is read from the lines stored with each move (cmd_commit)
+ * as the recipient may read them (public lines and their own seat's,
+ * never another seat's) and from the game's public view, so it is the
+ * same for every ruleset.
+ *
+ * "Concerns you": a line of another seat's answer that names the
+ * player's seat (stored lines say "Villain N" for seat N-1 before names
+ * are put in), such as an attack at them or a card taken from them.
+ *
+ * A seat's biggest moment, in the end summary: its own answer after which
+ * its score (eng_result.score: points, progress, whatever the
+ * ruleset counts) rose the most, found by replaying the stored moves
+ * through the engine (the earliest of equals); for a seat whose score
+ * never rose, its own answer that did the most, counted as the public
+ * lines it produced. Only the answer's number and first public line are
+ * shown, never a score a ruleset might draw from hidden cards.
+ */
+#include "cmd_int.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- the header of a game's DMs ---------------------------------------- */
+
+void cmd_dm_header(const live *L, char *out, size_t cap) {
+  if (L->row.guild[0])
+    snprintf(out, cap, "_Game #%" PRId64 " (%s) in <#%s>_", L->row.id,
+             cmd_game_name(L), L->row.channel);
+  else
+    snprintf(out, cap, "_Game #%" PRId64 " (%s) in channel %s_", L->row.id,
+             cmd_game_name(L), L->row.channel);
+}
+
+bool cmd_table_key(const live *L, char *out, size_t cap) {
+  if (!L->g || (L->row.status != STO_RUNNING && L->row.status != STO_FINISHED))
+    return false;
+  snprintf(out, cap, "turn:%d", L->g->prompt.turn);
+  return true;
+}
+
+/* ---- reading the lines --------------------------------------------------- */
+
+/* Whether text names seat s ("Villain N", N not followed by a digit). */
+static bool names_seat(const char *text, int s) {
+  char who[24];
+  int n = snprintf(who, sizeof who, "Villain %d", s + 1);
+  for (const char *p = strstr(text, who); p; p = strstr(p + 1, who))
+    if (p[n] < '0' || p[n] > '9')
+      return true;
+  return false;
+}
+
+typedef struct since_ctx {
+  int seat;
+  int64_t last; /* the seat's last answer, -1 before any */
+  int answers[ENG_MAX_SEATS];
+  int64_t answer_seq[ENG_MAX_SEATS];  /* the last move counted per seat */
+  char last_line[ENG_MAX_SEATS][160]; /* the first line of its last move */
+  char about[2][200]; /* the first lines that concern the seat */
+  int n_about;
+  bool collect;
+} since_ctx;
+
+static void cut_copy(char *dst, size_t cap, const char *src) {
+  snprintf(dst, cap, "%s", src);
+  if (strlen(src) >= cap && cap > 4)
+    memcpy(dst + cap - 4, "...", 4);
+}
+
+/* Lines come in order: each of the seat's own answers starts the count
+ * again, and what comes before its first counts for nothing. */
+static int collect_since(void *ctx, const sto_line *l) {
+  since_ctx *x = ctx;
+  if (l->mover == x->seat) {
+    int seat = x->seat;
+    memset(x, 0, sizeof *x);
+    x->seat = seat;
+    x->last = l->seq;
+    for (int s = 0; s < ENG_MAX_SEATS; s++)
+      x->answer_seq[s] = -1;
+    return 0;
+  }
+  if (x->last < 0 || l->mover < 0 || l->mover >= ENG_MAX_SEATS)
+    return 0;
+  if (x->answer_seq[l->mover] != l->seq) { /* a move's first line */
+    x->answer_seq[l->mover] = l->seq;
+    x->answers[l->mover]++;
+    cut_copy(x->last_line[l->mover], sizeof x->last_line[0], l->text);
+    size_t n = strlen(x->last_line[l->mover]);
+    if (n > 0 && x->last_line[l->mover][n - 1] == '.')
+      x->last_line[l->mover][n - 1] = '\0'; /* the list goes on */
+  }
+  if (names_seat(l->text, x->seat)) {
+    if (x->n_about < 2)
+      cut_copy(x->about[x->n_about], sizeof x->about[0], l->text);
+    x->n_about++;
+  }
+  return 0;
+}
+
+/* ---- since your last turn ------------------------------------------------ */
+
+void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
+                    size_t cap) {
+  out[0] = '\0';
+  if (seat < 0 || seat >= L->n_seats || cap == 0)
+    return;
+  since_ctx *x = calloc(1, sizeof *x);
+  if (!x)
+    return;
+  x->seat = seat;
+  x->last = -1;
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->answer_seq[s] = -1;
+  /* a first decision has nothing to catch up on */
+  if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, seat, collect_since,
+                    x) ||
+      x->last < 0) {
+    free(x);
+    return;
+  }
+  char raw[CMD_TEXT_MAX];
+  size_t o = (size_t)snprintf(raw, sizeof raw, "**Since your last turn:** ");
+  int total = 0;
+  for (int s = 0; s < L->n_seats; s++)
+    total += x->answers[s];
+  if (total == 0) {
+    free(x);
+    return;
+  }
+  if (x->n_about == 0)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "nothing aimed at you.");
+  for (int i = 0; i < x->n_about && i < 2 && o < sizeof raw; i++)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "%s%s", i ? " " : "",
+                          x->about[i]);
+  if (x->n_about > 2 && o < sizeof raw)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, " (%d more about you)",
+                          x->n_about - 2);
+  if (o < sizeof raw)
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "\n");
+  bool first = true;
+  for (int s = 0; s < L->n_seats && o < sizeof raw; s++) {
+    if (!x->answers[s])
+      continue;
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "%sVillain %d: %d answer%s",
+                          first ? "" : "; ", s + 1, x->answers[s],
+                          x->answers[s] == 1 ? "" : "s");
+    if (x->last_line[s][0] && o < sizeof raw)
+      o += (size_t)snprintf(raw + o, sizeof raw - o, ", last: %s",
+                            x->last_line[s]);
+    first = false;
+  }
+  if (o < sizeof raw)
+    snprintf(raw + o, sizeof raw - o, ". All of it: /game log since:me");
+  cmd_names(L, raw, out, cap);
+  free(x);
+}
+
+/* ---- the end of a game --------------------------------------------------- */
+
+typedef struct rise_ctx {
+  eng_game *g;
+  int last[ENG_MAX_SEATS]; /* each seat's score so far */
+  int best[ENG_MAX_SEATS]; /* its greatest rise after one answer */
+  int64_t best_seq[ENG_MAX_SEATS];
+} rise_ctx;
+
+static int rise_move(void *ctx, const sto_move *m) {
+  rise_ctx *x = ctx;
+  if (m->kind == STO_MOVE_TAKEBACK
+          ? eng_game_takeback(x->g, m->seat) != 0
+          : eng_game_answer(x->g, m->seat, m->option, NULL) != 0)
+    return 1; /* a move that no longer fits: what was found so far */
+  eng_result r;
+  eng_game_result(x->g, &r);
+  for (int s = 0; s < x->g->cfg.players && s < ENG_MAX_SEATS; s++) {
+    if (m->kind != STO_MOVE_TAKEBACK && m->seat == s &&
+        r.score[s] - x->last[s] > x->best[s]) {
+      x->best[s] = r.score[s] - x->last[s];
+      x->best_seq[s] = m->seq;
+    }
+    x->last[s] = r.score[s];
+  }
+  return 0;
+}
+
+/* Each seat's own answer after which its score rose most (rise_ctx), by
+ * replaying L's stored moves; best_seq -1 where it never rose. */
+static void score_rises(cmd_ctx *c, const live *L, rise_ctx *x) {
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->best_seq[s] = -1;
+  const eng_ruleset *rs = eng_find(L->row.ruleset);
+  eng_config cfg;
+  int seats;
+  if (!rs || rs->version != L->row.ruleset_version ||
+      !cmd_parse_config(L->row.config, &cfg, &seats) ||
+      eng_game_new(rs, &cfg, L->row.seed, &x->g))
+    return;
+  eng_result r;
+  eng_game_result(x->g, &r);
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->last[s] = r.score[s];
+  sto_move_list(c->cfg.db, L->row.id, 0, rise_move, x);
+  eng_game_free(x->g);
+  x->g = NULL;
+}
+
+typedef struct moment_ctx {
+  int64_t seq;                  /* the move being counted */
+  int mover, lines;             /* its seat and public lines so far */
+  char first[STO_LINE_MAX + 1]; /* its first line */
+  int best[ENG_MAX_SEATS];      /* each seat's most lines in one move */
+  int64_t best_seq[ENG_MAX_SEATS];
+  char best_text[ENG_MAX_SEATS][200];
+  const rise_ctx *rise;               /* the moves scores rose after */
+  char rise_text[ENG_MAX_SEATS][200]; /* their first public lines */
+} moment_ctx;
+
+static void moment_close(moment_ctx *x) {
+  if (x->seq < 0 || x->mover < 0 || x->mover >= ENG_MAX_SEATS)
+    return;
+  if (x->lines > x->best[x->mover]) {
+    x->best[x->mover] = x->lines;
+    x->best_seq[x->mover] = x->seq;
+    cut_copy(x->best_text[x->mover], sizeof x->best_text[0], x->first);
+  }
+}
+
+static int count_moment(void *ctx, const sto_line *l) {
+  moment_ctx *x = ctx;
+  if (l->seq != x->seq) {
+    moment_close(x);
+    for (int s = 0; s < ENG_MAX_SEATS; s++)
+      if (x->rise->best_seq[s] == l->seq)
+        cut_copy(x->rise_text[s], sizeof x->rise_text[0], l->text);
+    x->seq = l->seq;
+    x->mover = l->mover;
+    x->lines = 0;
+    cmd_copy(x->first, sizeof x->first, l->text);
+  }
+  x->lines++;
+  return 0;
+}
+
+/* "3 days 4 hours", "2 hours 5 minutes", "12 minutes". */
+static void duration(int64_t secs, char *out, size_t cap) {
+  if (secs < 0)
+    secs = 0;
+  int64_t d = secs / 86400, h = secs % 86400 / 3600, m = secs % 3600 / 60;
+  if (d)
+    snprintf(out, cap, "%" PRId64 " day%s %" PRId64 " hour%s", d,
+             d == 1 ? "" : "s", h, h == 1 ? "" : "s");
+  else if (h)
+    snprintf(out, cap, "%" PRId64 " hour%s %" PRId64 " minute%s", h,
+             h == 1 ? "" : "s", m, m == 1 ? "" : "s");
+  else
+    snprintf(out, cap, "%" PRId64 " minute%s", m, m == 1 ? "" : "s");
+}
+
+void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
+  char *raw = malloc(CMD_TEXT_MAX * 2), *text = malloc(CMD_TEXT_MAX * 2);
+  moment_ctx *x = calloc(1, sizeof *x);
+  rise_ctx *rise = calloc(1, sizeof *rise);
+  if (!raw || !text || !x || !rise) {
+    free(raw);
+    free(text);
+    free(x);
+    free(rise);
+    return;
+  }
+  score_rises(c, L, rise);
+  x->rise = rise;
+  size_t cap = CMD_TEXT_MAX - 100, o;
+  char res[400], took[80];
+  eng_result result;
+  eng_game_result(L->g, &result);
+  size_t w = cmd_winners(L, &result, "Nobody wins", res, sizeof res);
+  snprintf(res + w, sizeof res - w, ", because %s.", result.reason);
+  duration(c->now - L->row.created, took, sizeof took);
+  o = (size_t)snprintf(raw, cap,
+                       "**Summary of game #%" PRId64 " (%s)**\n%s\n"
+                       "%d turn%s, %" PRId64 " answer%s, in %s.\n",
+                       L->row.id, cmd_game_name(L), res, L->g->prompt.turn,
+                       L->g->prompt.turn == 1 ? "" : "s", L->row.moves,
+                       L->row.moves == 1 ? "" : "s", took);
+  /* The final table: each seat's summary line of the public view (its
+   * points, where the game has them). */
+  json_t *v = L->g->rs->view(L->g->state, -1);
+  for (int s = 0; v && s < L->n_seats && o < cap; s++) {
+    char seatbuf[CMD_FIELD_VALUE_MAX * 2];
+    seatbuf[0] = '\0';
+    L->g->rs->render(v, ENG_RENDER_SEAT(s), seatbuf, sizeof seatbuf);
+    char *nl = strchr(seatbuf, '\n');
+    if (nl)
+      *nl = '\0';
+    if (!seatbuf[0])
+      break;
+    if (s == 0)
+      o += (size_t)snprintf(raw + o, cap - o, "**Final table:**\n");
+    if (o < cap)
+      o += (size_t)snprintf(raw + o, cap - o, "- %s\n", seatbuf);
+  }
+  json_decref(v);
+  x->seq = -1;
+  x->mover = -1;
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    x->best_seq[s] = -1;
+  if (!sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, -1, count_moment,
+                     x)) {
+    moment_close(x);
+    bool head = false;
+    for (int s = 0; s < L->n_seats && s < ENG_MAX_SEATS && o < cap; s++) {
+      bool rose = rise->best_seq[s] >= 0 && x->rise_text[s][0];
+      if (!rose && x->best_seq[s] < 0)
+        continue;
+      if (!head)
+        o += (size_t)snprintf(raw + o, cap - o,
+                              "**Biggest moments** (each player's answer "
+                              "that raised their score most):\n");
+      head = true;
+      if (o < cap)
+        o += (size_t)snprintf(raw + o, cap - o,
+                              "- Villain %d, move %" PRId64 "%s: %s\n", s + 1,
+                              (rose ? rise->best_seq[s] : x->best_seq[s]) + 1,
+                              rose ? "" : " (their answer that did most)",
+                              rose ? x->rise_text[s] : x->best_text[s]);
+    }
+  }
+  if (o < cap)
+    snprintf(raw + o, cap - o,
+             "Play again: /game rematch game:%" PRId64
+             ". The record: /game export game:%" PRId64 ".",
+             L->row.id, L->row.id);
+  cmd_names(L, raw, text, CMD_TEXT_MAX);
+  cmd_send_end(c, r, L, text);
+  free(raw);
+  free(text);
+  free(x);
+  free(rise);
+}
