@@ -21,10 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int64_t game, version;
   const char *rest;
   if (bot_dc_parse_custom(id, &kind, &game, &version, &rest)) {
-    /* Only the closed-DM notice's button (h) and a lobby's (j, l, b, a)
-     * carry no version. */
-    bool unversioned = kind == 'h' || kind == 'j' || kind == 'l' ||
-                       kind == 'b' || kind == 'a';
+    /* Only the closed-DM notice's button (h), a lobby's (j, l, b, a)
+     * and the end summary's Rematch and Export (r, x) carry no version. */
+    bool unversioned = strchr("hjlbarx", kind) != NULL;
     if (game <= 0 || version < -1 || (version < 0 && !unversioned) ||
         strlen(rest) > size)
       abort(); /* accepted something it should not have */
