@@ -898,6 +898,43 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
   return true;
 }
 
+bool cmd_place_game(cmd_ctx *c, const cmd_request *r, sto_game *g,
+                    const char *thread_name, const char *what, int64_t *gid,
+                    bool *threaded) {
+  snprintf(g->guild, sizeof g->guild, "%s", r->guild ? r->guild : "");
+  snprintf(g->channel, sizeof g->channel, "%s", r->channel);
+  /* A server plays each game in a thread of its own: by default (auto)
+     wherever Lair may open one, in the channel otherwise. */
+  *threaded = false;
+  long threads = cmd_setting(c, r->guild, "threads");
+  if (c->cfg.open_thread && (threads == 1 || (threads == 2 && r->may_thread))) {
+    *threaded = c->cfg.open_thread(c->cfg.thread_ctx, r->channel, thread_name,
+                                   g->channel, sizeof g->channel);
+    if (!*threaded && threads == 2)
+      snprintf(g->channel, sizeof g->channel, "%s", r->channel);
+    else if (!*threaded) {
+      cmd_reply(c, r, NULL,
+                "A thread for the %s could not be opened (does Lair have the "
+                "Create Public Threads permission here?); nothing was "
+                "created.",
+                what);
+      return false;
+    }
+  }
+  snprintf(g->creator, sizeof g->creator, "%s", r->user);
+  sto_seat s = {.seat = 0};
+  snprintf(s.user, sizeof s.user, "%s", r->user);
+  snprintf(s.name, sizeof s.name, "%s", r->user_name);
+  sto_rc rc = sto_game_create(c->cfg.db, g, gid);
+  if (!rc)
+    rc = sto_seat_set(c->cfg.db, *gid, &s);
+  if (rc) {
+    cmd_fail(c, "The %s could not be created: %s", what, sto_strerror(rc));
+    return false;
+  }
+  return true;
+}
+
 /* Game id's version in storage, and inside a transaction its lock. */
 static sto_rc current_version(cmd_ctx *c, int64_t id, int64_t *version) {
   if (sto_in_tx(c->cfg.db))

@@ -162,6 +162,15 @@ bool cmd_parse_int(const char *text, long min, long max, long *out);
 bool cmd_parse_config(const char *text, eng_config *cfg, int *max_seats);
 int cmd_seat_of(const live *L, const char *user);
 void cmd_evict(cmd_ctx *c, int64_t id);
+/* Makes game g (its ruleset, config and seed filled in) where request r
+ * was sent: in r's channel, or in a thread of its own under it when the
+ * server's `threads` setting asks for one (named thread_name), and seats
+ * the requester in seat 0. *threaded tells whether a thread was opened.
+ * On failure replies or fails the command, naming `what` ("game",
+ * "tutorial"), and returns false. */
+bool cmd_place_game(cmd_ctx *c, const cmd_request *r, sto_game *g,
+                    const char *thread_name, const char *what, int64_t *gid,
+                    bool *threaded);
 /* Loads game id (cached after the first time); NULL with why on error.
  * Inside a command's transaction it first locks the game against every
  * other writer (sto_game_lock) and drops a cached copy that another

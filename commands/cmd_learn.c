@@ -358,35 +358,15 @@ void cmd_h_learn(cmd_ctx *c, const cmd_request *r) {
   snprintf(g.ruleset, sizeof g.ruleset, "%s", rs->id);
   snprintf(g.config, sizeof g.config, "%s", text);
   free(text);
-  snprintf(g.guild, sizeof g.guild, "%s", r->guild ? r->guild : "");
-  snprintf(g.channel, sizeof g.channel, "%s", r->channel);
   /* Where the server plays each game in a thread of its own, a tutorial
      is no exception (the threads setting, as /game new reads it). */
-  bool threaded = false;
-  long threads = cmd_setting(c, r->guild, "threads");
-  if (c->cfg.open_thread && (threads == 1 || (threads == 2 && r->may_thread))) {
-    char name[100];
-    snprintf(name, sizeof name, "%s tutorial (%.40s)", rs->name, r->user_name);
-    threaded = c->cfg.open_thread(c->cfg.thread_ctx, r->channel, name,
-                                  g.channel, sizeof g.channel);
-    if (!threaded && threads == 2)
-      snprintf(g.channel, sizeof g.channel, "%s", r->channel);
-    else if (!threaded) {
-      cmd_reply(c, r, NULL,
-                "A thread for the tutorial could not be opened (does Lair "
-                "have the Create Public Threads permission here?); nothing "
-                "was created.");
-      return;
-    }
-  }
-  snprintf(g.creator, sizeof g.creator, "%s", r->user);
+  char name[100];
+  snprintf(name, sizeof name, "%s tutorial (%.40s)", rs->name, r->user_name);
   int64_t gid;
-  sto_seat me = {.seat = 0};
-  snprintf(me.user, sizeof me.user, "%s", r->user);
-  snprintf(me.name, sizeof me.name, "%s", r->user_name);
-  sto_rc rc = sto_game_create(c->cfg.db, &g, &gid);
-  if (!rc)
-    rc = sto_seat_set(c->cfg.db, gid, &me);
+  bool threaded;
+  if (!cmd_place_game(c, r, &g, name, "tutorial game", &gid, &threaded))
+    return;
+  sto_rc rc = STO_OK;
   for (int s = 1; !rc && s < players; s++) {
     sto_seat bot;
     cmd_ai_seat(s, ENG_AI_HEURISTIC, &bot);

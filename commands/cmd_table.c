@@ -426,40 +426,12 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   json_decref(conf);
   snprintf(g.config, sizeof g.config, "%s", text ? text : "{}");
   free(text);
-  snprintf(g.guild, sizeof g.guild, "%s", r->guild ? r->guild : "");
-  snprintf(g.channel, sizeof g.channel, "%s", r->channel);
-  /* The server may want each game in a thread of its own. */
-  /* A server plays each game in a thread of its own: by default (auto)
-     wherever Lair may open one, in the channel otherwise. */
-  bool threaded = false;
-  long threads = cmd_setting(c, r->guild, "threads");
-  if (c->cfg.open_thread && (threads == 1 || (threads == 2 && r->may_thread))) {
-    char name[100];
-    snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name, r->user_name);
-    threaded = c->cfg.open_thread(c->cfg.thread_ctx, r->channel, name,
-                                  g.channel, sizeof g.channel);
-    if (!threaded && threads == 2)
-      snprintf(g.channel, sizeof g.channel, "%s", r->channel);
-    else if (!threaded) {
-      cmd_reply(c, r, NULL,
-                "A thread for the game could not be opened "
-                "(does Lair have the Create Public Threads "
-                "permission here?); nothing was created.");
-      return;
-    }
-  }
-  snprintf(g.creator, sizeof g.creator, "%s", r->user);
+  char name[100];
+  snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name, r->user_name);
   int64_t gid;
-  sto_seat s = {.seat = 0};
-  snprintf(s.user, sizeof s.user, "%s", r->user);
-  snprintf(s.name, sizeof s.name, "%s", r->user_name);
-  sto_rc rc = sto_game_create(c->cfg.db, &g, &gid);
-  if (!rc)
-    rc = sto_seat_set(c->cfg.db, gid, &s);
-  if (rc) {
-    cmd_fail(c, "The game could not be created: %s", sto_strerror(rc));
+  bool threaded;
+  if (!cmd_place_game(c, r, &g, name, "game", &gid, &threaded))
     return;
-  }
   char why[200];
   live *L = cmd_load(c, gid, why, sizeof why);
   long ai = 0;
