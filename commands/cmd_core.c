@@ -898,6 +898,22 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
   return true;
 }
 
+const eng_ruleset *cmd_ruleset_named(cmd_ctx *c, const cmd_request *r,
+                                     const char *id) {
+  const eng_ruleset *rs = eng_find(id);
+  if (!rs) {
+    char known[200] = "";
+    size_t n, o = 0;
+    const eng_ruleset *const *all = eng_rulesets(&n);
+    for (size_t i = 0; i < n && o < sizeof known; i++)
+      o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
+                            all[i]->id);
+    cmd_reply(c, r, NULL, "Lair has no game called '%.40s'. It has: %s.", id,
+              known);
+  }
+  return rs;
+}
+
 bool cmd_place_game(cmd_ctx *c, const cmd_request *r, sto_game *g,
                     const char *thread_name, const char *what, int64_t *gid,
                     bool *threaded) {

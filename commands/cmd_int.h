@@ -162,6 +162,10 @@ bool cmd_parse_int(const char *text, long min, long max, long *out);
 bool cmd_parse_config(const char *text, eng_config *cfg, int *max_seats);
 int cmd_seat_of(const live *L, const char *user);
 void cmd_evict(cmd_ctx *c, int64_t id);
+/* The ruleset called id; NULL after replying to r that Lair has no game
+ * of that name, and which it has. */
+const eng_ruleset *cmd_ruleset_named(cmd_ctx *c, const cmd_request *r,
+                                     const char *id);
 /* Makes game g (its ruleset, config and seed filled in) where request r
  * was sent: in r's channel, or in a thread of its own under it when the
  * server's `threads` setting asks for one (named thread_name), and seats

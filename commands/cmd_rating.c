@@ -187,18 +187,7 @@ static const eng_ruleset *kind_arg(cmd_ctx *c, const cmd_request *r,
   *given = id != NULL;
   if (!id)
     return NULL;
-  const eng_ruleset *rs = eng_find(id);
-  if (!rs) {
-    char known[200] = "";
-    size_t n, o = 0;
-    const eng_ruleset *const *all = eng_rulesets(&n);
-    for (size_t i = 0; i < n && o < sizeof known; i++)
-      o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
-                            all[i]->id);
-    cmd_reply(c, r, NULL, "Lair has no game called '%.40s'. It has: %s.", id,
-              known);
-  }
-  return rs;
+  return cmd_ruleset_named(c, r, id);
 }
 
 /* The most rulesets one /game stats lists. */

@@ -376,18 +376,9 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   const char *mode = cmd_arg_get(r, "mode");
-  const eng_ruleset *rs = eng_find(id);
-  if (!rs) {
-    char known[200] = "";
-    size_t n, o = 0;
-    const eng_ruleset *const *all = eng_rulesets(&n);
-    for (size_t i = 0; i < n && o < sizeof known; i++)
-      o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
-                            all[i]->id);
-    cmd_reply(c, r, NULL, "Lair has no game called '%.40s'. It has: %s.", id,
-              known);
+  const eng_ruleset *rs = cmd_ruleset_named(c, r, id);
+  if (!rs)
     return;
-  }
   long seats = rs->max_players;
   if (cmd_arg_get(r, "seats"))
     cmd_parse_int(cmd_arg_get(r, "seats"), 2, ENG_MAX_SEATS, &seats);
