@@ -624,8 +624,8 @@ def t_dm_closed_remembered(c):
 
 
 def until_decides(c, who, channel):
-    """Lets whoever decides in channel's game answer (the first option)
-    until it is who's decision."""
+    """Lets whoever decides in channel's game answer (the turn's end, or
+    else the first option) until it is who's decision."""
     for _ in range(60):
         info = dl.slash(c.fake, "mallory", "status", channel=channel)
         m = WAITING.search(dl.answer_text(info))
@@ -634,8 +634,14 @@ def until_decides(c, who, channel):
             return
         ch = dl.autocomplete(c.fake, m.group(1), "move", "choice", "",
                              channel=channel)
+        # The turn's end where it is offered: the first option may be a
+        # play that can be made again and again (Minion Recyclers, Swift,
+        # takes itself back from the discard pile).
+        ends = [o for o in dl.autocomplete(c.fake, m.group(1), "move",
+                                           "choice", "end", channel=channel)
+                if o["value"] == "end"]
         dl.slash(c.fake, m.group(1), "move",
-                 dl.options(choice=ch[0]["value"]), channel=channel)
+                 dl.options(choice=(ends or ch)[0]["value"]), channel=channel)
     raise dl.Fail("%s never decides in %s" % (who, channel))
 
 
