@@ -228,7 +228,9 @@ static bool in_tx(cmd_ctx *c, const cmd_request *r, tx_body body, void *arg,
 }
 
 static void run_handler(cmd_ctx *c, const cmd_request *r, void *arg) {
-  ((const cmd_def *)arg)->handler(c, r);
+  cmd_lang_note(c, r);
+  if (!c->failed)
+    ((const cmd_def *)arg)->handler(c, r);
 }
 
 /* Answers r if its request id was applied before; returns whether. */
@@ -266,6 +268,7 @@ void cmd_handle(cmd_ctx *c, const cmd_request *req) {
   const cmd_def *d;
   cmd_request r = *req;
   cmd_trim_cache(c);
+  c->lang = cmd_lang_request(c, &r);
   if (!validate(c, &r, &d) || answered_before(c, &r))
     return;
   in_tx(c, &r, run_handler, (void *)d, true);
@@ -301,6 +304,7 @@ static void fire_due(cmd_ctx *c, const cmd_request *r, void *arg) {
 void cmd_tick(cmd_ctx *c) {
   sto_timer t;
   cmd_request none = no_request();
+  c->lang = CMD_LANG_EN; /* nobody asked: nobody is answered */
   /* A read first: most ticks find nothing due and open no write
    * transaction. */
   for (int guard = 0; guard < 1000; guard++) {
@@ -350,6 +354,7 @@ static void settle_one(cmd_ctx *c, const cmd_request *r, void *arg) {
 int cmd_recover(cmd_ctx *c) {
   id_vec v = {0};
   cmd_request none = no_request();
+  c->lang = CMD_LANG_EN;
   sto_rc rc = sto_game_list_ai_due(c->cfg.db, collect_due, &v);
   int done = 0;
   for (size_t i = 0; !rc && i < v.n; i++)

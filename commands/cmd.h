@@ -24,6 +24,30 @@
 
 typedef enum { CMD_TO_CHANNEL, CMD_TO_DM, CMD_TO_EPHEMERAL } cmd_to;
 
+/* ---- languages (cmd_lang.c) ----------------------------------------------
+ * Lair's texts are written in English and looked up, by that English
+ * text, in the message catalogue of the reader's language
+ * (commands/locale/LANG/NAME.json, embedded at build time). */
+typedef enum { CMD_LANG_EN, CMD_LANG_DE, CMD_LANG_N } cmd_lang;
+/* The language of a Discord locale: German for "de" (and "de-AT",
+ * "de_DE"...), else English (NULL too). */
+cmd_lang cmd_lang_of_locale(const char *locale);
+/* Its code, which is also Discord's locale: "en", "de". */
+const char *cmd_lang_code(cmd_lang lang);
+/* english in lang: its catalogue entry, else english itself (never NULL
+ * for a non-NULL english). The entry takes the same printf arguments. */
+const char *cmd_tr(cmd_lang lang, const char *english)
+    __attribute__((format_arg(2)));
+/* Whether lang's catalogue has english (always for English). */
+bool cmd_lang_has(cmd_lang lang, const char *english);
+/* Whether two printf formats take the same arguments (positions "%2$s"
+ * allowed in either). */
+bool cmd_lang_same_args(const char *a, const char *b);
+/* NULL when the catalogues are sound (JSON objects of strings, each with
+ * its English text's arguments, no English text translated two ways);
+ * else what is wrong (static). A faulty entry is never used. */
+const char *cmd_lang_check(void);
+
 typedef struct cmd_choice {
   char id[ENG_ID_MAX + 1];
   char label[ENG_LABEL_MAX + 1];
@@ -148,7 +172,7 @@ typedef struct cmd_group_def {
 extern const cmd_group_def cmd_groups[];
 extern const size_t cmd_groups_n;
 
-#define CMD_MAX_OPTIONS 4
+#define CMD_MAX_OPTIONS 5
 typedef struct cmd_def {
   const char *group; /* "game", "gamemod" or "prefs" */
   const char *name;  /* its subcommand */
@@ -184,8 +208,13 @@ struct cmd_request {
                             games the user sits in, wherever they are */
   bool may_thread;       /* the transport could open a thread for a game
                             here (Discord: Lair's permissions allow it) */
-  const char *group;     /* top-level command; NULL means "game" */
-  const char *command;   /* subcommand name, e.g. "move" */
+  /* The requester's language and the server's, as Discord names them
+   * ("de", "en-US"; the interaction's locale and guild_locale), or NULL
+   * when the transport does not know (cmd_lang.c keeps what they were). */
+  const char *locale;
+  const char *guild_locale;
+  const char *group;   /* top-level command; NULL means "game" */
+  const char *command; /* subcommand name, e.g. "move" */
   int n_args;
   cmd_arg args[CMD_MAX_ARGS];
 };

@@ -270,7 +270,8 @@ void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
     return;
   int seat = cmd_seat_of(L, r->user);
   if (seat < 0 || L->g->prompt.player != seat) {
-    cmd_reply_state(c, r, L, "There is nothing to mute: it is not your "
+    cmd_reply_state(c, r, L,
+                    "There is nothing to mute: it is not your "
                     "decision now.",
                     "Reminders come only while a game waits for you; "
                     "/prefs set reminders:off turns them off everywhere.");
@@ -309,6 +310,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   const char *tz = cmd_arg_get(r, "tz");
   const char *quiet = cmd_arg_get(r, "quiet");
   const char *windows = cmd_arg_get(r, "conditions");
+  const char *language = cmd_arg_get(r, "language"); /* the table checked it */
   char scope[64];
   cmd_user_scope(r->user, scope, sizeof scope);
   if (rem && strcmp(rem, "channel") && strcmp(rem, "dm") &&
@@ -355,7 +357,8 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   if ((rem && sto_setting_set(c->cfg.db, scope, "reminders", rem)) ||
       (tz && sto_setting_set(c->cfg.db, scope, "tz", tz)) ||
       (quiet && sto_setting_set(c->cfg.db, scope, "quiet", quiet_v)) ||
-      (windows && sto_setting_set(c->cfg.db, scope, "conditions", windows))) {
+      (windows && sto_setting_set(c->cfg.db, scope, "conditions", windows)) ||
+      (language && sto_setting_set(c->cfg.db, scope, "language", language))) {
     cmd_fail(c, "Your preferences could not be saved.");
     return;
   }
@@ -364,15 +367,20 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
   sto_setting_get(c->cfg.db, scope, "tz", v2, sizeof v2);
   sto_setting_get(c->cfg.db, scope, "quiet", v3, sizeof v3);
   sto_setting_get(c->cfg.db, scope, "conditions", v4, sizeof v4);
+  if (language) /* answered in the language just chosen */
+    c->lang = cmd_lang_request(c, r);
+  char v5[16] = "auto";
+  sto_setting_get(c->cfg.db, scope, "language", v5, sizeof v5);
   cmd_reply(c, r, NULL,
             "Your preferences: reminders %s, time zone %s, quiet hours %s, "
-            "Condition and interrupt windows %s (%s).",
+            "Condition and interrupt windows %s (%s), language %s (%s).",
             v1[0] ? v1 : "channel", v2[0] ? v2 : "UTC", v3[0] ? v3 : "none",
             v4[0] ? v4 : "ask",
             strcmp(v4, "auto-pass") == 0
                 ? "Lair passes every window for you at once, whatever you "
                   "hold, a window waiting for you now included"
-                : "every window is asked of you by DM, whatever you hold");
+                : "every window is asked of you by DM, whatever you hold",
+            v5, cmd_lang_code(c->lang));
   /* A window waiting on this person now is passed at once. */
   if (windows && strcmp(windows, "auto-pass") == 0)
     cmd_settle_user(c, r);

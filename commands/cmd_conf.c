@@ -19,6 +19,7 @@
 static const char *const actions[] = {"ai", "forfeit", NULL};
 static const char *const undo_modes[] = {"turn", "off", NULL};
 static const char *const thread_words[] = {"off", "on", "auto", NULL};
+static const char *const lang_words[] = {"auto", "en", "de", NULL};
 
 /* name, meaning, min, max, default, words (NULL: a number) */
 static const cmd_setting_def defs[] = {
@@ -51,6 +52,11 @@ static const cmd_setting_def defs[] = {
      0, 2, 2, thread_words},
     {"mod_role", "a role id whose members are moderators (0: none)", 0,
      LONG_MAX, 0, NULL},
+    {"language",
+     "the language of Lair's messages in this server's channels: auto (the "
+     "server's own Discord language), en or de; DMs and replies follow each "
+     "member's",
+     0, 2, 0, lang_words},
     {"leaderboard_rd",
      "/game leaderboard ranks a rating only when its deviation (the ± part) "
      "is below this",

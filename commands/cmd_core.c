@@ -364,7 +364,7 @@ void cmd_fail(cmd_ctx *c, const char *fmt, ...) {
   c->failed = true;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(c->fail_text, sizeof c->fail_text, fmt, ap);
+  vsnprintf(c->fail_text, sizeof c->fail_text, cmd_tr(c->lang, fmt), ap);
   va_end(ap);
 }
 
@@ -688,7 +688,10 @@ void cmd_send_edit(cmd_ctx *c, const cmd_request *r, cmd_to to,
 static void vsay(cmd_ctx *c, const cmd_request *r, const live *L, cmd_to to,
                  const char *fmt, va_list ap) {
   char text[CMD_TEXT_MAX * 2];
-  vsnprintf(text, sizeof text, fmt, ap);
+  cmd_lang lang = to != CMD_TO_CHANNEL ? c->lang
+                  : L                  ? cmd_lang_game(c, L)
+                                       : cmd_lang_guild(c, r->guild);
+  vsnprintf(text, sizeof text, cmd_tr(lang, fmt), ap);
   if (to == CMD_TO_CHANNEL)
     cmd_send(c, r, to, NULL, NULL, L, text, NULL, 0);
   else
@@ -716,7 +719,7 @@ void cmd_announce_lobby(cmd_ctx *c, const cmd_request *r, const live *L,
   char text[CMD_TEXT_MAX + 1];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  vsnprintf(text, sizeof text, cmd_tr(cmd_lang_game(c, L), fmt), ap);
   va_end(ap);
   cmd_utf8_repair(text);
   cmd_msg m = {.to = CMD_TO_CHANNEL,

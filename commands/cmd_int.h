@@ -69,6 +69,7 @@ typedef struct cmd_pic_entry {
 struct cmd_ctx {
   cmd_config cfg;
   int64_t now;
+  cmd_lang lang; /* the requester's language (cmd_lang_request) */
   live *games;
   bool settling; /* AI seats are answering (cmd_settle) */
   /* The command in progress (cmd.c's transaction): its messages, held
@@ -94,6 +95,37 @@ struct cmd_ctx {
   double pic_budget, pic_refilled;
   char pic_logged[200];
 };
+
+/* ---- languages (cmd_lang.c) ----
+ * Every text a person reads goes through the catalogue: T(lang, "...")
+ * where it is made, N_("...") where a table holds it (translated with
+ * cmd_tr where it is shown). cmd_reply and cmd_fail translate their
+ * format into the requester's language (c->lang), cmd_announce and
+ * cmd_announce_lobby into the language of the game's server; a text
+ * passed to them through "%s" is translated by whoever made it.
+ * tests/lang_check.py finds the marked texts and fails on one without
+ * its German form, and on a text shown without a mark. */
+#define T(lang, s) cmd_tr((lang), (s))
+#define N_(s) (s)
+#define K_(s) (s) /* kept in English on purpose: a file format, a log line */
+/* one (n is 1) or many, in lang. */
+const char *cmd_trn(cmd_lang lang, long n, const char *one, const char *many)
+    __attribute__((format_arg(3))) __attribute__((format_arg(4)));
+/* The language a user reads in DMs and replies: their /prefs language,
+ * else their Discord client's as last seen, else English. */
+cmd_lang cmd_lang_user(cmd_ctx *c, const char *user);
+/* The language of a server's channels ("" the console's): its
+ * /gamemod settings language, else its Discord locale as last seen,
+ * else English. */
+cmd_lang cmd_lang_guild(cmd_ctx *c, const char *guild);
+/* The language of L's channel (NULL: the console's). */
+cmd_lang cmd_lang_game(cmd_ctx *c, const live *L);
+/* The requester's language: their /prefs language, else r's locale,
+ * else what was kept. */
+cmd_lang cmd_lang_request(cmd_ctx *c, const cmd_request *r);
+/* Keeps the languages r's locales name, where they changed (inside the
+ * command's transaction; fails the command when it cannot). */
+void cmd_lang_note(cmd_ctx *c, const cmd_request *r);
 
 /* ---- the command in progress (cmd_core.c) ---- */
 /* Starts holding messages for request r (cmd.c's transaction). */

@@ -2,7 +2,7 @@
  * cmd_learn.c: learning a game with Lair: /game help and /game learn.
  *
  * /game help shows a game's rules summary, docs/rules/<game>.md, as the
- * build embedded it (commands/cmd_rules.h): one topic per "## " heading
+ * build embedded it (commands/cmd_docs.h): one topic per "## " heading
  * (the text before the first is the "Overview"), in pages that fit a
  * Discord message. The generated card lists (between the cards:begin and
  * cards:end marks) are left out except in the topic that holds them.
@@ -13,7 +13,7 @@
  * and ratings leave such games out.
  */
 #include "cmd_int.h"
-#include "cmd_rules.h"
+#include "cmd_docs.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -33,15 +33,15 @@ typedef struct topic {
   size_t len;
 } topic;
 
-static const cmd_rules_doc *doc_of(const char *id) {
-  for (size_t i = 0; i < cmd_n_rules_docs; i++)
+static const cmd_doc *doc_of(const char *id) {
+  for (size_t i = 0; i < cmd_rules_docs_n; i++)
     if (strcmp(cmd_rules_docs[i].id, id) == 0)
       return &cmd_rules_docs[i];
   return NULL;
 }
 
 /* Splits d into its topics; returns how many (at most max). */
-static int doc_topics(const cmd_rules_doc *d, topic *out, int max) {
+static int doc_topics(const cmd_doc *d, topic *out, int max) {
   int n = 0;
   const char *p = d->text, *end = d->text + d->len;
   snprintf(out[0].title, sizeof out[0].title, "Overview");
@@ -211,7 +211,7 @@ void cmd_h_help(cmd_ctx *c, const cmd_request *r) {
                 games);
     return;
   }
-  const cmd_rules_doc *d = doc_of(rs->id);
+  const cmd_doc *d = doc_of(rs->id);
   if (!d) {
     cmd_reply(c, r, NULL, "Lair has no rules summary for %s.", rs->name);
     return;
@@ -291,7 +291,7 @@ int cmd_help_topics(cmd_ctx *c, const cmd_request *r, const char *partial,
                     cmd_choice *out, int max) {
   bool bad_kind;
   const eng_ruleset *rs = help_ruleset(c, r, &bad_kind);
-  const cmd_rules_doc *d = rs ? doc_of(rs->id) : NULL;
+  const cmd_doc *d = rs ? doc_of(rs->id) : NULL;
   if (!d)
     return 0;
   topic t[HELP_TOPICS];

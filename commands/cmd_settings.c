@@ -50,10 +50,17 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
   }
   long v;
   if (!value || !cmd_setting_parse(d, value, &v)) {
-    if (d->words)
-      cmd_reply(c, r, NULL, "%s takes %s or %s.", d->key, d->words[0],
-                d->words[1]);
-    else
+    if (d->words) {
+      char list[200] = "";
+      size_t o = 0;
+      for (size_t i = 0; d->words[i] && o < sizeof list; i++)
+        o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
+                              i == 0            ? ""
+                              : d->words[i + 1] ? ", "
+                                                : " or ",
+                              d->words[i]);
+      cmd_reply(c, r, NULL, "%s takes %s.", d->key, list);
+    } else
       cmd_reply(c, r, NULL, "%s needs a value from %ld to %ld.", d->key, d->min,
                 d->max);
     return;

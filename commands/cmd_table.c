@@ -43,6 +43,7 @@ static const char *const yes_only[] = {"yes", NULL};
 static const char *const yes_no[] = {"yes", "no", NULL};
 static const char *const ai_levels[] = {"heuristic", "random", NULL};
 static const char *const reminder_routes[] = {"channel", "dm", "off", NULL};
+static const char *const lang_choices[] = {"auto", "en", "de", NULL};
 static const char *const window_choices[] = {"ask", "auto-pass", NULL};
 static const char *const log_since[] = {"me", "start", NULL};
 
@@ -240,11 +241,11 @@ const cmd_def cmd_table[] = {
     {"prefs", "show", "Your reminder settings", false, cmd_h_prefs, 0, {{0}}},
     {"prefs",
      "set",
-     "Change your reminders, time zone, quiet hours or Condition and interrupt "
-     "windows",
+     "Change your reminders, time zone, quiet hours, Condition and interrupt "
+     "windows or language",
      false,
      cmd_h_prefs,
-     4,
+     5,
      {{"reminders", "Where your turn reminders go", CMD_ARG_STRING, false,
        false, 0, 0, reminder_routes},
       {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
@@ -254,7 +255,10 @@ const cmd_def cmd_table[] = {
       {"conditions",
        "ask: a DM at every Condition or interrupt window; auto-pass: Lair "
        "passes",
-       CMD_ARG_STRING, false, false, 0, 0, window_choices}}},
+       CMD_ARG_STRING, false, false, 0, 0, window_choices},
+      {"language",
+       "The language Lair answers you in: auto (your Discord app's), en or de",
+       CMD_ARG_STRING, false, false, 0, 0, lang_choices}}},
     {"prefs",
      "mute",
      "No more reminders (nor the deadline's warning) this turn",

@@ -1,7 +1,7 @@
 /*
  * test_learn.c: what /game help and /game learn are built on.
  *
- * The rules summaries embedded at build time (commands/cmd_rules.h) are
+ * The rules summaries embedded at build time (commands/cmd_docs.h) are
  * byte for byte the files of docs/rules, read here at test time
  * (LAIR_RULES_DIR), one for every registered ruleset. eng_ai_hint names
  * the very option eng_ai_choose answers at the heuristic level with the
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "cmd_rules.h"
+#include "cmd_docs.h"
 #include "eng.h"
 
 static char *read_whole(const char *path, size_t *len) {
@@ -49,8 +49,8 @@ static char *read_whole(const char *path, size_t *len) {
 
 static void test_embedded_rules_equal_docs(void **unused) {
   (void)unused;
-  assert_true(cmd_n_rules_docs > 0);
-  for (size_t i = 0; i < cmd_n_rules_docs; i++) {
+  assert_true(cmd_rules_docs_n > 0);
+  for (size_t i = 0; i < cmd_rules_docs_n; i++) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s.md", LAIR_RULES_DIR,
              cmd_rules_docs[i].id);
@@ -62,12 +62,12 @@ static void test_embedded_rules_equal_docs(void **unused) {
     assert_memory_equal(text, cmd_rules_docs[i].text, len);
     free(text);
   }
-  assert_null(cmd_rules_docs[cmd_n_rules_docs].id);
+  assert_null(cmd_rules_docs[cmd_rules_docs_n].id);
   size_t n;
   const eng_ruleset *const *all = eng_rulesets(&n);
   for (size_t k = 0; k < n; k++) {
     bool found = false;
-    for (size_t i = 0; i < cmd_n_rules_docs; i++)
+    for (size_t i = 0; i < cmd_rules_docs_n; i++)
       found |= strcmp(cmd_rules_docs[i].id, all[k]->id) == 0;
     if (!found)
       fail_msg("no rules summary embedded for %s", all[k]->id);
