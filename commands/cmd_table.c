@@ -33,11 +33,12 @@ static void h_abort(cmd_ctx *c, const cmd_request *r);
 static void h_kick(cmd_ctx *c, const cmd_request *r);
 static void h_pile(cmd_ctx *c, const cmd_request *r);
 
+/* Outside the macro, so that tests/lang_check.py sees the mark (it skips
+ * preprocessor lines). */
+static const char game_opt_help[] =
+    N_("Which game, when several are open here (see /game list)");
 #define GAME_OPT                                                               \
-  {                                                                            \
-    "game", "Which game, when several are open here (see /game list)",         \
-        CMD_ARG_INTEGER, false, false, 1, 1000000000, NULL                     \
-  }
+  { "game", game_opt_help, CMD_ARG_INTEGER, false, false, 1, 1000000000, NULL }
 
 static const char *const yes_only[] = {"yes", NULL};
 static const char *const yes_no[] = {"yes", "no", NULL};
@@ -48,14 +49,14 @@ static const char *const window_choices[] = {"ask", "auto-pass", NULL};
 static const char *const log_since[] = {"me", "start", NULL};
 
 const cmd_group_def cmd_groups[] = {
-    {"game", "Play tabletop games with Lair", -1},
+    {"game", N_("Play tabletop games with Lair"), -1},
     /* Manage Server (1 << 5): Discord shows /gamemod to those members
      * only; a server can widen it in its integration settings, and Lair
      * checks every call itself (is_mod). */
-    {"gamemod", "Moderators: manage this server's Lair games", 1L << 5},
+    {"gamemod", N_("Moderators: manage this server's Lair games"), 1L << 5},
     {"prefs",
-     "Your own Lair settings: reminders, vacations, Condition and interrupt "
-     "windows",
+     N_("Your own Lair settings: reminders, vacations, Condition and interrupt "
+        "windows"),
      -1},
 };
 const size_t cmd_groups_n = sizeof cmd_groups / sizeof cmd_groups[0];
@@ -63,275 +64,294 @@ const size_t cmd_groups_n = sizeof cmd_groups / sizeof cmd_groups[0];
 const cmd_def cmd_table[] = {
     {"game",
      "new",
-     "Open a new game in this channel",
+     N_("Open a new game in this channel"),
      false,
      h_new,
      4,
-     {{"kind", "Which game to play", CMD_ARG_STRING, true, true, 0, 0, NULL},
-      {"mode", "Rules variant, e.g. blitz or team+annihilation", CMD_ARG_STRING,
-       false, true, 0, 0, NULL},
-      {"seats", "Most players who may join", CMD_ARG_INTEGER, false, false, 2,
-       ENG_MAX_SEATS, NULL},
-      {"ai", "How many AI players take seats at once", CMD_ARG_INTEGER, false,
-       false, 1, ENG_MAX_SEATS - 1, NULL}}},
+     {{"kind", N_("Which game to play"), CMD_ARG_STRING, true, true, 0, 0,
+       NULL},
+      {"mode", N_("Rules variant, e.g. blitz or team+annihilation"),
+       CMD_ARG_STRING, false, true, 0, 0, NULL},
+      {"seats", N_("Most players who may join"), CMD_ARG_INTEGER, false, false,
+       2, ENG_MAX_SEATS, NULL},
+      {"ai", N_("How many AI players take seats at once"), CMD_ARG_INTEGER,
+       false, false, 1, ENG_MAX_SEATS - 1, NULL}}},
     {"game",
      "join",
-     "Join the open game in this channel",
+     N_("Join the open game in this channel"),
      false,
      h_join,
      1,
      {GAME_OPT}},
     {"game",
      "leave",
-     "Leave a game or decline a rematch's invitation (a running game only "
-     "with confirm:yes)",
+     N_("Leave a game or decline a rematch's invitation (a running game only "
+        "with confirm:yes)"),
      false,
      h_leave,
      2,
      {GAME_OPT,
-      {"confirm", "yes: leave a running game; the AI takes your seat",
+      {"confirm", N_("yes: leave a running game; the AI takes your seat"),
        CMD_ARG_STRING, false, false, 0, 0, yes_only}}},
     {"game",
      "start",
-     "Start the game with the players who joined",
+     N_("Start the game with the players who joined"),
      false,
      cmd_h_start,
      1,
      {GAME_OPT}},
     {"game",
      "status",
-     "Show the table (only to you, unless public:yes)",
+     N_("Show the table (only to you, unless public:yes)"),
      false,
      h_status,
      2,
      {GAME_OPT,
-      {"public", "yes: post the table in the channel for everyone",
+      {"public", N_("yes: post the table in the channel for everyone"),
        CMD_ARG_STRING, false, false, 0, 0, yes_no}}},
     {"game",
      "hand",
-     "Show your private hand (only to you)",
+     N_("Show your private hand (only to you)"),
      false,
      h_hand,
      1,
      {GAME_OPT}},
     {"game",
      "move",
-     "Answer your current decision",
+     N_("Answer your current decision"),
      false,
      h_move,
      2,
-     {{"choice", "An option id or its label (? lists them)", CMD_ARG_STRING,
+     {{"choice", N_("An option id or its label (? lists them)"), CMD_ARG_STRING,
        true, true, 0, 0, NULL},
       GAME_OPT}},
     {"game",
      "undo",
-     "Take back your last answer of this turn",
+     N_("Take back your last answer of this turn"),
      false,
      h_undo,
      1,
      {GAME_OPT}},
     {"game",
      "pile",
-     "List an open pile in full, e.g. a discard pile (only to you)",
+     N_("List an open pile in full, e.g. a discard pile (only to you)"),
      false,
      h_pile,
      2,
-     {{"pile", "Which pile (without it: the list of open piles)",
+     {{"pile", N_("Which pile (without it: the list of open piles)"),
        CMD_ARG_STRING, false, true, 0, 0, NULL},
       GAME_OPT}},
     {"game",
      "log",
-     "The game's history: for a player, what happened since their last "
-     "answer",
+     N_("The game's history: for a player, what happened since their last "
+        "answer"),
      false,
      cmd_h_log,
      3,
      {GAME_OPT,
-      {"page", "Which page (default: the catch-up's first, the history's last)",
+      {"page",
+       N_("Which page (default: the catch-up's first, the history's last)"),
        CMD_ARG_INTEGER, false, false, 1, 1000000000, NULL},
       {"since",
-       "me: since your last answer (a player's default); start: all of it",
+       N_("me: since your last answer (a player's default); start: all of it"),
        CMD_ARG_STRING, false, false, 0, 0, log_since}}},
-    {"game", "list", "The games of this channel", false, h_list, 0, {{0}}},
+    {"game", "list", N_("The games of this channel"), false, h_list, 0, {{0}}},
     {"game",
      "card",
-     "A card's full text",
+     N_("A card's full text"),
      false,
      h_card,
      1,
-     {{"name", "The card's name", CMD_ARG_STRING, true, true, 0, 0, NULL}}},
+     {{"name", N_("The card's name"), CMD_ARG_STRING, true, true, 0, 0, NULL}}},
     {"game",
      "export",
-     "A game's record as a file (check it with lair replay)",
+     N_("A game's record as a file (check it with lair replay)"),
      false,
      cmd_h_export,
      1,
      {GAME_OPT}},
     {"game",
      "rematch",
-     "Play an ended game again: a lobby inviting its players back",
+     N_("Play an ended game again: a lobby inviting its players back"),
      false,
      cmd_h_rematch,
      1,
      {GAME_OPT}},
     {"game",
      "addai",
-     "Add an AI player to the open game (lobby only)",
+     N_("Add an AI player to the open game (lobby only)"),
      false,
      cmd_h_addai,
      2,
-     {{"level", "How the AI plays (default: heuristic)", CMD_ARG_STRING, false,
-       false, 0, 0, ai_levels},
+     {{"level", N_("How the AI plays (default: heuristic)"), CMD_ARG_STRING,
+       false, false, 0, 0, ai_levels},
       GAME_OPT}},
     {"game",
      "deadline",
-     "Set a game's time per turn (opener or moderator)",
+     N_("Set a game's time per turn (opener or moderator)"),
      false,
      cmd_h_deadline,
      2,
-     {{"hours", "Hours each player has per turn; 0 turns the deadline off",
+     {{"hours", N_("Hours each player has per turn; 0 turns the deadline off"),
        CMD_ARG_INTEGER, true, false, 0, 720, NULL},
       GAME_OPT}},
     {"game",
      "board",
-     "A picture of the table (only to you, unless public:yes)",
+     N_("A picture of the table (only to you, unless public:yes)"),
      false,
      h_board,
      2,
      {GAME_OPT,
-      {"public", "yes: post the picture in the channel for everyone",
+      {"public", N_("yes: post the picture in the channel for everyone"),
        CMD_ARG_STRING, false, false, 0, 0, yes_no}}},
     {"game",
      "help",
-     "A game's rules, topic by topic (only to you)",
+     N_("A game's rules, topic by topic (only to you)"),
      false,
      cmd_h_help,
      3,
-     {{"topic", "A heading of the rules (without it: the list of topics)",
+     {{"topic", N_("A heading of the rules (without it: the list of topics)"),
        CMD_ARG_STRING, false, true, 0, 0, NULL},
-      {"kind", "Which game (default: this channel's)", CMD_ARG_STRING, false,
-       true, 0, 0, NULL},
-      {"page", "Which page of the topic", CMD_ARG_INTEGER, false, false, 1,
+      {"kind", N_("Which game (default: this channel's)"), CMD_ARG_STRING,
+       false, true, 0, 0, NULL},
+      {"page", N_("Which page of the topic"), CMD_ARG_INTEGER, false, false, 1,
        1000, NULL}}},
     {"game",
      "learn",
-     "Play a tutorial game against the AI, with a hint at every decision",
+     N_("Play a tutorial game against the AI, with a hint at every decision"),
      false,
      cmd_h_learn,
      1,
-     {{"kind", "Which game to learn", CMD_ARG_STRING, true, true, 0, 0, NULL}}},
+     {{"kind", N_("Which game to learn"), CMD_ARG_STRING, true, true, 0, 0,
+       NULL}}},
     {"game",
      "stats",
-     "Games, wins and rating of a member on this server (only to you)",
+     N_("Games, wins and rating of a member on this server (only to you)"),
      false,
      cmd_h_stats,
      2,
-     {{"user", "Whose statistics (default: yours)", CMD_ARG_USER, false, false,
-       0, 0, NULL},
-      {"kind", "Which game (default: each game played here)", CMD_ARG_STRING,
-       false, true, 0, 0, NULL}}},
+     {{"user", N_("Whose statistics (default: yours)"), CMD_ARG_USER, false,
+       false, 0, 0, NULL},
+      {"kind", N_("Which game (default: each game played here)"),
+       CMD_ARG_STRING, false, true, 0, 0, NULL}}},
     {"game",
      "leaderboard",
-     "The best rated players of this server (only to you)",
+     N_("The best rated players of this server (only to you)"),
      false,
      cmd_h_leaderboard,
      1,
-     {{"kind", "Which game (default: each game played here)", CMD_ARG_STRING,
-       false, true, 0, 0, NULL}}},
-    {"prefs", "show", "Your reminder settings", false, cmd_h_prefs, 0, {{0}}},
+     {{"kind", N_("Which game (default: each game played here)"),
+       CMD_ARG_STRING, false, true, 0, 0, NULL}}},
+    {"prefs",
+     "show",
+     N_("Your reminder settings"),
+     false,
+     cmd_h_prefs,
+     0,
+     {{0}}},
     {"prefs",
      "set",
-     "Change your reminders, time zone, quiet hours, Condition and interrupt "
-     "windows or language",
+     N_("Change your reminders, time zone, quiet hours, Condition and "
+        "interrupt "
+        "windows or language"),
      false,
      cmd_h_prefs,
      5,
-     {{"reminders", "Where your turn reminders go", CMD_ARG_STRING, false,
+     {{"reminders", N_("Where your turn reminders go"), CMD_ARG_STRING, false,
        false, 0, 0, reminder_routes},
-      {"tz", "Your time zone, e.g. Europe/Berlin", CMD_ARG_STRING, false, false,
-       0, 0, NULL},
-      {"quiet", "Hours without reminders or deadline warnings, e.g. 22-7",
+      {"tz", N_("Your time zone, e.g. Europe/Berlin"), CMD_ARG_STRING, false,
+       false, 0, 0, NULL},
+      {"quiet", N_("Hours without reminders or deadline warnings, e.g. 22-7"),
        CMD_ARG_STRING, false, false, 0, 0, NULL},
       {"conditions",
-       "ask: a DM at every Condition or interrupt window; auto-pass: Lair "
-       "passes",
+       N_("ask: a DM at every Condition or interrupt window; auto-pass: Lair "
+          "passes"),
        CMD_ARG_STRING, false, false, 0, 0, window_choices},
       {"language",
-       "The language Lair answers you in: auto (your Discord app's), en or de",
+       N_("The language Lair answers you in: auto (your Discord app's), en or "
+          "de"),
        CMD_ARG_STRING, false, false, 0, 0, lang_choices}}},
     {"prefs",
      "mute",
-     "No more reminders (nor the deadline's warning) this turn",
+     N_("No more reminders (nor the deadline's warning) this turn"),
      false,
      cmd_h_mute,
      1,
      {GAME_OPT}},
     {"prefs",
      "vacation",
-     "Pause your clock in a game for some days",
+     N_("Pause your clock in a game for some days"),
      false,
      cmd_h_vacation,
      2,
-     {{"days", "How many days", CMD_ARG_INTEGER, true, false, 1, 60, NULL},
+     {{"days", N_("How many days"), CMD_ARG_INTEGER, true, false, 1, 60, NULL},
       GAME_OPT}},
     {"gamemod",
      "list",
-     "Every game of this server, open ones first",
+     N_("Every game of this server, open ones first"),
      true,
      cmd_h_list_server,
      0,
      {{0}}},
-    {"gamemod", "abort", "End a game at once", true, h_abort, 1, {GAME_OPT}},
+    {"gamemod",
+     "abort",
+     N_("End a game at once"),
+     true,
+     h_abort,
+     1,
+     {GAME_OPT}},
     {"gamemod",
      "replace",
-     "Give a player's seat to another member or the AI",
+     N_("Give a player's seat to another member or the AI"),
      true,
      cmd_h_replace,
      3,
-     {{"user", "The player whose seat changes hands", CMD_ARG_USER, true, false,
-       0, 0, NULL},
-      {"with", "The member who takes it (without: the AI)", CMD_ARG_USER, false,
+     {{"user", N_("The player whose seat changes hands"), CMD_ARG_USER, true,
        false, 0, 0, NULL},
+      {"with", N_("The member who takes it (without: the AI)"), CMD_ARG_USER,
+       false, false, 0, 0, NULL},
       GAME_OPT}},
     {"gamemod",
      "pause",
-     "Stop a game's clock and moves",
+     N_("Stop a game's clock and moves"),
      true,
      cmd_h_pause,
      1,
      {GAME_OPT}},
     {"gamemod",
      "resume",
-     "Let a paused game go on",
+     N_("Let a paused game go on"),
      true,
      cmd_h_resume,
      1,
      {GAME_OPT}},
     {"gamemod",
      "kick",
-     "Remove a member from a game",
+     N_("Remove a member from a game"),
      true,
      h_kick,
      2,
-     {{"user", "The member to remove", CMD_ARG_USER, true, false, 0, 0, NULL},
+     {{"user", N_("The member to remove"), CMD_ARG_USER, true, false, 0, 0,
+       NULL},
       GAME_OPT}},
     {"gamemod",
      "settings",
-     "Show or change this server's settings",
+     N_("Show or change this server's settings"),
      true,
      cmd_h_settings,
      2,
-     {{"key", "A setting's name (without it: all of them)", CMD_ARG_STRING,
+     {{"key", N_("A setting's name (without it: all of them)"), CMD_ARG_STRING,
        false, true, 0, 0, NULL},
-      {"value", "The new value", CMD_ARG_STRING, false, false, 0, 0, NULL}}},
+      {"value", N_("The new value"), CMD_ARG_STRING, false, false, 0, 0,
+       NULL}}},
     {"gamemod",
      "audit",
-     "This server's log of moderator actions",
+     N_("This server's log of moderator actions"),
      true,
      cmd_h_audit,
      1,
-     {{"page", "Which page (1 = the newest entries)", CMD_ARG_INTEGER, false,
-       false, 1, 1000000000, NULL}}},
+     {{"page", N_("Which page (1 = the newest entries)"), CMD_ARG_INTEGER,
+       false, false, 1, 1000000000, NULL}}},
 };
 const size_t cmd_table_n = sizeof cmd_table / sizeof cmd_table[0];
 
@@ -404,7 +424,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   eng_rc erc = eng_game_new(rs, &cfg, 1, &probe);
   if (erc) {
     cmd_reply(c, r, NULL, "Mode '%.60s' with %ld seats: %s Modes: %s.",
-              eng_mode_name(rs, mode), seats, eng_strerror(erc),
+              eng_mode_name(rs, mode), seats, T(c->lang, eng_strerror(erc)),
               rs->modes_help);
     return;
   }
@@ -422,10 +442,13 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   snprintf(g.config, sizeof g.config, "%s", text ? text : "{}");
   free(text);
   char name[100];
-  snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name, r->user_name);
+  /* The thread's name: read by everyone in the server's channel. */
+  snprintf(name, sizeof name,
+           T(cmd_lang_guild(c, r->guild), "%s (opened by %.40s)"), rs->name,
+           r->user_name);
   int64_t gid;
   bool threaded;
-  if (!cmd_place_game(c, r, &g, name, "game", &gid, &threaded))
+  if (!cmd_place_game(c, r, &g, name, T(c->lang, "game"), &gid, &threaded))
     return;
   char why[200];
   live *L = cmd_load(c, gid, why, sizeof why);
@@ -445,12 +468,12 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   if (threaded)
     cmd_announce(c, r, NULL, "%s opened game #%" PRId64 " in <#%s>.",
                  r->user_name, gid, g.channel);
-  cmd_announce_lobby(c, r, L,
-                     "%s opened game #%" PRId64
-                     ": %s (%s, up to %ld players%s). "
-                     "Join with /game join; %s starts it with /game start.",
-                     r->user_name, gid, rs->name, eng_mode_name(rs, cfg.mode),
-                     seats, ai ? ", AI players seated" : "", r->user_name);
+  cmd_announce_lobby(
+      c, r, L,
+      "%s opened game #%" PRId64 ": %s (%s, up to %ld players%s). "
+      "Join with /game join; %s starts it with /game start.",
+      r->user_name, gid, rs->name, eng_mode_name(rs, cfg.mode), seats,
+      ai ? T(cmd_lang_game(c, L), ", AI players seated") : "", r->user_name);
 }
 
 static live *lobby(cmd_ctx *c, const cmd_request *r) {
@@ -479,19 +502,20 @@ static int invitations(cmd_ctx *c, const live *L, const char *user,
   return n;
 }
 
-/* What a lobby's announcement adds about its invitations: who is still
- * invited, or that everyone invited has answered (answered: this request
- * answered one). */
-static void invited_line(cmd_ctx *c, const live *L, bool answered, char *buf,
-                         size_t cap) {
+/* What a lobby's announcement adds about its invitations, in lang: who is
+ * still invited, or that everyone invited has answered (answered: this
+ * request answered one). */
+static void invited_line(cmd_ctx *c, const live *L, cmd_lang lang,
+                         bool answered, char *buf, size_t cap) {
   char names[400];
   int n = cmd_invited(c, L, names, sizeof names);
   buf[0] = '\0';
   if (n > 0)
-    snprintf(buf, cap, " Still invited: %s.", names);
+    snprintf(buf, cap, T(lang, " Still invited: %s."), names);
   else if (n == 0 && answered)
-    snprintf(buf, cap,
-             " Everyone invited has answered: it can start (/game start).");
+    snprintf(buf, cap, "%s",
+             T(lang, " Everyone invited has answered: it can start "
+                     "(/game start)."));
 }
 
 static void h_join(cmd_ctx *c, const cmd_request *r) {
@@ -503,7 +527,8 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   cmd_parse_config(L->row.config, &cfg, &seats);
   if (cmd_seat_of(L, r->user) >= 0) {
     char lead[80];
-    snprintf(lead, sizeof lead, "You have already joined game #%" PRId64 ".",
+    snprintf(lead, sizeof lead,
+             T(c->lang, "You have already joined game #%" PRId64 "."),
              L->row.id);
     cmd_reply_state(c, r, L, lead, NULL);
     return;
@@ -544,7 +569,7 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   L->seats[L->n_seats++] = s;
   char list[400], more[500];
   seat_list(L, list, sizeof list);
-  invited_line(c, L, invited, more, sizeof more);
+  invited_line(c, L, cmd_lang_game(c, L), invited, more, sizeof more);
   cmd_announce_lobby(c, r, L, "%s joined game #%" PRId64 ". Players: %s.%s",
                      r->user_name, L->row.id, list, more);
 }
@@ -593,7 +618,7 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
       return;
     }
     char more[500];
-    invited_line(c, L, true, more, sizeof more);
+    invited_line(c, L, cmd_lang_game(c, L), true, more, sizeof more);
     cmd_announce(c, r, L, "%s declined the invitation to game #%" PRId64 ".%s",
                  r->user_name, L->row.id, more);
     if (cmd_invited(c, L, more, sizeof more) == 0)
@@ -608,12 +633,13 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
     const char *confirm = cmd_arg_get(r, "confirm");
     if (!confirm || strcmp(confirm, "yes") != 0) {
       cmd_reply_state(c, r, L, NULL,
-                      "Leaving it forfeits your seat: the AI plays it to "
-                      "the end and you cannot win. To leave, repeat with "
-                      "/game leave confirm:yes.");
+                      T(c->lang,
+                        "Leaving it forfeits your seat: the AI plays it to "
+                        "the end and you cannot win. To leave, repeat with "
+                        "/game leave confirm:yes."));
       return;
     }
-    cmd_forfeit_seat(c, r, L, seat, "they left");
+    cmd_forfeit_seat(c, r, L, seat, T(cmd_lang_game(c, L), "they left"));
     return;
   }
   sto_rc rc = drop_seat(c, L, seat);
@@ -638,7 +664,7 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
               L->row.id);
     return;
   }
-  if (!cmd_opener_or_mod(c, r, L, "start it"))
+  if (!cmd_opener_or_mod(c, r, L, T(c->lang, "start it")))
     return;
   char names[400];
   int n_inv = cmd_invited(c, L, names, sizeof names);
@@ -649,18 +675,24 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
                 L->row.id);
     else
       cmd_reply(c, r, L,
-                "Game #%" PRId64 " cannot start yet: %s %s still invited to "
-                "it. Each joins with /game join or declines with /game "
-                "leave (a moderator can withdraw an invitation with /gamemod "
-                "kick).",
-                L->row.id, names, n_inv == 1 ? "is" : "are");
+                cmd_trn(c->lang, n_inv,
+                        "Game #%" PRId64 " cannot start yet: %s is still "
+                        "invited to it. Each joins with /game join or "
+                        "declines with /game leave (a moderator can withdraw "
+                        "an invitation with /gamemod kick).",
+                        "Game #%" PRId64 " cannot start yet: %s are still "
+                        "invited to it. Each joins with /game join or "
+                        "declines with /game leave (a moderator can withdraw "
+                        "an invitation with /gamemod kick)."),
+                L->row.id, names);
     return;
   }
   if (L->n_seats < rs->min_players) {
     char lead[160];
-    snprintf(lead, sizeof lead,
-             "%s needs at least %d players; game #%" PRId64 " has %d.",
-             rs->name, rs->min_players, L->row.id, L->n_seats);
+    snprintf(
+        lead, sizeof lead,
+        T(c->lang, "%s needs at least %d players; game #%" PRId64 " has %d."),
+        rs->name, rs->min_players, L->row.id, L->n_seats);
     cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
@@ -671,7 +703,7 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   eng_rc erc = eng_game_new(rs, &cfg, seed, &g);
   if (erc) {
     cmd_reply(c, r, L, "Game #%" PRId64 " cannot start with %d players: %s",
-              L->row.id, L->n_seats, eng_strerror(erc));
+              L->row.id, L->n_seats, T(c->lang, eng_strerror(erc)));
     return;
   }
   json_t *conf = json_pack("{sisssisi}", "players", cfg.players, "mode",
@@ -699,8 +731,8 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   seat_list(L, list, sizeof list);
   char line[600];
   snprintf(line, sizeof line,
-           "Game #%" PRId64 " (%s) starts! Seats in turn order: %s. Waiting "
-           "for %s.",
+           T(cmd_lang_game(c, L), "Game #%" PRId64 " (%s) starts! Seats in "
+                                  "turn order: %s. Waiting for %s."),
            L->row.id, cmd_game_name(L), list, L->seats[g->prompt.player].name);
   cmd_announce(c, r, L, "%s", line);
   cmd_after_change(c, r, L, g->prompt.turn, -1, NULL);
@@ -735,20 +767,23 @@ static void h_status(cmd_ctx *c, const cmd_request *r) {
               "to post it there.");
     return;
   }
+  cmd_lang lang = post ? cmd_lang_game(c, L) : c->lang;
   char t[CMD_TEXT_MAX * 2];
   if (!L->g) {
     char list[400], more[500];
     seat_list(L, list, sizeof list);
-    invited_line(c, L, false, more, sizeof more);
+    invited_line(c, L, lang, false, more, sizeof more);
     snprintf(t, sizeof t,
-             "Game #%" PRId64 " (%s) is waiting for players: %s.%s Join "
-             "with /game join; its opener starts it with /game start.",
+             T(lang, "Game #%" PRId64 " (%s) is waiting for players: %s.%s "
+                     "Join with /game join; its opener starts it with /game "
+                     "start."),
              L->row.id, cmd_game_name(L), list, more);
   } else {
     /* Whom it waits for first: a long table is sent in pieces. */
     size_t o = 0;
     if (L->g->prompt.player >= 0)
-      o = (size_t)snprintf(t, sizeof t, "Game #%" PRId64 ": Waiting for %s.\n",
+      o = (size_t)snprintf(t, sizeof t,
+                           T(lang, "Game #%" PRId64 ": Waiting for %s.\n"),
                            L->row.id, L->seats[L->g->prompt.player].name);
     cmd_render(L, -1, ENG_RENDER_TABLE, t + o, sizeof t - o);
   }
@@ -774,9 +809,10 @@ static void h_board(cmd_ctx *c, const cmd_request *r) {
   }
   if (!L->g) {
     char lead[120];
-    snprintf(lead, sizeof lead,
-             "Game #%" PRId64 " has no table to draw before it starts.",
-             L->row.id);
+    snprintf(
+        lead, sizeof lead,
+        T(c->lang, "Game #%" PRId64 " has no table to draw before it starts."),
+        L->row.id);
     cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
@@ -796,23 +832,27 @@ static void h_board(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   /* One line: which game, which turn, whose decision it is. */
+  cmd_lang lang = post ? cmd_lang_game(c, L) : c->lang;
   char line[400];
   const eng_prompt *p = &L->g->prompt;
   size_t o = (size_t)snprintf(line, sizeof line,
-                              "Game #%" PRId64 " (%s), turn %d: ", L->row.id,
-                              cmd_game_name(L), p->turn);
+                              T(lang, "Game #%" PRId64 " (%s), turn %d: "),
+                              L->row.id, cmd_game_name(L), p->turn);
   if (p->player < 0) {
     eng_result res;
     eng_game_result(L->g, &res);
-    o += (size_t)snprintf(line + o, sizeof line - o, "the game is over; ");
+    o += (size_t)snprintf(line + o, sizeof line - o, "%s",
+                          T(lang, "the game is over; "));
     if (o < sizeof line) {
-      o += cmd_winners(L, &res, "nobody wins", line + o, sizeof line - o);
+      o += cmd_winners(L, &res, T(lang, "nobody wins"), line + o,
+                       sizeof line - o);
       snprintf(line + o, sizeof line - o, ".");
     }
   } else if (cmd_paused(c, L)) {
-    snprintf(line + o, sizeof line - o, "paused by a moderator.");
+    snprintf(line + o, sizeof line - o, "%s",
+             T(lang, "paused by a moderator."));
   } else if (p->player < L->n_seats) {
-    snprintf(line + o, sizeof line - o, "waiting for %s.",
+    snprintf(line + o, sizeof line - o, T(lang, "waiting for %s."),
              L->seats[p->player].name);
   }
   cmd_utf8_repair(line);
@@ -839,17 +879,21 @@ static void pile_label(const char *key, char *out, size_t cap) {
     out[0] = (char)toupper((unsigned char)out[0]);
 }
 
-/* Appends one open pile of public view v, top card last, to t. */
-static size_t pile_text(const json_t *v, const char *key, char *t, size_t cap,
-                        size_t o, bool whole) {
+/* Appends one open pile of public view v, top card last, to t, in
+ * lang. */
+static size_t pile_text(const json_t *v, const char *key, cmd_lang lang,
+                        char *t, size_t cap, size_t o, bool whole) {
   json_t *a = json_object_get(v, key);
   char label[ENG_LABEL_MAX + 1];
   pile_label(key, label, sizeof label);
   size_t n = json_array_size(a);
   if (o < cap)
-    o += (size_t)snprintf(t + o, cap - o, "%s**%s** (%zu card%s)%s",
-                          o ? "\n" : "", label, n, n == 1 ? "" : "s",
-                          whole && n ? ", from the bottom to the top: " : "");
+    o += (size_t)snprintf(t + o, cap - o,
+                          cmd_trn(lang, (long)n, "%s**%s** (%zu card)%s",
+                                  "%s**%s** (%zu cards)%s"),
+                          o ? "\n" : "", label, n,
+                          whole && n ? T(lang, ", from the bottom to the top: ")
+                                     : "");
   for (size_t k = 0; whole && k < n && o < cap; k++) {
     const char *name =
         json_string_value(json_object_get(json_array_get(a, k), "name"));
@@ -901,10 +945,11 @@ static void h_pile(cmd_ctx *c, const cmd_request *r) {
   t[0] = '\0';
   for (const char *const *p = piles; *p; p++)
     if (!key || *p == key)
-      o = pile_text(v, *p, t, sizeof t, o, key != NULL);
+      o = pile_text(v, *p, c->lang, t, sizeof t, o, key != NULL);
   json_decref(v);
   if (!key && o < sizeof t)
-    snprintf(t + o, sizeof t - o, "\nList one in full with /game pile pile:%s.",
+    snprintf(t + o, sizeof t - o,
+             T(c->lang, "\nList one in full with /game pile pile:%s."),
              piles[0]);
   char named[CMD_TEXT_MAX * 2];
   cmd_names(L, t, named, sizeof named);
@@ -968,9 +1013,10 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   if (g->prompt.player != seat) {
-    cmd_reply_state(c, r, L, "It is not your decision now.",
-                    "Your turn's message comes by DM when it is yours; "
-                    "/game status shows the table meanwhile.");
+    cmd_reply_state(c, r, L, T(c->lang, "It is not your decision now."),
+                    T(c->lang, "Your turn's message comes by DM when it is "
+                               "yours; /game status shows the table "
+                               "meanwhile."));
     return;
   }
   cmd_choice opts[ENG_OPTIONS_MAX];
@@ -984,8 +1030,9 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
       o += (size_t)snprintf(list + o, sizeof list - o, "\n- `%s` %s",
                             opts[k].id, opts[k].label);
     cmd_reply(c, r, L, "%s Your options:%s",
-              i == -2 ? "That label fits several options; use an id."
-                      : "That is not one of your options.",
+              i == -2
+                  ? T(c->lang, "That label fits several options; use an id.")
+                  : T(c->lang, "That is not one of your options."),
               list);
     return;
   }
@@ -997,7 +1044,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   eng_events ev;
   eng_rc erc = eng_game_answer_index(g, i, &ev);
   if (erc) {
-    cmd_reply(c, r, L, "%s", eng_strerror(erc));
+    cmd_reply(c, r, L, "%s", T(c->lang, eng_strerror(erc)));
     return;
   }
   bool revealed = g->answers[g->n_answers - 1].revealed;
@@ -1029,9 +1076,9 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   if (eng_game_takeback_count(L->g, seat) == 0) {
     char lead[300];
     snprintf(lead, sizeof lead,
-             "%s Answers that drew a card, shuffled a deck or came before "
-             "another player's answer are final.",
-             eng_strerror(ENG_NO_TAKEBACK));
+             T(c->lang, "%s Answers that drew a card, shuffled a deck or came "
+                        "before another player's answer are final."),
+             T(c->lang, eng_strerror(ENG_NO_TAKEBACK)));
     cmd_reply_state(c, r, L, lead, NULL);
     return;
   }
@@ -1040,13 +1087,14 @@ static void h_undo(cmd_ctx *c, const cmd_request *r) {
   int turn = L->g->prompt.turn;
   eng_rc erc = eng_game_takeback(L->g, seat);
   if (erc) {
-    cmd_reply(c, r, L, "%s", eng_strerror(erc));
+    cmd_reply(c, r, L, "%s", T(c->lang, eng_strerror(erc)));
     return;
   }
   cmd_lines lines;
   lines.n = 0;
   char line[200];
-  snprintf(line, sizeof line, "Villain %d took back their last answer.",
+  /* Stored with the move, like the engine's lines: in English. */
+  snprintf(line, sizeof line, K_("Villain %d took back their last answer."),
            seat + 1);
   cmd_lines_add(&lines, -1, line);
   if (!cmd_commit(c, r, L, seat, STO_MOVE_TAKEBACK, "", turn, false, &lines))
@@ -1064,36 +1112,38 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
                    : cmd_channel_games(c, r->channel, all, ids, 10);
   if (n <= 0) {
     cmd_reply(c, r, NULL, "%s",
-              n < 0      ? "The games could not be read."
-              : r->in_dm ? "You have no games yet. Start one in a server's "
-                           "channel with /game new."
-                         : "No games in this channel yet. Start one with "
-                           "/game new.");
+              n < 0      ? T(c->lang, "The games could not be read.")
+              : r->in_dm ? T(c->lang, "You have no games yet. Start one in a "
+                                      "server's channel with /game new.")
+                         : T(c->lang, "No games in this channel yet. Start "
+                                      "one with /game new."));
     return;
   }
   char text[CMD_TEXT_MAX];
-  size_t o =
-      (size_t)snprintf(text, sizeof text, "%s:\n",
-                       r->in_dm ? "Your games" : "Games in this channel");
+  size_t o = (size_t)snprintf(text, sizeof text, "%s:\n",
+                              r->in_dm ? T(c->lang, "Your games")
+                                       : T(c->lang, "Games in this channel"));
   for (int k = 0; k < n && o < sizeof text; k++) {
     char why[200], list[400];
     live *L = cmd_load(c, ids[k], why, sizeof why);
     if (!L) {
       o += (size_t)snprintf(text + o, sizeof text - o,
-                            "- #%" PRId64 ": unreadable (%s)\n", ids[k], why);
+                            T(c->lang, "- #%" PRId64 ": unreadable (%s)\n"),
+                            ids[k], why);
       continue;
     }
     seat_list(L, list, sizeof list);
     char where[48] = "";
     if (r->in_dm && L->row.channel[0])
-      snprintf(where, sizeof where, " in <#%s>", L->row.channel);
-    o += (size_t)snprintf(text + o, sizeof text - o,
-                          "- #%" PRId64 " %s%s: %s, %" PRId64 " moves; %s\n",
-                          L->row.id, cmd_game_name(L), where,
-                          L->row.status == STO_ABORTED
-                              ? "aborted"
-                              : cmd_status_name(L->row.status),
-                          L->row.moves, list);
+      snprintf(where, sizeof where, T(c->lang, " in <#%s>"), L->row.channel);
+    o += (size_t)snprintf(
+        text + o, sizeof text - o,
+        T(c->lang, "- #%" PRId64 " %s%s: %s, %" PRId64 " moves; %s\n"),
+        L->row.id, cmd_game_name(L), where,
+        T(c->lang, L->row.status == STO_ABORTED
+                       ? "aborted"
+                       : cmd_status_name(L->row.status)),
+        L->row.moves, list);
   }
   long total = 0;
   if ((r->in_dm
@@ -1101,8 +1151,8 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
            : sto_game_count(c->cfg.db, r->channel, all, &total)) == STO_OK &&
       total > n && o < sizeof text)
     snprintf(text + o, sizeof text - o,
-             "(the newest %d of %ld; an older one by its number, e.g. "
-             "/game log game:<number>)",
+             T(c->lang, "(the newest %d of %ld; an older one by its number, "
+                        "e.g. /game log game:<number>)"),
              n, total);
   cmd_reply(c, r, NULL, "%s", text);
 }
@@ -1171,27 +1221,35 @@ static void h_card(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   size_t o = (size_t)snprintf(
-      text, sizeof text, "**%s** (%s, %s card, %lld in the deck)\n",
+      text, sizeof text, T(c->lang, "**%s** (%s, %s card, %lld in the deck)\n"),
       json_string_value(json_object_get(card, "name")), rs->name,
       json_string_value(json_object_get(card, "deck")),
       (long long)json_integer_value(json_object_get(card, "count")));
   const char *power = json_string_value(json_object_get(card, "power_text"));
   if (power)
     o += (size_t)snprintf(
-        text + o, sizeof text - o, "Mob: %s%s%s\nMinion Ops%s: %s\n", power,
-        json_is_true(json_object_get(card, "proof")) ? ", Asteroid-proof" : "",
-        json_is_true(json_object_get(card, "boosted")) ? ", Boosted" : "",
-        json_is_true(json_object_get(card, "swift")) ? " (Swift)" : "",
+        text + o, sizeof text - o,
+        T(c->lang, "Mob: %s%s%s\nMinion Ops%s: %s\n"), power,
+        json_is_true(json_object_get(card, "proof"))
+            ? T(c->lang, ", Asteroid-proof")
+            : "",
+        json_is_true(json_object_get(card, "boosted")) ? T(c->lang, ", Boosted")
+                                                       : "",
+        json_is_true(json_object_get(card, "swift")) ? T(c->lang, " (Swift)")
+                                                     : "",
         field_text(card, "ops") ? field_text(card, "ops") : "");
   const char *cost = json_string_value(json_object_get(card, "cost_text"));
-  if (cost && o < sizeof text)
-    snprintf(text + o, sizeof text - o,
-             "Project, cost %s: %s\nSecret Facility, %lld point%s: %s\n", cost,
-             field_text(card, "project") ? field_text(card, "project") : "",
-             (long long)json_integer_value(json_object_get(card, "points")),
-             json_integer_value(json_object_get(card, "points")) == 1 ? ""
-                                                                      : "s",
-             field_text(card, "facility") ? field_text(card, "facility") : "");
+  if (cost && o < sizeof text) {
+    long long points = json_integer_value(json_object_get(card, "points"));
+    snprintf(
+        text + o, sizeof text - o,
+        cmd_trn(c->lang, (long)points,
+                "Project, cost %s: %s\nSecret Facility, %lld point: %s\n",
+                "Project, cost %s: %s\nSecret Facility, %lld points: %s\n"),
+        cost, field_text(card, "project") ? field_text(card, "project") : "",
+        points,
+        field_text(card, "facility") ? field_text(card, "facility") : "");
+  }
   json_decref(card);
   cmd_reply(c, r, NULL, "%s", text);
 }
@@ -1245,7 +1303,7 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
       return;
     }
     char more[500];
-    invited_line(c, L, true, more, sizeof more);
+    invited_line(c, L, cmd_lang_game(c, L), true, more, sizeof more);
     cmd_audit(c, r, "kick", L->row.id, "%s (invited, from the lobby)",
               inv.name);
     cmd_announce(c, r, L, "%s withdrew %s's invitation to game #%" PRId64 ".%s",
@@ -1263,7 +1321,8 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
   if (L->row.status == STO_RUNNING) {
     cmd_audit(c, r, "kick", L->row.id, "%s (seat %d, to the AI)", name,
               seat + 1);
-    cmd_forfeit_seat(c, r, L, seat, "a moderator removed them");
+    cmd_forfeit_seat(c, r, L, seat,
+                     T(cmd_lang_game(c, L), "a moderator removed them"));
     return;
   }
   sto_rc rc = drop_seat(c, L, seat);
@@ -1346,6 +1405,9 @@ static int pile_choices(cmd_ctx *c, const cmd_request *r, const char *partial,
 
 int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
                      const char *partial, cmd_choice *out, int max) {
+  /* Autocompletion comes outside cmd_handle: the requester's language
+   * is not set yet. */
+  c->lang = cmd_lang_request(c, r);
   int n = 0;
   if (strcmp(option, "choice") == 0) {
     int seat;
@@ -1360,12 +1422,13 @@ int cmd_autocomplete(cmd_ctx *c, const cmd_request *r, const char *option,
         return 0;
       snprintf(out[0].id, sizeof out[0].id, "-");
       if (p >= 0 && p < L->n_seats)
-        snprintf(out[0].label, sizeof out[0].label,
-                 "Not your decision: game #%" PRId64 " waits for %.40s",
-                 L->row.id, L->seats[p].name);
+        snprintf(
+            out[0].label, sizeof out[0].label,
+            T(c->lang, "Not your decision: game #%" PRId64 " waits for %.40s"),
+            L->row.id, L->seats[p].name);
       else
-        snprintf(out[0].label, sizeof out[0].label, "Game #%" PRId64 " is over",
-                 L->row.id);
+        snprintf(out[0].label, sizeof out[0].label,
+                 T(c->lang, "Game #%" PRId64 " is over"), L->row.id);
       return 1;
     }
     cmd_choice opts[ENG_OPTIONS_MAX];

@@ -5,7 +5,8 @@
 values are choices accepted in any case; mode completes the modes of the
 chosen game; a choice matches ids and labels in any case; choice:? out of
 turn says whose turn it is; /game status answers the asker alone unless
-public:yes; /game pile lists an open pile in full.
+public:yes; /game pile lists an open pile in full; a member who reads
+German reads them in German, while the channel keeps its language.
 """
 
 import re
@@ -110,6 +111,24 @@ def run(binary, tmp):
     ll.check("has no open pile 'hand'. Its open piles are: minion_discard, "
              "domination_discard." in m["text"], "pile:hand: %r" % m)
     checks += 3
+
+    # In German to a member who reads German: what goes to them alone;
+    # what goes to the channel stays in the server's language.
+    lair.send("bob> /prefs set language:de")
+    m = only(lair.send("bob> /game pile"), "German pile")
+    ll.check(re.search(r"\*\*Minion discard\*\* \(\d+ Karten?\)", m["text"])
+             and "Liste einen ganz auf mit /game pile pile:minion_discard."
+             in m["text"], "German pile: %r" % m["text"])
+    m = only(lair.send("bob> /game status"), "German status")
+    ll.check(re.match(r"Spiel #1: Es wartet auf \w+\.\n", m["text"]),
+             "German status: %r" % m["text"])
+    m = only(lair.send("bob> /game status public:yes"), "status posted")
+    ll.check(re.match(r"Game #1: Waiting for \w+\.\n", m["text"]),
+             "status posted from a German reader: %r" % m["text"])
+    m = only(lair.send("bob> /game list"), "German list")
+    ll.check(m["text"].startswith("Spiele in diesem Kanal:\n- #1 ") and
+             " Züge; alice, bob" in m["text"], "German list: %r" % m["text"])
+    checks += 4
     lair.close()
     return "%d command shapes checked" % checks
 
