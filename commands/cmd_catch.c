@@ -32,13 +32,13 @@
 
 /* ---- the header of a game's DMs ---------------------------------------- */
 
-void cmd_dm_header(const live *L, char *out, size_t cap) {
+void cmd_dm_header(cmd_lang lang, const live *L, char *out, size_t cap) {
   if (L->row.guild[0])
-    snprintf(out, cap, "_Game #%" PRId64 " (%s) in <#%s>_", L->row.id,
+    snprintf(out, cap, T(lang, "_Game #%" PRId64 " (%s) in <#%s>_"), L->row.id,
              cmd_game_name(L), L->row.channel);
   else
-    snprintf(out, cap, "_Game #%" PRId64 " (%s) in channel %s_", L->row.id,
-             cmd_game_name(L), L->row.channel);
+    snprintf(out, cap, T(lang, "_Game #%" PRId64 " (%s) in channel %s_"),
+             L->row.id, cmd_game_name(L), L->row.channel);
 }
 
 bool cmd_table_key(const live *L, char *out, size_t cap) {
@@ -129,8 +129,11 @@ void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
     free(x);
     return;
   }
+  /* the opening of seat's turn DM: in the language its player reads */
+  cmd_lang lang = cmd_lang_user(c, L->seats[seat].user);
   char raw[CMD_TEXT_MAX];
-  size_t o = (size_t)snprintf(raw, sizeof raw, "**Since your last turn:** ");
+  size_t o = (size_t)snprintf(raw, sizeof raw, "%s",
+                              T(lang, "**Since your last turn:** "));
   int total = 0;
   for (int s = 0; s < L->n_seats; s++)
     total += x->answers[s];
@@ -139,29 +142,35 @@ void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
     return;
   }
   if (x->n_about == 0)
-    o += (size_t)snprintf(raw + o, sizeof raw - o, "nothing aimed at you.");
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "%s",
+                          T(lang, "nothing aimed at you."));
   for (int i = 0; i < x->n_about && i < 2 && o < sizeof raw; i++)
     o += (size_t)snprintf(raw + o, sizeof raw - o, "%s%s", i ? " " : "",
                           x->about[i]);
   if (x->n_about > 2 && o < sizeof raw)
-    o += (size_t)snprintf(raw + o, sizeof raw - o, " (%d more about you)",
-                          x->n_about - 2);
+    o += (size_t)snprintf(raw + o, sizeof raw - o,
+                          T(lang, " (%d more about you)"), x->n_about - 2);
   if (o < sizeof raw)
     o += (size_t)snprintf(raw + o, sizeof raw - o, "\n");
   bool first = true;
   for (int s = 0; s < L->n_seats && o < sizeof raw; s++) {
     if (!x->answers[s])
       continue;
-    o += (size_t)snprintf(raw + o, sizeof raw - o, "%sVillain %d: %d answer%s",
-                          first ? "" : "; ", s + 1, x->answers[s],
-                          x->answers[s] == 1 ? "" : "s");
+    o += (size_t)snprintf(raw + o, sizeof raw - o, "%s", first ? "" : "; ");
+    if (o < sizeof raw)
+      o +=
+          (size_t)snprintf(raw + o, sizeof raw - o,
+                           cmd_trn(lang, x->answers[s], "Villain %d: %d answer",
+                                   "Villain %d: %d answers"),
+                           s + 1, x->answers[s]);
     if (x->last_line[s][0] && o < sizeof raw)
-      o += (size_t)snprintf(raw + o, sizeof raw - o, ", last: %s",
+      o += (size_t)snprintf(raw + o, sizeof raw - o, T(lang, ", last: %s"),
                             x->last_line[s]);
     first = false;
   }
   if (o < sizeof raw)
-    snprintf(raw + o, sizeof raw - o, ". All of it: /game log since:me");
+    snprintf(raw + o, sizeof raw - o, "%s",
+             T(lang, ". All of it: /game log since:me"));
   cmd_names(L, raw, out, cap);
   free(x);
 }
@@ -252,19 +261,24 @@ static int count_moment(void *ctx, const sto_line *l) {
   return 0;
 }
 
-/* "3 days 4 hours", "2 hours 5 minutes", "12 minutes". */
-static void duration(int64_t secs, char *out, size_t cap) {
+/* "3 days 4 hours", "2 hours 5 minutes", "12 minutes", in lang. */
+static void duration(cmd_lang lang, int64_t secs, char *out, size_t cap) {
   if (secs < 0)
     secs = 0;
   int64_t d = secs / 86400, h = secs % 86400 / 3600, m = secs % 3600 / 60;
+  char days[40], hours[40], minutes[40];
+  snprintf(days, sizeof days,
+           cmd_trn(lang, d, "%" PRId64 " day", "%" PRId64 " days"), d);
+  snprintf(hours, sizeof hours,
+           cmd_trn(lang, h, "%" PRId64 " hour", "%" PRId64 " hours"), h);
+  snprintf(minutes, sizeof minutes,
+           cmd_trn(lang, m, "%" PRId64 " minute", "%" PRId64 " minutes"), m);
   if (d)
-    snprintf(out, cap, "%" PRId64 " day%s %" PRId64 " hour%s", d,
-             d == 1 ? "" : "s", h, h == 1 ? "" : "s");
+    snprintf(out, cap, "%s %s", days, hours);
   else if (h)
-    snprintf(out, cap, "%" PRId64 " hour%s %" PRId64 " minute%s", h,
-             h == 1 ? "" : "s", m, m == 1 ? "" : "s");
+    snprintf(out, cap, "%s %s", hours, minutes);
   else
-    snprintf(out, cap, "%" PRId64 " minute%s", m, m == 1 ? "" : "s");
+    snprintf(out, cap, "%s", minutes);
 }
 
 void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
@@ -280,19 +294,30 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
   }
   score_rises(c, L, rise);
   x->rise = rise;
+  /* posted in the game's channel, and the same text in its players' DMs */
+  cmd_lang lang = cmd_lang_game(c, L);
   size_t cap = CMD_TEXT_MAX - 100, o;
   char res[400], took[80];
   eng_result result;
   eng_game_result(L->g, &result);
-  size_t w = cmd_winners(L, &result, "Nobody wins", res, sizeof res);
-  snprintf(res + w, sizeof res - w, ", because %s.", result.reason);
-  duration(c->now - L->row.created, took, sizeof took);
+  size_t w = cmd_winners(L, &result, T(lang, "Nobody wins"), res, sizeof res);
+  snprintf(res + w, sizeof res - w, T(lang, ", because %s."), result.reason);
+  duration(lang, c->now - L->row.created, took, sizeof took);
   o = (size_t)snprintf(raw, cap,
-                       "**Summary of game #%" PRId64 " (%s)**\n%s\n"
-                       "%d turn%s, %" PRId64 " answer%s, in %s.\n",
-                       L->row.id, cmd_game_name(L), res, L->g->prompt.turn,
-                       L->g->prompt.turn == 1 ? "" : "s", L->row.moves,
-                       L->row.moves == 1 ? "" : "s", took);
+                       T(lang, "**Summary of game #%" PRId64 " (%s)**\n%s\n"),
+                       L->row.id, cmd_game_name(L), res);
+  if (o < cap)
+    o += (size_t)snprintf(
+        raw + o, cap - o,
+        cmd_trn(lang, L->g->prompt.turn, "%d turn, ", "%d turns, "),
+        L->g->prompt.turn);
+  if (o < cap)
+    o += (size_t)snprintf(raw + o, cap - o,
+                          cmd_trn(lang, L->row.moves, "%" PRId64 " answer",
+                                  "%" PRId64 " answers"),
+                          L->row.moves);
+  if (o < cap)
+    o += (size_t)snprintf(raw + o, cap - o, T(lang, ", in %s.\n"), took);
   /* The final table: each seat's summary line of the public view (its
    * points, where the game has them). */
   json_t *v = L->g->rs->view(L->g->state, -1);
@@ -306,7 +331,8 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
     if (!seatbuf[0])
       break;
     if (s == 0)
-      o += (size_t)snprintf(raw + o, cap - o, "**Final table:**\n");
+      o += (size_t)snprintf(raw + o, cap - o, "%s",
+                            T(lang, "**Final table:**\n"));
     if (o < cap)
       o += (size_t)snprintf(raw + o, cap - o, "- %s\n", seatbuf);
   }
@@ -324,22 +350,23 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
       if (!rose && x->best_seq[s] < 0)
         continue;
       if (!head)
-        o += (size_t)snprintf(raw + o, cap - o,
-                              "**Biggest moments** (each player's answer "
-                              "that raised their score most):\n");
+        o += (size_t)snprintf(raw + o, cap - o, "%s",
+                              T(lang, "**Biggest moments** (each player's "
+                                      "answer that raised their score "
+                                      "most):\n"));
       head = true;
       if (o < cap)
-        o += (size_t)snprintf(raw + o, cap - o,
-                              "- Villain %d, move %" PRId64 "%s: %s\n", s + 1,
-                              (rose ? rise->best_seq[s] : x->best_seq[s]) + 1,
-                              rose ? "" : " (their answer that did most)",
-                              rose ? x->rise_text[s] : x->best_text[s]);
+        o += (size_t)snprintf(
+            raw + o, cap - o, T(lang, "- Villain %d, move %" PRId64 "%s: %s\n"),
+            s + 1, (rose ? rise->best_seq[s] : x->best_seq[s]) + 1,
+            rose ? "" : T(lang, " (their answer that did most)"),
+            rose ? x->rise_text[s] : x->best_text[s]);
     }
   }
   if (o < cap)
     snprintf(raw + o, cap - o,
-             "Play again: /game rematch game:%" PRId64
-             ". The record: /game export game:%" PRId64 ".",
+             T(lang, "Play again: /game rematch game:%" PRId64
+                     ". The record: /game export game:%" PRId64 "."),
              L->row.id, L->row.id);
   cmd_names(L, raw, text, CMD_TEXT_MAX);
   cmd_send_end(c, r, L, text);

@@ -406,7 +406,7 @@ static void send_msg(cmd_ctx *c, const cmd_request *r, cmd_to to,
   char *headed = NULL;
   if (to == CMD_TO_DM && L) { /* a DM names its game */
     char head[200];
-    cmd_dm_header(L, head, sizeof head);
+    cmd_dm_header(cmd_lang_user(c, user), L, head, sizeof head);
     size_t n = strlen(head) + strlen(text) + 2;
     headed = malloc(n);
     if (headed) {
@@ -502,9 +502,6 @@ void cmd_send_end(cmd_ctx *c, const cmd_request *r, const live *L,
   m.edit = NULL;
   m.title = NULL;
   m.colour = 0;
-  cmd_dm_header(L, head, sizeof head);
-  snprintf(dm, sizeof dm, "%s\n%s", head, text);
-  cmd_utf8_repair(dm);
   m.to = CMD_TO_DM;
   m.text = dm;
   char table[24];
@@ -518,6 +515,10 @@ void cmd_send_end(cmd_ctx *c, const cmd_request *r, const live *L,
       again |= strcmp(L->seats[t].user, L->seats[s].user) == 0;
     if (again || cmd_is_ai(L->seats[s].user))
       continue;
+    /* the header in the language its reader reads */
+    cmd_dm_header(cmd_lang_user(c, L->seats[s].user), L, head, sizeof head);
+    snprintf(dm, sizeof dm, "%s\n%s", head, text);
+    cmd_utf8_repair(dm);
     m.user = L->seats[s].user;
     m.user_name = L->seats[s].name;
     cmd_deliver(c, &m);
@@ -1504,7 +1505,7 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
   bool deciding = p->player == s && p->turn == turn;
   char head[200] = "", since[CMD_TEXT_MAX / 2] = "";
   if (!fresh) /* send_msg heads a DM of its own */
-    cmd_dm_header(L, head, sizeof head);
+    cmd_dm_header(cmd_lang_user(c, who->user), L, head, sizeof head);
   if (deciding)
     cmd_since_text(c, L, s, since, sizeof since);
   /* the hand, as before, at most CMD_TEXT_MAX bytes; the header and the

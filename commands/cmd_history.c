@@ -277,7 +277,10 @@ static int walk_move(void *ctx, const sto_move *m) {
       w->bad = k;
       return 1;
     }
-    snprintf(line, sizeof line, "Villain %d took back an answer.", m->seat + 1);
+    /* in the words of the stored lines it stands for, which every reader
+       shares, as the engine's */
+    snprintf(line, sizeof line, K_("Villain %d took back an answer."),
+             m->seat + 1);
   } else if (!want) {
     if (eng_game_answer(w->g, m->seat, m->option, NULL)) {
       w->bad = k;
@@ -322,20 +325,21 @@ static bool walk_game(cmd_ctx *c, const live *L, walk *w, char *why,
   w->L = L;
   w->bad = -1;
   if (!rs || rs->version != L->row.ruleset_version) {
-    snprintf(why, cap,
-             "it was played with rules this Lair does not have (%s v%d)",
-             L->row.ruleset, L->row.ruleset_version);
+    snprintf(
+        why, cap,
+        T(c->lang, "it was played with rules this Lair does not have (%s v%d)"),
+        L->row.ruleset, L->row.ruleset_version);
     return false;
   }
   if (!cmd_parse_config(L->row.config, &cfg, &seats) ||
       eng_game_new(rs, &cfg, L->row.seed, &w->g)) {
-    snprintf(why, cap, "its stored settings are malformed");
+    cmd_copy(why, cap, T(c->lang, "its stored settings are malformed"));
     return false;
   }
   if (sto_move_list(c->cfg.db, L->row.id, 0, walk_move, w)) {
     eng_game_free(w->g);
     w->g = NULL;
-    snprintf(why, cap, "its moves could not be read");
+    cmd_copy(why, cap, T(c->lang, "its moves could not be read"));
     return false;
   }
   return true;
@@ -358,7 +362,7 @@ static bool read_account(cmd_ctx *c, const live *L, int viewer, account *a,
   int64_t moves = L->row.moves;
   if (sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, viewer, add_line,
                     a)) {
-    snprintf(why, cap, "its account could not be read");
+    cmd_copy(why, cap, T(c->lang, "its account could not be read"));
     account_free(a);
     return false;
   }
@@ -380,7 +384,7 @@ static bool read_account(cmd_ctx *c, const live *L, int viewer, account *a,
     for (size_t i = 0; i < a->n; i++)
       a->e[i].first = i == 0 || a->e[i - 1].seq != a->e[i].seq;
   } else if (!ok) {
-    snprintf(why, cap, "out of memory");
+    cmd_copy(why, cap, T(c->lang, "out of memory"));
   }
   free(has);
   ok = ok && !a->nomem;
@@ -438,14 +442,15 @@ static void rows_add(rows *r, bool heading, const char *text) {
 static const char *person_of(cmd_ctx *c, const live *L, int seat,
                              sto_seat *buf) {
   if (seat < 0 || seat >= L->n_seats)
-    return "a player";
+    return T(c->lang, "a player");
   if (!cmd_is_ai(L->seats[seat].user) || !cmd_seat_human(c, L, seat, buf))
     return L->seats[seat].name;
   return buf->name;
 }
 
 /* compact: one row per move, its lines (sentences) joined (the catch-up of
- * /game log since:me). */
+ * /game log since:me). In the requester's language: the log and an export
+ * are theirs. */
 static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
                          bool compact, rows *out) {
   memset(out, 0, sizeof *out);
@@ -461,11 +466,11 @@ static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
       if (a->e[j].time / 60 != e->time / 60) {
         char t[40];
         log_time(a->e[j].time, e->time, t, sizeof t);
-        snprintf(to, sizeof to, " to %s", t);
+        snprintf(to, sizeof to, T(c->lang, " to %s"), t);
       }
       snprintf(buf, sizeof buf,
-               md ? "## Turn %d - Villain %d, %s%s"
-                  : "**Turn %d** - Villain %d, %s%s",
+               T(c->lang, md ? "## Turn %d - Villain %d, %s%s"
+                             : "**Turn %d** - Villain %d, %s%s"),
                e->turn, e->mover + 1, from, to);
       cmd_names(L, buf, named, sizeof named);
       rows_add(out, true, named);
@@ -473,7 +478,7 @@ static bool account_rows(cmd_ctx *c, const live *L, const account *a, bool md,
     char who[120] = "";
     if (e->first && e->for_person) {
       sto_seat h;
-      snprintf(who, sizeof who, " _(AI for %s, deadline)_",
+      snprintf(who, sizeof who, T(c->lang, " _(AI for %s, deadline)_"),
                person_of(c, L, e->mover, &h));
     }
     if (compact && !e->first)
@@ -549,12 +554,12 @@ static void account_after(account *a, int64_t last) {
  * account from its latest page. */
 void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   live *L = history_game(c, r, MASK(STO_RUNNING) | ENDED, true,
-                         "No game has been played in this channel yet. Start "
-                         "one with /game new.");
+                         T(c->lang, "No game has been played in this channel "
+                                    "yet. Start one with /game new."));
   if (!L)
     return;
   if (!row_started(&L->row)) {
-    cmd_reply_state(c, r, L, "It has no moves yet.", NULL);
+    cmd_reply_state(c, r, L, T(c->lang, "It has no moves yet."), NULL);
     return;
   }
   const char *since = cmd_arg_get(r, "since");
@@ -571,7 +576,8 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   int viewer = mine ? seat : -1;
   account a;
   rows rw = {0};
-  char why[200] = "out of memory";
+  char why[200];
+  cmd_copy(why, sizeof why, T(c->lang, "out of memory"));
   bool ok = read_account(c, L, viewer, &a, why, sizeof why);
   int64_t last = -1; /* the viewer's last answer */
   for (size_t i = 0; ok && mine && i < a.n; i++)
@@ -617,11 +623,21 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   if (cmd_arg_get(r, "page"))
     cmd_parse_int(cmd_arg_get(r, "page"), 1, LONG_MAX, &page);
   if (page > pages) {
+    bool one = pages == 1;
     cmd_reply(c, r, L,
-              "The %s of game #%" PRId64 " has %ld page%s (whole turns, "
-              "about %d characters a page); there is no page %ld.",
-              mine ? "catch-up" : "history", L->row.id, pages,
-              pages == 1 ? "" : "s", LOG_BUDGET, page);
+              mine && one ? "The catch-up of game #%" PRId64 " has %ld page "
+                            "(whole turns, about %d characters a page); "
+                            "there is no page %ld."
+              : mine      ? "The catch-up of game #%" PRId64 " has %ld pages "
+                            "(whole turns, about %d characters a page); "
+                            "there is no page %ld."
+              : one       ? "The history of game #%" PRId64 " has %ld page "
+                            "(whole turns, about %d characters a page); "
+                            "there is no page %ld."
+                          : "The history of game #%" PRId64 " has %ld pages "
+                            "(whole turns, about %d characters a page); "
+                            "there is no page %ld.",
+              L->row.id, pages, LOG_BUDGET, page);
     free(starts);
     rows_free(&rw);
     return;
@@ -631,23 +647,28 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
   if (mine) {
     char range[64];
     if (last + 2 >= total)
-      snprintf(range, sizeof range, "move %" PRId64, total);
+      snprintf(range, sizeof range, T(c->lang, "move %" PRId64), total);
     else
-      snprintf(range, sizeof range, "moves %" PRId64 "-%" PRId64, last + 2,
-               total);
+      snprintf(range, sizeof range, T(c->lang, "moves %" PRId64 "-%" PRId64),
+               last + 2, total);
     o = (size_t)snprintf(
         text, sizeof text,
-        "**Game #%" PRId64 "**, since %s: %s of %" PRId64 " (%" PRId64
-        " answer%s), as you see them, page %ld "
-        "of %ld:\n",
+        cmd_trn(c->lang, shown,
+                "**Game #%" PRId64 "**, since %s: %s of %" PRId64 " (%" PRId64
+                " answer), as you see them, page %ld of %ld:\n",
+                "**Game #%" PRId64 "**, since %s: %s of %" PRId64 " (%" PRId64
+                " answers), as you see them, page %ld of %ld:\n"),
         L->row.id,
-        last < 0 ? "the start (you have not answered yet)" : "your last answer",
-        range, total, shown, shown == 1 ? "" : "s", page, pages);
+        last < 0 ? T(c->lang, "the start (you have not answered yet)")
+                 : T(c->lang, "your last answer"),
+        range, total, shown, page, pages);
   } else
-    o = (size_t)snprintf(text, sizeof text,
-                         "**Game #%" PRId64 "**, %" PRId64 " move%s, page "
-                         "%ld of %ld:\n",
-                         L->row.id, total, total == 1 ? "" : "s", page, pages);
+    o = (size_t)snprintf(
+        text, sizeof text,
+        cmd_trn(c->lang, total,
+                "**Game #%" PRId64 "**, %" PRId64 " move, page %ld of %ld:\n",
+                "**Game #%" PRId64 "**, %" PRId64 " moves, page %ld of %ld:\n"),
+        L->row.id, total, page, pages);
   size_t from = rw.n ? starts[page - 1] : 0;
   size_t to = page < pages ? starts[page] : rw.n;
   if (from < to && !rw.at[from].heading && o < sizeof text) {
@@ -655,20 +676,21 @@ void cmd_h_log(cmd_ctx *c, const cmd_request *r) {
     size_t h = from;
     while (h > 0 && !rw.at[h].heading)
       h--;
-    o += (size_t)snprintf(text + o, sizeof text - o, "%s (continued)\n",
-                          rw.at[h].text);
+    o += (size_t)snprintf(text + o, sizeof text - o,
+                          T(c->lang, "%s (continued)\n"), rw.at[h].text);
   }
   for (size_t i = from; i < to && o < sizeof text; i++)
     o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", rw.at[i].text);
   if (mine && page < pages && o < sizeof text)
-    o += (size_t)snprintf(text + o, sizeof text - o,
-                          "Later answers: /game log since:me page:%ld\n",
-                          page + 1);
+    o += (size_t)snprintf(
+        text + o, sizeof text - o,
+        T(c->lang, "Later answers: /game log since:me page:%ld\n"), page + 1);
   if (mine && o < sizeof text)
-    snprintf(text + o, sizeof text - o,
-             "The whole public account: /game log since:start");
+    snprintf(text + o, sizeof text - o, "%s",
+             T(c->lang, "The whole public account: /game log since:start"));
   else if (page > 1 && o < sizeof text)
-    snprintf(text + o, sizeof text - o, "Earlier turns: /game log %spage:%ld",
+    snprintf(text + o, sizeof text - o,
+             T(c->lang, "Earlier turns: /game log %spage:%ld"),
              seat >= 0 ? "since:start " : "", page - 1);
   free(starts);
   rows_free(&rw);
@@ -686,7 +708,7 @@ static json_t *make_record(const live *L, const eng_game *g) {
   bool ok = rec && seats && result && cmd_state_checksum(g, state);
   for (int s = 0; ok && s < g->cfg.players; s++) {
     char name[24];
-    snprintf(name, sizeof name, "Villain %d", s + 1);
+    snprintf(name, sizeof name, K_("Villain %d"), s + 1); /* a file format */
     ok = !json_array_append_new(
         seats, json_string(s < L->n_seats ? L->seats[s].name : name));
   }
@@ -728,7 +750,7 @@ static char *transcript(cmd_ctx *c, const live *L, const char *how, size_t *len,
   char *t = ok ? malloc(size) : NULL;
   if (!t) {
     if (ok)
-      snprintf(why, cap, "out of memory");
+      cmd_copy(why, cap, T(c->lang, "out of memory"));
     rows_free(&rw);
     return NULL;
   }
@@ -737,16 +759,22 @@ static char *transcript(cmd_ctx *c, const live *L, const char *how, size_t *len,
   for (int s = 0; s < L->n_seats && p < sizeof players; s++)
     p += (size_t)snprintf(players + p, sizeof players - p, "%s%s%s",
                           s ? ", " : "", L->seats[s].name,
-                          cmd_is_ai(L->seats[s].user) ? " (AI)" : "");
+                          cmd_is_ai(L->seats[s].user) ? T(c->lang, " (AI)")
+                                                      : "");
   char started[40], ended[40];
   log_time(L->row.created, 0, started, sizeof started);
   log_time(L->row.updated, 0, ended, sizeof ended);
   size_t o = (size_t)snprintf(
       t, size,
-      "# Game #%" PRId64 ": %s\n\n- Players, in seat order: %s\n- Result: %s"
-      "\n- %" PRId64 " move%s, from %s to %s\n",
-      L->row.id, cmd_game_name(L), players, how, L->row.moves,
-      L->row.moves == 1 ? "" : "s", started, ended);
+      T(c->lang, "# Game #%" PRId64 ": %s\n\n- Players, in seat order: %s\n"
+                 "- Result: %s\n"),
+      L->row.id, cmd_game_name(L), players, how);
+  if (o < size)
+    o += (size_t)snprintf(t + o, size - o,
+                          cmd_trn(c->lang, L->row.moves,
+                                  "- %" PRId64 " move, from %s to %s\n",
+                                  "- %" PRId64 " moves, from %s to %s\n"),
+                          L->row.moves, started, ended);
   for (size_t i = 0; i < rw.n && o < size; i++)
     o += (size_t)snprintf(t + o, size - o, "%s%s\n",
                           rw.at[i].heading ? "\n" : "", rw.at[i].text);
@@ -757,9 +785,9 @@ static char *transcript(cmd_ctx *c, const live *L, const char *how, size_t *len,
 
 void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
   live *L = history_game(c, r, ENDED, false,
-                         "There is no finished or aborted game in this "
-                         "channel to export. A running game can be exported "
-                         "once it ends.");
+                         T(c->lang, "There is no finished or aborted game in "
+                                    "this channel to export. A running game "
+                                    "can be exported once it ends."));
   if (!L)
     return;
   if (L->row.status == STO_RUNNING) {
@@ -779,10 +807,12 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   walk *w = calloc(1, sizeof *w);
-  char why[200] = "out of memory";
+  char why[200];
+  cmd_copy(why, sizeof why, T(c->lang, "out of memory"));
   bool ok = w && walk_game(c, L, w, why, sizeof why);
   if (ok && w->bad >= 0) {
-    snprintf(why, sizeof why, "its move %" PRId64 " no longer fits the rules",
+    snprintf(why, sizeof why,
+             T(c->lang, "its move %" PRId64 " no longer fits the rules"),
              w->bad + 1);
     ok = false;
   }
@@ -812,33 +842,35 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
               L->row.id);
   } else {
     char name[40], how[300], text_msg[600];
-    snprintf(name, sizeof name, "game-%" PRId64 ".json", L->row.id);
+    snprintf(name, sizeof name, K_("game-%" PRId64 ".json"), L->row.id);
     eng_result res;
     eng_game_result(w->g, &res);
     if (res.over) {
-      size_t o = cmd_winners(L, &res, "nobody wins", how, sizeof how);
+      size_t o =
+          cmd_winners(L, &res, T(c->lang, "nobody wins"), how, sizeof how);
       snprintf(how + o, sizeof how - o, " (%s)", res.reason);
     } else {
-      snprintf(how, sizeof how, "aborted before the end");
+      cmd_copy(how, sizeof how, T(c->lang, "aborted before the end"));
     }
     snprintf(text_msg, sizeof text_msg,
-             "The record of game #%" PRId64 " (%s, %zu answers; %s). Check "
-             "it with `lair replay %s`.",
+             T(c->lang, "The record of game #%" PRId64 " (%s, %zu answers; "
+                        "%s). Check it with `lair replay %s`."),
              L->row.id, cmd_game_name(L), w->g->n_answers, how, name);
     cmd_reply_file(c, r, L, text_msg, name, file, len);
     size_t tlen = 0;
     char *md = transcript(c, L, how, &tlen, why, sizeof why);
-    snprintf(name, sizeof name, "game-%" PRId64 ".md", L->row.id);
+    snprintf(name, sizeof name, K_("game-%" PRId64 ".md"), L->row.id);
     if (md && tlen <= CMD_FILE_MAX) {
-      snprintf(text_msg, sizeof text_msg,
-               "What happened in game #%" PRId64 ", turn by turn (%s).",
-               L->row.id, name);
+      snprintf(
+          text_msg, sizeof text_msg,
+          T(c->lang, "What happened in game #%" PRId64 ", turn by turn (%s)."),
+          L->row.id, name);
       cmd_reply_file(c, r, L, text_msg, name, md, tlen);
     } else {
       cmd_reply(c, r, L,
                 "The readable account of game #%" PRId64 " could not be "
                 "written: %s.",
-                L->row.id, md ? "it is too large to send" : why);
+                L->row.id, md ? T(c->lang, "it is too large to send") : why);
     }
     free(md);
   }
@@ -858,13 +890,14 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
     return;
   }
   live *L = history_game(c, r, ENDED, false,
-                         "There is no finished or aborted game in this "
-                         "channel to play again.");
+                         T(c->lang, "There is no finished or aborted game in "
+                                    "this channel to play again."));
   if (!L)
     return;
   int64_t old = L->row.id;
   if (L->row.status == STO_RUNNING || L->row.status == STO_LOBBY) {
-    cmd_reply_state(c, r, L, "A rematch comes after a game ends.", NULL);
+    cmd_reply_state(c, r, L, T(c->lang, "A rematch comes after a game ends."),
+                    NULL);
     return;
   }
   if (strcmp(L->row.channel, r->channel) != 0) {
@@ -978,11 +1011,15 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
     o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", s ? ", " : "",
                           N->seats[s].name);
   if (n_asked > 0) {
-    /* Everyone asked back is pinged once, here. */
+    /* Everyone asked back is pinged once, here, in the channel's
+     * language. */
+    cmd_lang lang = cmd_lang_game(c, N);
     char names[600] = "", ping[ENG_MAX_SEATS * (STO_ID_MAX + 1)] = "";
     size_t on = 0, op = 0;
     for (int k = 0; k < n_asked && on < sizeof names && op < sizeof ping; k++) {
-      const char *sep = k == 0 ? "" : k == n_asked - 1 ? " and " : ", ";
+      const char *sep = k == 0             ? ""
+                        : k == n_asked - 1 ? T(lang, " and ")
+                                           : ", ";
       on += (size_t)snprintf(names + on, sizeof names - on, "%s<@%s>", sep,
                              asked[k].user);
       op += (size_t)snprintf(ping + op, sizeof ping - op, "%s%s", k ? " " : "",
@@ -990,12 +1027,19 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
     }
     char msg[CMD_TEXT_MAX];
     snprintf(msg, sizeof msg,
-             "%s asked for a rematch of game #%" PRId64 ": game #%" PRId64
-             " (%s, %s) is open, and %s %s invited back: join with /game "
-             "join, or decline with /game leave. It cannot start before "
-             "everyone invited has answered.%s%s%s",
+             cmd_trn(lang, n_asked,
+                     "%s asked for a rematch of game #%" PRId64
+                     ": game #%" PRId64 " (%s, %s) is open, and %s is invited "
+                     "back: join with /game join, or decline with /game "
+                     "leave. It cannot start before everyone invited has "
+                     "answered.%s%s%s",
+                     "%s asked for a rematch of game #%" PRId64
+                     ": game #%" PRId64 " (%s, %s) is open, and %s are "
+                     "invited back: join with /game join, or decline with "
+                     "/game leave. It cannot start before everyone invited "
+                     "has answered.%s%s%s"),
              r->user_name, old, gid, rs->name, eng_mode_name(rs, cfg.mode),
-             names, n_asked == 1 ? "is" : "are", N->n_seats ? " Seated: " : "",
+             names, N->n_seats ? T(lang, " Seated: ") : "",
              N->n_seats ? list : "", N->n_seats ? "." : "");
     cmd_send_to(c, r, CMD_TO_CHANNEL, NULL, NULL, N, msg, ping, NULL);
     cmd_arm_lobby(c, N);
@@ -1008,8 +1052,8 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
                r->user_name, old, gid, rs->name, eng_mode_name(rs, cfg.mode),
                list,
                start ? ""
-                     : " Join with /game join; start it with /game "
-                       "start.");
+                     : T(cmd_lang_game(c, N), " Join with /game join; start "
+                                              "it with /game start."));
   if (!start) {
     cmd_arm_lobby(c, N);
     return;
@@ -1037,6 +1081,7 @@ static void iso_time(int64_t t, char *buf, size_t cap) {
 }
 
 typedef struct audit_page {
+  cmd_lang lang; /* the moderator's who asks */
   long from, to, total;
   char text[PAGE * 460];
   size_t len;
@@ -1048,7 +1093,7 @@ static int audit_row(void *ctx, const sto_audit *a) {
     char when[40], game[32] = "";
     iso_time(a->time, when, sizeof when);
     if (a->game > 0)
-      snprintf(game, sizeof game, ", game #%" PRId64, a->game);
+      snprintf(game, sizeof game, T(p->lang, ", game #%" PRId64), a->game);
     p->len += (size_t)snprintf(
         p->text + p->len, sizeof p->text - p->len, "\n- `%s` %s: **%s**%s%s%s",
         when, a->actor, a->action, game, a->detail[0] ? ": " : "", a->detail);
@@ -1068,6 +1113,7 @@ void cmd_h_audit(cmd_ctx *c, const cmd_request *r) {
     cmd_reply(c, r, NULL, "The audit log could not be read: out of memory.");
     return;
   }
+  p->lang = c->lang;
   p->from = (page - 1) * PAGE;
   p->to = p->from + PAGE;
   sto_rc rc = sto_audit_list(c->cfg.db, scope, INT_MAX, audit_row, p);
@@ -1079,20 +1125,24 @@ void cmd_h_audit(cmd_ctx *c, const cmd_request *r) {
     cmd_reply(c, r, NULL, "The audit log of this server is empty.");
   else if (page > pages)
     cmd_reply(c, r, NULL,
-              "The audit log has %ld page%s (%d entries a page); there is no "
-              "page %ld.",
-              pages, pages == 1 ? "" : "s", PAGE, page);
+              pages == 1 ? "The audit log has %ld page (%d entries a page); "
+                           "there is no page %ld."
+                         : "The audit log has %ld pages (%d entries a page); "
+                           "there is no page %ld.",
+              pages, PAGE, page);
   else {
     char text[sizeof p->text + 200];
     size_t o = (size_t)snprintf(
         text, sizeof text,
-        "**Audit log** of this server, %ld entr%s, page "
-        "%ld of %ld (newest first):%s",
-        p->total, p->total == 1 ? "y" : "ies", page, pages, p->text);
+        cmd_trn(c->lang, p->total,
+                "**Audit log** of this server, %ld entry, page %ld of %ld "
+                "(newest first):%s",
+                "**Audit log** of this server, %ld entries, page %ld of %ld "
+                "(newest first):%s"),
+        p->total, page, pages, p->text);
     if (page < pages && o < sizeof text)
       snprintf(text + o, sizeof text - o,
-               "\nOlder entries: /gamemod audit "
-               "page:%ld",
+               T(c->lang, "\nOlder entries: /gamemod audit page:%ld"),
                page + 1);
     cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
              0);
@@ -1102,16 +1152,16 @@ void cmd_h_audit(cmd_ctx *c, const cmd_request *r) {
 
 /* ---- /gamemod list -------------------------------------------------- */
 
-static void span(int64_t secs, char *buf, size_t cap) {
+static void span(cmd_lang lang, int64_t secs, char *buf, size_t cap) {
   if (secs < 0)
     secs = 0;
   int64_t d = secs / 86400, h = secs % 86400 / 3600, m = secs % 3600 / 60;
   if (d > 0)
-    snprintf(buf, cap, "%" PRId64 "d %" PRId64 "h", d, h);
+    snprintf(buf, cap, T(lang, "%" PRId64 "d %" PRId64 "h"), d, h);
   else if (h > 0)
-    snprintf(buf, cap, "%" PRId64 "h %" PRId64 "m", h, m);
+    snprintf(buf, cap, T(lang, "%" PRId64 "h %" PRId64 "m"), h, m);
   else
-    snprintf(buf, cap, "%" PRId64 "m", m);
+    snprintf(buf, cap, T(lang, "%" PRId64 "m"), m);
 }
 
 typedef struct server_list {
@@ -1130,7 +1180,8 @@ static int list_row(void *ctx, const sto_game *g) {
   l->shown++;
   const eng_ruleset *rs = eng_find(g->ruleset);
   char idle[32], players[300] = "";
-  span(l->c->now - g->updated, idle, sizeof idle);
+  cmd_lang lang = l->c->lang; /* the moderator's who asks */
+  span(lang, l->c->now - g->updated, idle, sizeof idle);
   sto_seat seats[ENG_MAX_SEATS];
   int n = 0;
   sto_rc rc = sto_seat_list(l->c->cfg.db, g->id, seats, ENG_MAX_SEATS, &n);
@@ -1141,11 +1192,15 @@ static int list_row(void *ctx, const sto_game *g) {
                           i ? ", " : "; ", seats[i].name);
   l->len += (size_t)snprintf(
       l->text + l->len, sizeof l->text - l->len,
-      "\n- #%" PRId64 " %s: %s in %s%s%s, %" PRId64 " move%s, idle %s%s", g->id,
-      rs ? rs->name : g->ruleset,
-      g->status == STO_ABORTED ? "aborted" : cmd_status_name(g->status),
+      cmd_trn(lang, g->moves,
+              "\n- #%" PRId64 " %s: %s in %s%s%s, %" PRId64 " move, idle %s%s",
+              "\n- #%" PRId64 " %s: %s in %s%s%s, %" PRId64
+              " moves, idle %s%s"),
+      g->id, rs ? rs->name : g->ruleset,
+      g->status == STO_ABORTED ? T(lang, "aborted")
+                               : T(lang, cmd_status_name(g->status)),
       l->discord ? "<#" : "#", g->channel, l->discord ? ">" : "", g->moves,
-      g->moves == 1 ? "" : "s", idle, players);
+      idle, players);
   return 0;
 }
 
@@ -1176,16 +1231,16 @@ void cmd_h_list_server(cmd_ctx *c, const cmd_request *r) {
   else {
     char head[200];
     snprintf(head, sizeof head,
-             "Every game of this server: %d open, %d "
-             "ended%s",
-             open, l->total - open,
-             l->shown < l->total ? " (the first shown)" : "");
+             T(c->lang, "Every game of this server: %d open, %d ended%s"), open,
+             l->total - open,
+             l->shown < l->total ? T(c->lang, " (the first shown)") : "");
     char *text = malloc(strlen(head) + l->len + 80);
     if (text) {
       size_t o = (size_t)snprintf(text, strlen(head) + l->len + 80, "%s%s",
                                   head, l->text);
       if (l->shown < l->total)
-        snprintf(text + o, 80, "\n(and %d more)", l->total - l->shown);
+        snprintf(text + o, 80, T(c->lang, "\n(and %d more)"),
+                 l->total - l->shown);
       cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
                0);
     }

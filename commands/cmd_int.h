@@ -246,18 +246,21 @@ int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap);
  * replies that only they can `what` ("start it") and returns false. */
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
                        const char *what);
-/* cmd_catch.c. The line that heads every DM about L: its number, its
- * game's name and its channel (a link on Discord). */
-void cmd_dm_header(const live *L, char *out, size_t cap);
+/* cmd_catch.c. The line that heads every DM about L, in lang (its
+ * reader's, cmd_lang_user): its number, its game's name and its channel
+ * (a link on Discord). */
+void cmd_dm_header(cmd_lang lang, const live *L, char *out, size_t cap);
 /* The edit key of L's latest table post in its channel (cmd_msg.table);
  * false when L has none (a lobby). */
 bool cmd_table_key(const live *L, char *out, size_t cap);
 /* The two lines that open seat's turn DM: what happened since that seat's
- * last answer, what concerns it first, as it may see it; "" when nothing
- * did (or it has not answered yet). */
+ * last answer, what concerns it first, as it may see it, in the language
+ * its player reads (cmd_lang_user); "" when nothing did (or it has not
+ * answered yet). */
 void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out, size_t cap);
 /* Posts the summary of L, which has just ended, in its channel and in
- * each human player's DM (cmd_send_end). */
+ * each human player's DM (cmd_send_end), in the channel's language
+ * (cmd_lang_game). */
 void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L);
 /* Sends text (at most CMD_TEXT_MAX bytes) to L's channel and, with the
  * DM header, to each human seat, as a summary with the end's buttons. */

@@ -12,8 +12,8 @@
  * "learn": true. Its prompts come with a hint (cmd_hint, docs/learn.md),
  * and ratings leave such games out.
  */
-#include "cmd_int.h"
 #include "cmd_docs.h"
+#include "cmd_int.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -238,9 +238,13 @@ void cmd_h_help(cmd_ctx *c, const cmd_request *r) {
       k = fits > 1 ? -2 : -1;
     if (k < 0) {
       cmd_reply(c, r, NULL,
-                "%s's rules have %s topic '%.60s'; nothing is shown. Ask "
-                "with /game help topic:<topic>, one of: %s.",
-                rs->name, k == -1 ? "no" : "more than one", want, topics);
+                k == -1 ? "%s's rules have no topic '%.60s'; nothing is "
+                          "shown. Ask with /game help topic:<topic>, one of: "
+                          "%s."
+                        : "%s's rules have more than one topic '%.60s'; "
+                          "nothing is shown. Ask with /game help "
+                          "topic:<topic>, one of: %s.",
+                rs->name, want, topics);
       return;
     }
   }
@@ -258,31 +262,37 @@ void cmd_h_help(cmd_ctx *c, const cmd_request *r) {
   int pages = find_page(text, (int)page, &at, &len);
   if (page > pages) {
     cmd_reply(c, r, NULL,
-              "%s's topic '%s' has %d page%s, not %ld; nothing is shown. "
-              "Ask for page:1 to page:%d.",
-              rs->name, t[k].title, pages, pages == 1 ? "" : "s", page, pages);
+              pages == 1 ? "%s's topic '%s' has %d page, not %ld; nothing is "
+                           "shown. Ask for page:1 to page:%d."
+                         : "%s's topic '%s' has %d pages, not %ld; nothing is "
+                           "shown. Ask for page:1 to page:%d.",
+              rs->name, t[k].title, pages, page, pages);
     free(text);
     return;
   }
   char head[700] = "";
   if (!want)
     snprintf(head, sizeof head,
-             "**%s rules.** Topics (/game help topic:<topic>): %.560s\n\n",
+             T(c->lang,
+               "**%s rules.** Topics (/game help topic:<topic>): %.560s\n\n"),
              rs->name, topics);
   char more[120] = "";
   if (pages > 1 && page < pages)
     snprintf(more, sizeof more,
-             "\n\n(page %ld of %d; next: /game help topic:%.40s page:%ld)",
+             T(c->lang, "\n\n(page %ld of %d; next: /game help "
+                        "topic:%.40s page:%ld)"),
              page, pages, t[k].title, page + 1);
   else if (pages > 1)
-    snprintf(more, sizeof more, "\n\n(page %ld of %d)", page, pages);
+    snprintf(more, sizeof more, T(c->lang, "\n\n(page %ld of %d)"), page,
+             pages);
   if (want && cards)
     cmd_reply(c, r, NULL, "%s%.*s%s", head, (int)len, text + at, more);
   else
     cmd_reply(c, r, NULL, "%s%.*s%s%s", head, (int)len, text + at,
-              cards && page == pages ? "\n\n(The card list: /game help "
-                                       "topic:<this topic>.)"
-                                     : "",
+              cards && page == pages
+                  ? T(c->lang, "\n\n(The card list: /game help "
+                               "topic:<this topic>.)")
+                  : "",
               more);
   free(text);
 }
@@ -334,7 +344,7 @@ void cmd_h_learn(cmd_ctx *c, const cmd_request *r) {
   eng_rc erc = eng_game_new(rs, &cfg, seed, &probe);
   if (erc) {
     cmd_reply(c, r, NULL, "A tutorial of %s cannot start: %s", rs->name,
-              eng_strerror(erc));
+              T(c->lang, eng_strerror(erc)));
     return;
   }
   eng_game_free(probe);
@@ -360,11 +370,15 @@ void cmd_h_learn(cmd_ctx *c, const cmd_request *r) {
   free(text);
   /* Where the server plays each game in a thread of its own, a tutorial
      is no exception (the threads setting, as /game new reads it). */
-  char name[100];
-  snprintf(name, sizeof name, "%s tutorial (%.40s)", rs->name, r->user_name);
+  char name[100]; /* the thread's, read in the server's language */
+  snprintf(
+      name, sizeof name,
+      T(cmd_lang_guild(c, r->guild ? r->guild : ""), "%s tutorial (%.40s)"),
+      rs->name, r->user_name);
   int64_t gid;
   bool threaded;
-  if (!cmd_place_game(c, r, &g, name, "tutorial game", &gid, &threaded))
+  if (!cmd_place_game(c, r, &g, name, T(c->lang, "tutorial game"), &gid,
+                      &threaded))
     return;
   sto_rc rc = STO_OK;
   for (int s = 1; !rc && s < players; s++) {
@@ -380,19 +394,25 @@ void cmd_h_learn(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_load(c, gid, why, sizeof why);
   if (!L || !L->g) {
     cmd_fail(c, "The tutorial game could not be started: %s",
-             L ? "its rules could not be set up" : why);
+             L ? T(c->lang, "its rules could not be set up") : why);
     return;
   }
   if (threaded)
     cmd_announce(c, r, NULL, "%s started tutorial game #%" PRId64 " in <#%s>.",
                  r->user_name, gid, g.channel);
   cmd_announce(c, r, L,
-               "%s started tutorial game #%" PRId64
-               " (%s) against the AI: %d seat%s, %s to begin. Each of %s's "
-               "turn messages comes with a hint: what the AI would choose "
-               "and why. Tutorial games are not rated; /game help explains "
-               "the rules.",
-               r->user_name, gid, rs->name, players, players == 1 ? "" : "s",
+               players == 1
+                   ? "%s started tutorial game #%" PRId64
+                     " (%s) against the AI: %d seat, %s to begin. Each of "
+                     "%s's turn messages comes with a hint: what the AI "
+                     "would choose and why. Tutorial games are not rated; "
+                     "/game help explains the rules."
+                   : "%s started tutorial game #%" PRId64
+                     " (%s) against the AI: %d seats, %s to begin. Each of "
+                     "%s's turn messages comes with a hint: what the AI "
+                     "would choose and why. Tutorial games are not rated; "
+                     "/game help explains the rules.",
+               r->user_name, gid, rs->name, players,
                L->seats[L->g->prompt.player].name, r->user_name);
   cmd_after_change(c, r, L, L->g->prompt.turn, -1, NULL);
 }

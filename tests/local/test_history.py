@@ -13,6 +13,8 @@ they joined; that game, aborted by a
 moderator, is exported and replayed too. The audit log holds the
 moderators' settings, kick and abort with actor and detail, newest
 first and paged; /gamemod list lists every game of the server.
+A reader whose language is German gets the log, the export's messages
+and its transcript in German, and the same record file.
 The console's human output shows the attachment and writes no file.
 """
 
@@ -287,6 +289,42 @@ def check_log_without_lines(lair, db):
              (before, after))
 
 
+def check_german(lair, total, pages, content, md):
+    """A reader whose language is German reads the log, the export's
+    messages and its transcript in German (the seats named, the moves
+    numbered as in English); the record is the same file, its format
+    having no language."""
+    lair.send("dora> /prefs set language:de")
+    text = only_reply(lair.send("dora> /game log since:start page:1"),
+                      "dora", "a German log")
+    ll.check(text.startswith("**Spiel #1**, %d Züge, Seite 1 von %d:\n" %
+                             (total, pages)) and
+             re.search(r"(?m)^\*\*Zug 1\*\* - alice, \d{4}-", text) and
+             not re.search(r"Villain \d", text) and
+             "Frühere Züge" not in text,
+             "the German log's first page: %r" % text[:300])
+    out = lair.send("dora> /game export game:1")
+    ll.check(len(out) == 2 and all(m["to"] == "ephemeral" and
+                                   m["user"] == "dora" and "file" in m
+                                   for m in out),
+             "the German export gave %r" % out)
+    ll.check(out[0]["text"].startswith("Das Protokoll von Spiel #1 (") and
+             "Prüfe es mit `lair replay game-1.json`." in out[0]["text"] and
+             out[1]["text"] == "Was in Spiel #1 geschah, Zug für Zug "
+             "(game-1.md).", "the German export said %r" %
+             [m["text"] for m in out])
+    ll.check(out[0]["file"]["content"] == content,
+             "the record differs for a German reader")
+    de = out[1]["file"]["content"]
+    ll.check(de.startswith("# Spiel #1: Supervillain") and
+             "- Spieler, nach Plätzen: alice, bob\n" in de and
+             re.findall(r"(?m)^(\d+)\. ", de) ==
+             re.findall(r"(?m)^(\d+)\. ", md) and
+             re.findall(r"(?m)^## Zug (\d+) - (alice|bob), ", de) ==
+             re.findall(r"(?m)^## Turn (\d+) - (alice|bob), ", md),
+             "the German transcript begins %r" % de[:300])
+
+
 def human_export(binary, db, tmp):
     """The console without --json saves the attachment beside the
     database and names its path; nothing lands in the working directory."""
@@ -350,6 +388,7 @@ def run(binary, tmp):
                              "game-1.json")
     ll.check(content2 == content and EXPORTED_MD["game-1.json"] == md,
              "two exports of one game differ")
+    check_german(lair, total, pages, content, md)
     path = os.path.join(tmp, "game-1.json")
     with open(path, "w") as f:
         f.write(content)
