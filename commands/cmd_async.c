@@ -87,13 +87,15 @@ static int reminder_route(cmd_ctx *c, const char *user) {
   return strcmp(v, "dm") == 0 ? 1 : strcmp(v, "off") == 0 ? 2 : 0;
 }
 
-static void fmt_duration(int64_t s, char *buf, size_t cap) {
+static void fmt_duration(cmd_lang lang, int64_t s, char *buf, size_t cap) {
   if (s >= DAY)
-    snprintf(buf, cap, "%" PRId64 "d %" PRId64 "h", s / DAY, s % DAY / HOUR);
+    snprintf(buf, cap, T(lang, "%" PRId64 "d %" PRId64 "h"), s / DAY,
+             s % DAY / HOUR);
   else if (s >= HOUR)
-    snprintf(buf, cap, "%" PRId64 "h %" PRId64 "m", s / HOUR, s % HOUR / 60);
+    snprintf(buf, cap, T(lang, "%" PRId64 "h %" PRId64 "m"), s / HOUR,
+             s % HOUR / 60);
   else
-    snprintf(buf, cap, "%" PRId64 "m", s / 60);
+    snprintf(buf, cap, T(lang, "%" PRId64 "m"), s / 60);
 }
 
 static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
@@ -112,15 +114,17 @@ static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
   cmd_request r = cmd_timer_request(L, req);
   if (route == 1) {
     snprintf(text, sizeof text,
-             "Reminder: game #%" PRId64 " is waiting for your decision (%s). "
-             "/prefs mute silences this turn's reminders.",
+             T(cmd_lang_user(c, s->user),
+               "Reminder: game #%" PRId64 " is waiting for your decision (%s). "
+               "/prefs mute silences this turn's reminders."),
              L->row.id, q);
     cmd_send_to(c, &r, CMD_TO_DM, s->user, s->name, L, text, NULL, "reminder");
   } else if (route == 0) {
     snprintf(text, sizeof text,
-             "<@%s>, game #%" PRId64 " is waiting for your decision. "
-             "(/prefs mute silences this turn's reminders; /prefs set "
-             "reminders:dm sends them by DM.)",
+             T(cmd_lang_game(c, L),
+               "<@%s>, game #%" PRId64 " is waiting for your decision. "
+               "(/prefs mute silences this turn's reminders; /prefs set "
+               "reminders:dm sends them by DM.)"),
              s->user, L->row.id);
     cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user,
                 "reminder");
@@ -134,27 +138,45 @@ static void fire_reminder(cmd_ctx *c, live *L, const sto_timer *t) {
 }
 
 /* What miss_action does to seat, said to its player ("you forfeit...")
- * or about them ("bob forfeits..."). */
-static void escalation(cmd_ctx *c, const live *L, int seat, bool you, char *buf,
-                       size_t cap) {
+ * or about them ("bob forfeits..."), in lang. The clause follows "or" or
+ * "at 3,": languages that put the verb first there (German) do so in
+ * their form of it. */
+static void escalation(cmd_ctx *c, const live *L, int seat, bool you,
+                       cmd_lang lang, char *buf, size_t cap) {
   const char *name = L->seats[seat].name;
-  if (cmd_game_setting(c, L, "miss_action") == 1)
-    snprintf(buf, cap, "%s%s the game (the seat goes to the AI)",
-             you ? "you forfeit" : name, you ? "" : " forfeits");
+  bool forfeit = cmd_game_setting(c, L, "miss_action") == 1;
+  if (forfeit && you)
+    snprintf(buf, cap, "%s",
+             T(lang, "you forfeit the game (the seat goes to the AI)"));
+  else if (forfeit)
+    snprintf(buf, cap,
+             T(lang, "%s forfeits the game (the seat goes to the AI)"), name);
+  else if (you)
+    snprintf(buf, cap, "%s",
+             T(lang, "the AI plays your seat for the rest of the game"));
   else
-    snprintf(buf, cap, "the AI plays %s%s seat for the rest of the game",
-             you ? "your" : name, you ? "" : "'s");
+    snprintf(buf, cap,
+             T(lang, "the AI plays %s's seat for the rest of the game"), name);
 }
 
-/* What seat's next missed turn brings, said to its player: the AI plays
- * the rest of the turn, or, when it reaches miss_limit, miss_action. */
-static void next_miss(cmd_ctx *c, const live *L, int seat, char *buf,
-                      size_t cap) {
+/* What seat's next missed turn brings, said to its player in lang: the
+ * AI plays the rest of the turn, or, when it reaches miss_limit,
+ * miss_action. */
+static void next_miss(cmd_ctx *c, const live *L, int seat, cmd_lang lang,
+                      char *buf, size_t cap) {
   long limit = cmd_game_setting(c, L, "miss_limit");
   if (limit > 0 && cmd_misses(c, L, seat) + 1 >= limit)
-    escalation(c, L, seat, true, buf, cap);
+    escalation(c, L, seat, true, lang, buf, cap);
   else
-    snprintf(buf, cap, "the AI plays the rest of your turn");
+    snprintf(buf, cap, "%s", T(lang, "the AI plays the rest of your turn"));
+}
+
+/* "missed a turn", "missed 3 turns in a row", in lang. */
+static void missed_words(cmd_lang lang, long misses, char *buf, size_t cap) {
+  if (misses == 1)
+    snprintf(buf, cap, "%s", T(lang, "missed a turn"));
+  else
+    snprintf(buf, cap, T(lang, "missed %ld turns in a row"), misses);
 }
 
 /* The half-time warning, routed like reminders: in the channel with a
@@ -183,18 +205,20 @@ static void fire_warning(cmd_ctx *c, live *L, const sto_timer *t) {
   char req[64], left[32], then[160], text[400];
   snprintf(req, sizeof req, "timer:%" PRId64, L->row.id);
   cmd_request r = cmd_timer_request(L, req);
-  fmt_duration(due - c->now, left, sizeof left);
-  next_miss(c, L, t->seat, then, sizeof then);
+  /* In the player's language by DM, else in the channel's. */
+  cmd_lang lang = route == 1 ? cmd_lang_user(c, s->user) : cmd_lang_game(c, L);
+  fmt_duration(lang, due - c->now, left, sizeof left);
+  next_miss(c, L, t->seat, lang, then, sizeof then);
   if (route == 1) {
     snprintf(text, sizeof text,
-             "Half your time for this turn of game #%" PRId64 " is gone: "
-             "decide within %s, or %s.",
+             T(lang, "Half your time for this turn of game #%" PRId64
+                     " is gone: decide within %s, or %s."),
              L->row.id, left, then);
     cmd_send_to(c, &r, CMD_TO_DM, s->user, s->name, L, text, NULL, "reminder");
   } else {
     snprintf(text, sizeof text,
-             "<@%s>, half your time for this turn of game #%" PRId64
-             " is gone: decide within %s, or %s.",
+             T(lang, "<@%s>, half your time for this turn of game #%" PRId64
+                     " is gone: decide within %s, or %s."),
              s->user, L->row.id, left, then);
     cmd_send_to(c, &r, CMD_TO_CHANNEL, NULL, NULL, L, text, s->user, NULL);
   }
@@ -213,14 +237,14 @@ static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t) {
   long misses = cmd_add_miss(c, L, seat);
   if (misses < 0)
     return;
+  /* Announced in the channel's language; the audit keeps English. */
+  cmd_lang lang = cmd_lang_game(c, L);
   char what[200];
-  escalation(c, L, seat, false, what, sizeof what);
+  escalation(c, L, seat, false, lang, what, sizeof what);
   if (limit > 0 && misses >= limit) {
-    char missed[48];
-    if (misses == 1)
-      snprintf(missed, sizeof missed, "missed a turn");
-    else
-      snprintf(missed, sizeof missed, "missed %ld turns in a row", misses);
+    char missed[80], missed_en[48];
+    missed_words(lang, misses, missed, sizeof missed);
+    missed_words(CMD_LANG_EN, misses, missed_en, sizeof missed_en);
     sto_seat ai;
     cmd_ai_seat(seat, ENG_AI_HEURISTIC, &ai);
     bool forfeits = cmd_game_setting(c, L, "miss_action") == 1;
@@ -241,7 +265,7 @@ static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t) {
     cmd_request by = r;
     by.user = "miss_limit";
     cmd_audit(c, &by, "missed_turns", L->row.id, "%s (seat %d) %s: %s", name,
-              seat + 1, missed,
+              seat + 1, missed_en,
               forfeits ? "forfeited to the AI"
                        : "the AI plays the seat to the end");
     if (!cmd_give_seat(c, L, seat, &ai))
@@ -251,8 +275,10 @@ static void fire_deadline(cmd_ctx *c, live *L, const sto_timer *t) {
     char more[300] = "";
     if (limit > 0)
       snprintf(more, sizeof more,
-               " That is %ld missed turn%s in a row; at %ld, %s.", misses,
-               misses == 1 ? "" : "s", limit, what);
+               cmd_trn(lang, misses,
+                       " That is %ld missed turn in a row; at %ld, %s.",
+                       " That is %ld missed turns in a row; at %ld, %s."),
+               misses, limit, what);
     cmd_announce(c, &r, L,
                  "%s's time for this turn of game #%" PRId64 " ran out: the "
                  "AI plays the rest of %s's turn.%s",
@@ -271,10 +297,11 @@ void cmd_h_mute(cmd_ctx *c, const cmd_request *r) {
   int seat = cmd_seat_of(L, r->user);
   if (seat < 0 || L->g->prompt.player != seat) {
     cmd_reply_state(c, r, L,
-                    "There is nothing to mute: it is not your "
-                    "decision now.",
-                    "Reminders come only while a game waits for you; "
-                    "/prefs set reminders:off turns them off everywhere.");
+                    T(c->lang, "There is nothing to mute: it is not your "
+                               "decision now."),
+                    T(c->lang, "Reminders come only while a game waits for "
+                               "you; /prefs set reminders:off turns them off "
+                               "everywhere."));
     return;
   }
   char key[24];
@@ -362,7 +389,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
     cmd_fail(c, "Your preferences could not be saved.");
     return;
   }
-  char v1[16] = "channel", v2[64] = "UTC", v3[16] = "none", v4[16] = "ask";
+  char v1[16] = "channel", v2[64] = "UTC", v3[16] = "", v4[16] = "ask";
   sto_setting_get(c->cfg.db, scope, "reminders", v1, sizeof v1);
   sto_setting_get(c->cfg.db, scope, "tz", v2, sizeof v2);
   sto_setting_get(c->cfg.db, scope, "quiet", v3, sizeof v3);
@@ -371,16 +398,18 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
     c->lang = cmd_lang_request(c, r);
   char v5[16] = "auto";
   sto_setting_get(c->cfg.db, scope, "language", v5, sizeof v5);
-  cmd_reply(c, r, NULL,
-            "Your preferences: reminders %s, time zone %s, quiet hours %s, "
-            "Condition and interrupt windows %s (%s), language %s (%s).",
-            v1[0] ? v1 : "channel", v2[0] ? v2 : "UTC", v3[0] ? v3 : "none",
-            v4[0] ? v4 : "ask",
-            strcmp(v4, "auto-pass") == 0
-                ? "Lair passes every window for you at once, whatever you "
-                  "hold, a window waiting for you now included"
-                : "every window is asked of you by DM, whatever you hold",
-            v5, cmd_lang_code(c->lang));
+  cmd_reply(
+      c, r, NULL,
+      "Your preferences: reminders %s, time zone %s, quiet hours %s, "
+      "Condition and interrupt windows %s (%s), language %s (%s).",
+      v1[0] ? v1 : "channel", v2[0] ? v2 : "UTC",
+      v3[0] ? v3 : T(c->lang, "none"), v4[0] ? v4 : "ask",
+      strcmp(v4, "auto-pass") == 0
+          ? T(c->lang, "Lair passes every window for you at once, "
+                       "whatever you hold, a window waiting for you "
+                       "now included")
+          : T(c->lang, "every window is asked of you by DM, whatever you hold"),
+      v5, cmd_lang_code(c->lang));
   /* A window waiting on this person now is passed at once. */
   if (windows && strcmp(windows, "auto-pass") == 0)
     cmd_settle_user(c, r);
@@ -402,10 +431,12 @@ void cmd_h_vacation(cmd_ctx *c, const cmd_request *r) {
   snprintf(key, sizeof key, "vacation_used:%d", seat);
   long used = cmd_game_value(c, L, key, 0);
   if (used + days > allowed) {
-    cmd_reply(c, r, L,
-              "You have %ld vacation day%s left in game #%" PRId64 " (of %ld).",
-              allowed - used, allowed - used == 1 ? "" : "s", L->row.id,
-              allowed);
+    cmd_reply(
+        c, r, L,
+        allowed - used == 1
+            ? "You have %ld vacation day left in game #%" PRId64 " (of %ld)."
+            : "You have %ld vacation days left in game #%" PRId64 " (of %ld).",
+        allowed - used, L->row.id, allowed);
     return;
   }
   char until_key[32];
@@ -420,16 +451,20 @@ void cmd_h_vacation(cmd_ctx *c, const cmd_request *r) {
   }
   cmd_arm_timers(c, L);
   cmd_announce(c, r, L,
-               "%s is on vacation for %ld day%s: game #%" PRId64 " waits "
-               "for them without reminders or deadlines until then.",
-               r->user_name, days, days == 1 ? "" : "s", L->row.id);
+               days == 1 ? "%s is on vacation for %ld day: game #%" PRId64
+                           " waits for them without reminders or deadlines "
+                           "until then."
+                         : "%s is on vacation for %ld days: game #%" PRId64
+                           " waits for them without reminders or deadlines "
+                           "until then.",
+               r->user_name, days, L->row.id);
 }
 
 void cmd_h_deadline(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, (1u << STO_LOBBY) | (1u << STO_RUNNING));
   if (!L)
     return;
-  if (!cmd_opener_or_mod(c, r, L, "set its deadline"))
+  if (!cmd_opener_or_mod(c, r, L, T(c->lang, "set its deadline")))
     return;
   long hours = 0;
   cmd_parse_int(cmd_arg_get(r, "hours"), 0, 720, &hours);
@@ -448,11 +483,16 @@ void cmd_h_deadline(cmd_ctx *c, const cmd_request *r) {
   cmd_arm_timers(c, L);
   if (hours)
     cmd_announce(c, r, L,
-                 "Game #%" PRId64 ": each player now has %ld hour%s per "
-                 "turn (warning at half time; the turn in progress counts "
-                 "from now). When it runs out, the AI plays the rest of "
-                 "their turn.",
-                 L->row.id, hours, hours == 1 ? "" : "s");
+                 hours == 1
+                     ? "Game #%" PRId64 ": each player now has %ld hour per "
+                       "turn (warning at half time; the turn in progress "
+                       "counts from now). When it runs out, the AI plays the "
+                       "rest of their turn."
+                     : "Game #%" PRId64 ": each player now has %ld hours per "
+                       "turn (warning at half time; the turn in progress "
+                       "counts from now). When it runs out, the AI plays the "
+                       "rest of their turn.",
+                 L->row.id, hours);
   else
     cmd_announce(c, r, L, "Game #%" PRId64 " has no deadline any more.",
                  L->row.id);
@@ -462,7 +502,7 @@ void cmd_h_addai(cmd_ctx *c, const cmd_request *r) {
   live *L = cmd_find_game(c, r, 1u << STO_LOBBY);
   if (!L)
     return;
-  if (!cmd_opener_or_mod(c, r, L, "add AI players"))
+  if (!cmd_opener_or_mod(c, r, L, T(c->lang, "add AI players")))
     return;
   const char *lv = cmd_arg_get(r, "level");
   int level = lv ? eng_ai_find(lv) : ENG_AI_HEURISTIC;
@@ -554,18 +594,23 @@ static void pause_resume(cmd_ctx *c, const cmd_request *r, bool pause) {
   if (!L)
     return;
   if (cmd_paused(c, L) == pause) {
-    cmd_reply(c, r, L, "Game #%" PRId64 " is %s.", L->row.id,
-              pause ? "already paused" : "not paused");
+    cmd_reply(c, r, L,
+              pause ? "Game #%" PRId64 " is already paused."
+                    : "Game #%" PRId64 " is not paused.",
+              L->row.id);
     return;
   }
   if (cmd_set_game_value(c, L, "paused", pause ? 1 : 0)) {
-    cmd_fail(c, "The game could not be %s.", pause ? "paused" : "resumed");
+    cmd_fail(c, pause ? "The game could not be paused."
+                      : "The game could not be resumed.");
     return;
   }
   cmd_audit(c, r, pause ? "pause" : "resume", L->row.id, "%s",
             pause ? "paused" : "resumed");
-  cmd_announce(c, r, L, "%s %s game #%" PRId64 ".", r->user_name,
-               pause ? "paused" : "resumed", L->row.id);
+  cmd_announce(c, r, L,
+               pause ? "%s paused game #%" PRId64 "."
+                     : "%s resumed game #%" PRId64 ".",
+               r->user_name, L->row.id);
   if (!pause)
     cmd_settle(c, r, L);
   cmd_arm_timers(c, L);

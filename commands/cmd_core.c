@@ -1533,7 +1533,8 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
       o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n",
                             opts[i].id, opts[i].label);
     char hint[ENG_ID_MAX + ENG_LABEL_MAX + 240];
-    if (cmd_hint(L, hint, sizeof hint) && o < sizeof text)
+    if (cmd_hint(L, cmd_lang_user(c, who->user), hint, sizeof hint) &&
+        o < sizeof text)
       o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", hint);
     if (o < sizeof text)
       snprintf(text + o, sizeof text - o,

@@ -323,9 +323,10 @@ typedef struct cmd_lines {
 void cmd_lines_add(cmd_lines *ls, int seat, const char *text);
 /* The lines of seat's answer (whose label was label) that told ev: what
  * everyone is told, what each seat alone is told, and "You chose" for
- * seat. */
-void cmd_answer_lines(int seat, const eng_events *ev, const char *label,
-                      cmd_lines *out);
+ * seat, in lang (the language of seat's person: the line is theirs
+ * alone, and kept with the move as it was said). */
+void cmd_answer_lines(cmd_lang lang, int seat, const eng_events *ev,
+                      const char *label, cmd_lines *out);
 /* After a change made in turn by seat mover (-1: nobody's move, e.g. the
  * start): the turn's channel message (and the next turn's, when it
  * passed), the mover's turn DM, changed hands by DM, the prompt to
@@ -399,13 +400,14 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level);
  * config). */
 bool cmd_learning(const live *L);
 /* In a tutorial game, writes into out (cap bytes, the caller's) the hint
- * for the current prompt: the option the heuristic AI would answer now
- * (the very one cmd_ai_answer would pick) and why, in one line. It reads
+ * for the current prompt in lang (the deciding player's): the option the
+ * heuristic AI would answer now (the very one cmd_ai_answer would pick)
+ * and why (the ruleset's words, English), in one line. It reads
  * only what the ruleset's ai hook reads, which is what the deciding seat
  * may see, and names only an option that seat is offered (docs/learn.md).
  * Returns its length; 0 (out empty) when L is no tutorial or nobody
  * decides. */
-size_t cmd_hint(const live *L, char *out, size_t cap);
+size_t cmd_hint(const live *L, cmd_lang lang, char *out, size_t cap);
 /* Whether user asked Lair to pass every Condition or interrupt window for
  * them (/prefs set conditions:auto-pass); cmd_settle then answers "pass"
  * at once, with a request id ending in CMD_AUTO_PASS. */
@@ -451,7 +453,9 @@ void cmd_played_self(cmd_ctx *c, const live *L, int seat);
 void cmd_arm_lobby(cmd_ctx *c, live *L);
 bool cmd_paused(cmd_ctx *c, const live *L);
 /* Hands seat to the AI for good (leaving, kicks, missed turns under
- * miss_action forfeit), announced as a forfeit with why. */
+ * miss_action forfeit), announced as a forfeit with why: an English text
+ * marked N_() (its German form in the caller's catalogue), said in L's
+ * channel's language. */
 void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
                       const char *why);
 /* Seats `to` (a person or an AI seat; its seat number is ignored) in seat

@@ -213,9 +213,22 @@ static int keep_row(void *ctx, const sto_rating *r) {
   return t->n_rows == STATS_MAX;
 }
 
+/* "3 games", "1 win" in lang. */
+static void games_words(cmd_lang lang, int64_t n, char *buf, size_t cap) {
+  snprintf(buf, cap, cmd_trn(lang, n, "%" PRId64 " game", "%" PRId64 " games"),
+           n);
+}
+
+static void wins_words(cmd_lang lang, int64_t n, char *buf, size_t cap) {
+  snprintf(buf, cap, cmd_trn(lang, n, "%" PRId64 " win", "%" PRId64 " wins"),
+           n);
+}
+
 static int stats_row(void *ctx, const sto_rating *r) {
   stats_text *t = ctx;
+  cmd_lang lang = t->c->lang; /* the requester's alone */
   char rating[48], side[STO_ID_MAX + 1], words[STO_SIDE_NAME_MAX] = "";
+  char games[40], wins[40];
   int64_t side_games = 0;
   rating_words(r, rating, sizeof rating);
   if (!sto_side_top(t->c->cfg.db, r->guild, r->ruleset, r->player, side,
@@ -224,18 +237,18 @@ static int stats_row(void *ctx, const sto_rating *r) {
     side_words(side, words, sizeof words);
   if (!t->name[0])
     snprintf(t->name, sizeof t->name, "%s", r->name);
+  games_words(lang, r->games, games, sizeof games);
+  wins_words(lang, r->wins, wins, sizeof wins);
   if (t->o < sizeof t->text)
-    t->o += (size_t)snprintf(t->text + t->o, sizeof t->text - t->o,
-                             "\n**%s**: %" PRId64 " game%s, %" PRId64
-                             " win%s (%" PRId64 "%%), rating %s",
-                             game_name(r->ruleset), r->games,
-                             r->games == 1 ? "" : "s", r->wins,
-                             r->wins == 1 ? "" : "s",
-                             r->games ? r->wins * 100 / r->games : 0, rating);
+    t->o +=
+        (size_t)snprintf(t->text + t->o, sizeof t->text - t->o,
+                         T(lang, "\n**%s**: %s, %s (%" PRId64 "%%), rating %s"),
+                         game_name(r->ruleset), games, wins,
+                         r->games ? r->wins * 100 / r->games : 0, rating);
+  games_words(lang, side_games, games, sizeof games);
   if (words[0] && t->o < sizeof t->text)
     t->o += (size_t)snprintf(t->text + t->o, sizeof t->text - t->o,
-                             "; favourite: %s (%" PRId64 " game%s)", words,
-                             side_games, side_games == 1 ? "" : "s");
+                             T(lang, "; favourite: %s (%s)"), words, games);
   if (t->o < sizeof t->text)
     t->o += (size_t)snprintf(t->text + t->o, sizeof t->text - t->o, ".");
   t->n++;
@@ -278,23 +291,36 @@ void cmd_h_stats(cmd_ctx *c, const cmd_request *r) {
   else if (t->name[0])
     snprintf(name, sizeof name, "%s", t->name);
   else
-    snprintf(name, sizeof name, "That member");
+    snprintf(name, sizeof name, "%s", T(c->lang, "That member"));
   if (rc)
     cmd_reply(c, r, NULL,
               "The statistics could not be read (%s); nothing changed. Try "
               "again.",
               sto_strerror(rc));
+  else if (!t->n && self && rs)
+    cmd_reply(c, r, NULL,
+              "You have no rated games of %s on this server yet; finish a "
+              "game to get a rating.",
+              rs->name);
+  else if (!t->n && self)
+    cmd_reply(c, r, NULL,
+              "You have no rated games of any game on this server yet; "
+              "finish a game to get a rating.");
+  else if (!t->n && rs)
+    cmd_reply(c, r, NULL,
+              "%s has no rated games of %s on this server yet; finish a game "
+              "to get a rating.",
+              name, rs->name);
   else if (!t->n)
     cmd_reply(c, r, NULL,
-              "%s %s no rated games of %s on this server yet; finish a game "
-              "to get a rating.",
-              self ? "You" : name, self ? "have" : "has",
-              rs ? rs->name : "any game");
+              "%s has no rated games of any game on this server yet; finish "
+              "a game to get a rating.",
+              name);
   else {
     char text[sizeof t->text + 200];
     snprintf(text, sizeof text,
-             "**Statistics of %s** on this server (rating ± deviation, "
-             "Glicko-2):%s",
+             T(c->lang, "**Statistics of %s** on this server (rating ± "
+                        "deviation, Glicko-2):%s"),
              name, t->text);
     cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
              0);
@@ -309,6 +335,7 @@ void cmd_h_stats(cmd_ctx *c, const cmd_request *r) {
 #define BOARD_SIZE 10
 
 typedef struct board_text {
+  cmd_lang lang; /* the requester's */
   char text[CMD_TEXT_MAX * 4];
   size_t o;
   int n;
@@ -316,15 +343,17 @@ typedef struct board_text {
 
 static int board_row(void *ctx, const sto_rating *r) {
   board_text *b = ctx;
-  char rating[48];
+  char rating[48], games[40], wins[40];
   rating_words(r, rating, sizeof rating);
+  games_words(b->lang, r->games, games, sizeof games);
+  wins_words(b->lang, r->wins, wins, sizeof wins);
   b->n++;
   if (b->o < sizeof b->text)
     b->o += (size_t)snprintf(
         b->text + b->o, sizeof b->text - b->o,
-        "\n%d. %s%s: %s (%" PRId64 " game%s, %" PRId64 " win%s)", b->n, r->name,
-        strncmp(r->player, "ai:", 3) == 0 ? " [AI level]" : "", rating,
-        r->games, r->games == 1 ? "" : "s", r->wins, r->wins == 1 ? "" : "s");
+        "\n%d. %s%s: %s (%s, %s)", b->n, r->name,
+        strncmp(r->player, "ai:", 3) == 0 ? T(b->lang, " [AI level]") : "",
+        rating, games, wins);
   return 0;
 }
 
@@ -336,8 +365,8 @@ static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
   b->n = 0;
   if (b->o < sizeof b->text)
     b->o += (size_t)snprintf(b->text + b->o, sizeof b->text - b->o,
-                             "%s**%s**, top %d:", b->o ? "\n" : "", rs->name,
-                             BOARD_SIZE);
+                             T(b->lang, "%s**%s**, top %d:"), b->o ? "\n" : "",
+                             rs->name, BOARD_SIZE);
   size_t head = b->o;
   sto_rc rc = sto_rating_top(c->cfg.db, guild, rs->id,
                              (int64_t)rd_below * STO_RATING_SCALE, BOARD_SIZE,
@@ -351,9 +380,12 @@ static sto_rc board_of(cmd_ctx *c, const char *guild, const eng_ruleset *rs,
     if (b->o < sizeof b->text)
       b->o += (size_t)snprintf(
           b->text + b->o, sizeof b->text - b->o,
-          "\nNobody yet: %ld player%s rated, none with a deviation below "
-          "%ld. Play more games to settle a rating.",
-          all, all == 1 ? " is" : "s are", rd_below);
+          cmd_trn(b->lang, all,
+                  "\nNobody yet: %ld player is rated, none with a deviation "
+                  "below %ld. Play more games to settle a rating.",
+                  "\nNobody yet: %ld players are rated, none with a "
+                  "deviation below %ld. Play more games to settle a rating."),
+          all, rd_below);
   }
   b->n += before;
   return rc;
@@ -371,6 +403,7 @@ void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r) {
     cmd_reply(c, r, NULL, "The leaderboard could not be read: out of memory.");
     return;
   }
+  b->lang = c->lang;
   long rd_below = cmd_setting(c, r->guild, "leaderboard_rd");
   sto_rc rc = STO_OK;
   int boards = 0;
@@ -393,16 +426,20 @@ void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r) {
               "The leaderboard could not be read (%s); nothing changed. Try "
               "again.",
               sto_strerror(rc));
-  else if (!boards)
+  else if (!boards && rs)
     cmd_reply(c, r, NULL,
               "No rated games of %s on this server yet; finish a game to get "
               "a rating.",
-              rs ? rs->name : "any game");
+              rs->name);
+  else if (!boards)
+    cmd_reply(c, r, NULL,
+              "No rated games of any game on this server yet; finish a game "
+              "to get a rating.");
   else {
     char text[sizeof b->text + 200];
     snprintf(text, sizeof text,
-             "**Leaderboard** of this server (Glicko-2 rating ± deviation; "
-             "ranked: deviation below %ld)\n%s",
+             T(c->lang, "**Leaderboard** of this server (Glicko-2 rating ± "
+                        "deviation; ranked: deviation below %ld)\n%s"),
              rd_below, b->text);
     cmd_send(c, r, CMD_TO_EPHEMERAL, r->user, r->user_name, NULL, text, NULL,
              0);

@@ -1049,7 +1049,7 @@ static void h_move(cmd_ctx *c, const cmd_request *r) {
   }
   bool revealed = g->answers[g->n_answers - 1].revealed;
   cmd_lines lines;
-  cmd_answer_lines(seat, &ev, label, &lines);
+  cmd_answer_lines(c->lang, seat, &ev, label, &lines);
   if (!cmd_commit(c, r, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return;
   cmd_played_self(c, L, seat); /* present: no missed turns in a row */

@@ -77,15 +77,15 @@ void cmd_ai_seat(int seat, int level, sto_seat *out) {
   snprintf(out->name, sizeof out->name, "AI %d", seat + 1);
 }
 
-void cmd_answer_lines(int seat, const eng_events *ev, const char *label,
-                      cmd_lines *out) {
+void cmd_answer_lines(cmd_lang lang, int seat, const eng_events *ev,
+                      const char *label, cmd_lines *out) {
   out->n = 0;
   for (int i = 0; i < ev->n; i++)
     cmd_lines_add(out, ev->ev[i].seat, ev->ev[i].text);
   char line[STO_LINE_MAX + 1];
   size_t n = strlen(label);
   char last = n ? label[n - 1] : '\0';
-  snprintf(line, sizeof line, "You chose: %s%s", label,
+  snprintf(line, sizeof line, T(lang, "You chose: %s%s"), label,
            last == '.' || last == '!' || last == '?' ? "" : ".");
   cmd_lines_add(out, seat, line);
 }
@@ -93,7 +93,8 @@ void cmd_answer_lines(int seat, const eng_events *ev, const char *label,
 /* Answers option i of L's prompt for the seat whose decision it is, on
  * its behalf (an AI seat, a run-out clock, a standing preference): the
  * move's request id is "ai:GAME:MOVES" and suffix; the seat's "You
- * chose" line adds note after the option's label. */
+ * chose" line adds note (English, marked N_) after the option's label,
+ * both in the language of the seat's person. */
 static bool answer_for(cmd_ctx *c, const cmd_request *r, live *L, int i,
                        const char *suffix, const char *note) {
   eng_game *g = L->g;
@@ -112,9 +113,10 @@ static bool answer_for(cmd_ctx *c, const cmd_request *r, live *L, int i,
   ar.request_id = req;
   bool revealed = g->answers[g->n_answers - 1].revealed;
   cmd_lines lines;
-  char said[ENG_LABEL_MAX + 120];
-  snprintf(said, sizeof said, "%s%s", label, note);
-  cmd_answer_lines(seat, &ev, said, &lines);
+  char said[ENG_LABEL_MAX + 160];
+  cmd_lang lang = cmd_lang_user(c, L->seats[seat].user);
+  snprintf(said, sizeof said, "%s%s", label, cmd_tr(lang, note));
+  cmd_answer_lines(lang, seat, &ev, said, &lines);
   if (!cmd_commit(c, &ar, L, seat, STO_MOVE_ANSWER, id, turn, revealed, &lines))
     return false;
   /* cmd_commit does not evict on success; L is still ours. */
@@ -140,10 +142,9 @@ bool cmd_ai_answer(cmd_ctx *c, const cmd_request *r, live *L, int level) {
     return false;
   /* The AI answering for a person whose turn clock ran out says so in
      the request id, which /game log reads ("AI for bob, deadline"). */
-  return answer_for(c, r, L, i,
-                    cmd_is_ai(L->seats[g->prompt.player].user) ? ""
-                                                               : CMD_AI_FOR,
-                    "");
+  return answer_for(
+      c, r, L, i, cmd_is_ai(L->seats[g->prompt.player].user) ? "" : CMD_AI_FOR,
+      "");
 }
 
 /* The pass option of L's prompt when it is a window its person passes
@@ -307,8 +308,8 @@ void cmd_settle(cmd_ctx *c, const cmd_request *r, live *L) {
     int pass = level < 0 ? standing_pass(c, L, p) : -1;
     if (pass >= 0) {
       if (!answer_for(c, r, L, pass, CMD_AUTO_PASS,
-                      " (your standing choice: /prefs set conditions:ask "
-                      "to be asked again)"))
+                      N_(" (your standing choice: /prefs set conditions:ask "
+                         "to be asked again)")))
         break;
       continue;
     }
@@ -472,10 +473,12 @@ static void forfeit(cmd_ctx *c, const cmd_request *r, live *L, int seat,
   cmd_ai_seat(seat, ENG_AI_HEURISTIC, &ai);
   if (!cmd_give_seat(c, L, seat, &ai))
     return;
+  /* why is English (marked N_ by the caller), said in the channel's
+   * language; a why already in it is found in no catalogue and stays. */
   cmd_announce(c, r, L,
                "%s's seat in game #%" PRId64 " goes to %s (%s); %s can no "
                "longer win this game.",
-               old, L->row.id, ai.name, why, old);
+               old, L->row.id, ai.name, cmd_tr(cmd_lang_game(c, L), why), old);
 }
 
 void cmd_forfeit_seat(cmd_ctx *c, const cmd_request *r, live *L, int seat,
@@ -492,7 +495,7 @@ bool cmd_learning(const live *L) {
   return on;
 }
 
-size_t cmd_hint(const live *L, char *out, size_t cap) {
+size_t cmd_hint(const live *L, cmd_lang lang, char *out, size_t cap) {
   if (cap == 0)
     return 0;
   out[0] = '\0';
@@ -510,7 +513,8 @@ size_t cmd_hint(const live *L, char *out, size_t cap) {
   int n = cmd_options(L, opts, ENG_OPTIONS_MAX);
   if (i >= n)
     return 0;
-  int len = snprintf(out, cap, "Hint: the AI would choose `%s` (%s): %s.",
-                     opts[i].id, opts[i].label, named);
+  int len =
+      snprintf(out, cap, T(lang, "Hint: the AI would choose `%s` (%s): %s."),
+               opts[i].id, opts[i].label, named);
   return len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
 }

@@ -18,7 +18,10 @@ With a virtual clock (!advance) at the console table:
   migrated to miss_action forfeit at the second miss;
 - the half-time warning: by DM with reminders:dm, in the channel
   otherwise, none when muted or off, held by quiet hours until they end,
-  and none at all when quiet hours last until the deadline.
+  and none at all when quiet hours last until the deadline;
+- on a German server: the warning by DM in its player's language (German
+  or English), the misses and the forfeit in the channel's, the audit
+  log in English.
 """
 
 import os
@@ -438,19 +441,69 @@ def test_warnings(binary, tmp, stats):
         lair.close()
 
 
+# -- languages ------------------------------------------------------------------
+
+def test_german(binary, tmp, stats):
+    db = os.path.join(tmp, "german.db")
+    lair = ll.Lair(binary, db, seed=33, mods=["mod"])
+    for key, value in (("language", "de"), ("deadline_hours", "2"),
+                       ("reminder_hours", "100"), ("miss_limit", "2"),
+                       ("miss_action", "forfeit")):
+        lair.send("mod> /gamemod settings key:%s value:%s" % (key, value))
+    p, _ = ll.open_game(lair, 2)
+    q = "bob" if p == "alice" else "alice"
+    out = lair.send("%s> /prefs set language:de reminders:dm" % p)
+    ll.check(out[0]["text"].startswith("Deine Einstellungen: Erinnerungen "
+                                       "dm,"), "/prefs said %r" % out)
+    lair.send("%s> /prefs set reminders:dm" % q)  # and reads English
+
+    def warning(who, then):
+        w = [m for m in lair.send("!advance 1h1m") if m["to"] == "dm"]
+        ll.check(len(w) == 1 and w[0]["user"] == who and  # under a header
+                 re.fullmatch(then, w[0]["text"].split("\n")[-1]),
+                 "%s's warning was %r" % (who, w))
+
+    warning(p, r"Die Hälfte deiner Zeit für diesen Zug in Spiel #1 ist um: "
+            r"Entscheide innerhalb von 5\d Min\., sonst spielt die KI den "
+            r"Rest deines Zugs\.")
+    out = lair.send("!advance 1h")
+    ll.check(("Die Zeit von %s für diesen Zug in Spiel #1 ist abgelaufen: Die "
+              "KI spielt den Rest des Zugs von %s. Das ist der 1. verpasste "
+              "Zug in Folge; beim 2. gibt %s das Spiel auf (der Platz geht an "
+              "die KI)." % (p, p, p)) in texts(out),
+             "the first miss said %r" % texts(out))
+    warning(q, r"Half your time for this turn of game #1 is gone: decide "
+            r"within 5\dm, or the AI plays the rest of your turn\.")
+    lair.send("!advance 1h")
+    warning(p, r"Die Hälfte deiner Zeit .* sonst gibst du das Spiel auf \(der "
+            r"Platz geht an die KI\)\.")
+    out = lair.send("!advance 1h")
+    ll.check(any(re.fullmatch(r"%s hat 2 Züge in Folge verpasst und gibt Spiel "
+                              r"#1 auf: Der Platz geht an AI \d, und %s kann "
+                              r"nicht mehr gewinnen\." % (p, p), t)
+                 for t in texts(out)), "the forfeit said %r" % texts(out))
+    audit = db_rows(db, "SELECT detail FROM audit WHERE action = "
+                    "'missed_turns'")
+    ll.check(len(audit) == 1 and "missed 2 turns in a row: forfeited" in
+             audit[0][0], "the audit log holds %r" % audit)
+    stats["german"] += 1
+    lair.close()
+
+
 def run(binary, tmp):
     stats = {"clock": 0, "out_of_turn": 0, "escalations": 0,
-             "first_miss": 0, "warnings": 0}
+             "first_miss": 0, "warnings": 0, "german": 0}
     test_turn_clock(binary, tmp, stats)
     test_out_of_turn(binary, tmp, stats)
     test_escalation_ai(binary, tmp, stats)
     test_escalation_forfeit(binary, tmp, stats)
     test_first_miss_forfeit(binary, tmp, stats)
     test_warnings(binary, tmp, stats)
+    test_german(binary, tmp, stats)
     return ("a turn's clock (the AI played its last %(clock)d answers), "
             "out-of-turn clocks %(out_of_turn)d, escalations %(escalations)d,"
             " first misses under forfeit %(first_miss)d, warning routes "
-            "%(warnings)d" % stats)
+            "%(warnings)d, German games %(german)d" % stats)
 
 
 if __name__ == "__main__":

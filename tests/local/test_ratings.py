@@ -253,6 +253,33 @@ def run(binary, tmp):
     ll.check(everything.startswith(board) and "**Villainous**, top 10:\n1. "
              in everything, "both boards: %r" % everything)
 
+    # In German for a member who reads German, numbers and names the same.
+    lair.send("carol> /prefs set language:de")
+
+    def de_counts(r):
+        return "%d Spiel%s, %d Sieg%s" % (r[3], "" if r[3] == 1 else "e",
+                                          r[4], "" if r[4] == 1 else "e")
+
+    board_de = reply(lair.send("carol> /game leaderboard kind:supervillain"),
+                     "carol", "German leaderboard")
+    want_de = ["**Bestenliste** dieses Servers (Glicko-2-Wertung ± "
+               "Abweichung; gelistet: Abweichung unter 350)",
+               "**%s**, Top 10:" % SV]
+    for i, (p, r) in enumerate(ranked):
+        want_de.append("%d. %s: %s (%s)" % (
+            i + 1, "AI (heuristic) [KI-Stufe]" if p.startswith("ai:") else p,
+            words(r), de_counts(r)))
+    ll.check(board_de.split("\n") == want_de,
+             "German leaderboard:\n%s\nnot:\n%s" % (board_de,
+                                                    "\n".join(want_de)))
+    r = model.get("supervillain", "bob")
+    text = reply(lair.send("carol> /game stats user:bob kind:supervillain"),
+                 "carol", "bob's stats in German")
+    ll.check(text == "**Statistik von bob** auf diesem Server (Wertung ± "
+             "Abweichung, Glicko-2):\n**%s**: %s (%d %%), Wertung %s." % (
+                 SV, de_counts(r), r[4] * 100 // r[3], words(r)),
+             "bob's stats in German: %r" % text)
+
     # An aborted game and a tutorial game change nothing.
     before = (stats, board)
     play(lair, rng, "supervillain", "blitz", "alice", None, moves=3)
