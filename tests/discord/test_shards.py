@@ -205,7 +205,10 @@ def part_auto(binary, openapi, tmp):
     fake = dl.Fake(openapi, tmp, "--shards", "3", "--max-concurrency", "3",
                    "--identify-interval-ms", "1000",
                    "--session-start-remaining", "1",
-                   "--session-start-reset-ms", "2500", name="auto")
+                   # Room for a slow start: under a loaded CI machine the
+                   # bot took more than 2.5 s to ask GET /gateway/bot,
+                   # after the limit had reset.
+                   "--session-start-reset-ms", "8000", name="auto")
     bot = None
     try:
         bot = start(binary, fake, os.path.join(tmp, "auto.db"),
@@ -215,7 +218,7 @@ def part_auto(binary, openapi, tmp):
               "no line about the count: %s" % text[-2000:])
         m = re.search(r"1 more session start\(s\) for now, fewer than the "
                       r"3 shard\(s\) to start: waiting ([0-9.]+) s", text)
-        check(m and 0.5 < float(m.group(1)) <= 2.5,
+        check(m and 0.5 < float(m.group(1)) <= 8.0,
               "no line about session_start_limit: %s" % text[-2000:])
         asked = [q["at"] for q in fake.requests()
                  if q["path"].endswith("/gateway/bot")]
