@@ -816,7 +816,7 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
     eng_result res;
     eng_game_result(w->g, &res);
     if (res.over) {
-      size_t o = cmd_winners(L, &res, "nobody wins", how, sizeof how);
+      size_t o = cmd_winners(c->lang, L, &res, "nobody wins", how, sizeof how);
       snprintf(how + o, sizeof how - o, " (%s)", res.reason);
     } else {
       snprintf(how, sizeof how, "aborted before the end");
@@ -1143,7 +1143,8 @@ static int list_row(void *ctx, const sto_game *g) {
       l->text + l->len, sizeof l->text - l->len,
       "\n- #%" PRId64 " %s: %s in %s%s%s, %" PRId64 " move%s, idle %s%s", g->id,
       rs ? rs->name : g->ruleset,
-      g->status == STO_ABORTED ? "aborted" : cmd_status_name(g->status),
+      g->status == STO_ABORTED ? "aborted"
+                               : cmd_status_name(l->c->lang, g->status),
       l->discord ? "<#" : "#", g->channel, l->discord ? ">" : "", g->moves,
       g->moves == 1 ? "" : "s", idle, players);
   return 0;

@@ -485,7 +485,7 @@ static int invitations(cmd_ctx *c, const live *L, const char *user,
 static void invited_line(cmd_ctx *c, const live *L, bool answered, char *buf,
                          size_t cap) {
   char names[400];
-  int n = cmd_invited(c, L, names, sizeof names);
+  int n = cmd_invited(c, cmd_lang_game(c, L), L, names, sizeof names);
   buf[0] = '\0';
   if (n > 0)
     snprintf(buf, cap, " Still invited: %s.", names);
@@ -519,7 +519,8 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   }
   if (L->n_seats >= seats || (!invited && L->n_seats + n_inv >= seats)) {
     char names[400];
-    if (n_inv > 0 && !invited && cmd_invited(c, L, names, sizeof names) > 0)
+    if (n_inv > 0 && !invited &&
+        cmd_invited(c, c->lang, L, names, sizeof names) > 0)
       cmd_reply(c, r, L,
                 "Game #%" PRId64 " is full: its other seats are kept for "
                 "%s, invited to it.",
@@ -596,7 +597,7 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
     invited_line(c, L, true, more, sizeof more);
     cmd_announce(c, r, L, "%s declined the invitation to game #%" PRId64 ".%s",
                  r->user_name, L->row.id, more);
-    if (cmd_invited(c, L, more, sizeof more) == 0)
+    if (cmd_invited(c, c->lang, L, more, sizeof more) == 0)
       close_if_empty(c, r, L);
     return;
   }
@@ -641,7 +642,7 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   if (!cmd_opener_or_mod(c, r, L, "start it"))
     return;
   char names[400];
-  int n_inv = cmd_invited(c, L, names, sizeof names);
+  int n_inv = cmd_invited(c, c->lang, L, names, sizeof names);
   if (n_inv != 0) {
     if (n_inv < 0)
       cmd_reply(c, r, L,
@@ -806,7 +807,8 @@ static void h_board(cmd_ctx *c, const cmd_request *r) {
     eng_game_result(L->g, &res);
     o += (size_t)snprintf(line + o, sizeof line - o, "the game is over; ");
     if (o < sizeof line) {
-      o += cmd_winners(L, &res, "nobody wins", line + o, sizeof line - o);
+      o += cmd_winners(post ? cmd_lang_game(c, L) : c->lang, L, &res,
+                       "nobody wins", line + o, sizeof line - o);
       snprintf(line + o, sizeof line - o, ".");
     }
   } else if (cmd_paused(c, L)) {
@@ -1092,7 +1094,7 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
                           L->row.id, cmd_game_name(L), where,
                           L->row.status == STO_ABORTED
                               ? "aborted"
-                              : cmd_status_name(L->row.status),
+                              : cmd_status_name(c->lang, L->row.status),
                           L->row.moves, list);
   }
   long total = 0;
@@ -1219,7 +1221,7 @@ static void h_abort(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   int64_t id = L->row.id;
-  const char *was = cmd_status_name(L->row.status);
+  const char *was = cmd_status_name(CMD_LANG_EN, L->row.status); /* audit */
   if (!end_game(c, r, L, ""))
     return;
   sto_timer_clear(c->cfg.db, id, NULL, -1);
@@ -1250,7 +1252,7 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
               inv.name);
     cmd_announce(c, r, L, "%s withdrew %s's invitation to game #%" PRId64 ".%s",
                  r->user_name, inv.name, L->row.id, more);
-    if (cmd_invited(c, L, more, sizeof more) == 0)
+    if (cmd_invited(c, c->lang, L, more, sizeof more) == 0)
       close_if_empty(c, r, L);
     return;
   }

@@ -70,7 +70,8 @@ static void test_small_table_unchanged(void **unused) {
        "- Project Wormhole: 200m of 900m\n- Secret Facility Overtime HQ"},
       {"bob: 0 points, 4 cards in hand", ""},
   };
-  cmd_fit_fields(&fit, f, 2, "Supervillain - game #1, turn 3", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 2, "Supervillain - game #1, turn 3",
+                 text);
   assert_int_equal(fit.n, 2);
   assert_string_equal(fit.f[0].name, f[0].name);
   assert_string_equal(fit.f[0].value, f[0].value);
@@ -88,7 +89,7 @@ static void test_names(void **unused) {
   for (size_t o = 0; o + 3 < sizeof long_name; o += 3)
     memcpy(long_name + o, "\xc3\xa9x", 3); /* "éx" */
   cmd_field f[] = {{"two\nlines", "v"}, {long_name, "v"}, {"", "v"}};
-  cmd_fit_fields(&fit, f, 3, "t", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 3, "t", text);
   assert_string_equal(fit.f[0].name, "two lines");
   assert_true(strlen(fit.f[1].name) <= CMD_FIELD_NAME_MAX);
   assert_true(strlen(fit.f[1].name) >= CMD_FIELD_NAME_MAX - 3);
@@ -105,7 +106,7 @@ static void test_long_value(void **unused) {
              "%s- Project number %02d: 100m of 900m (Mobs: Flak Gnomes)",
              i ? "\n" : "", i);
   cmd_field f[] = {{"alice: 0 points", value}};
-  cmd_fit_fields(&fit, f, 1, "t", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 1, "t", text);
   assert_true(fit.cut[0]);
   assert_true(whole_lines_of(fit.f[0].value, value));
   assert_non_null(strstr(fit.f[0].value, "number 15"));
@@ -134,7 +135,8 @@ static void test_embed_total(void **unused) {
     f[s].name = names[s];
     f[s].value = values[s];
   }
-  cmd_fit_fields(&fit, f, 8, "Supervillain - game #9, turn 99", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 8, "Supervillain - game #9, turn 99",
+                 text);
   assert_int_equal(fit.n, 8);
   assert_string_equal(text, kept);
   check_limits("Supervillain - game #9, turn 99", text);
@@ -156,7 +158,7 @@ static void test_too_many(void **unused) {
   cmd_field f[30];
   for (int i = 0; i < 30; i++)
     f[i] = (cmd_field){name, "a value that has no line to give away"};
-  cmd_fit_fields(&fit, f, 30, "t", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 30, "t", text);
   assert_true(fit.n <= CMD_FIELDS_MAX && fit.n >= 20);
   check_limits("t", text);
 }
