@@ -205,11 +205,13 @@ const eng_ruleset *cmd_ruleset_named(cmd_ctx *c, const cmd_request *r,
  * server's `threads` setting asks for one (named thread_name), and seats
  * the requester in seat 0. *threaded tells whether a thread was opened.
  * On failure replies or fails the command, naming `what` ("game",
- * "tutorial"), and returns false. */
+ * "tutorial game", in the requester's language: T(c->lang, "game")), and
+ * returns false. */
 bool cmd_place_game(cmd_ctx *c, const cmd_request *r, sto_game *g,
                     const char *thread_name, const char *what, int64_t *gid,
                     bool *threaded);
-/* Loads game id (cached after the first time); NULL with why on error.
+/* Loads game id (cached after the first time); NULL with why on error
+ * (in the requester's language, c->lang).
  * Inside a command's transaction it first locks the game against every
  * other writer (sto_game_lock) and drops a cached copy that another
  * process has changed since; outside one it compares the versions only.

@@ -425,7 +425,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
   snprintf(name, sizeof name, "%s (opened by %.40s)", rs->name, r->user_name);
   int64_t gid;
   bool threaded;
-  if (!cmd_place_game(c, r, &g, name, "game", &gid, &threaded))
+  if (!cmd_place_game(c, r, &g, name, T(c->lang, "game"), &gid, &threaded))
     return;
   char why[200];
   live *L = cmd_load(c, gid, why, sizeof why);
