@@ -1352,7 +1352,7 @@ int cmd_options(const live *L, cmd_choice *out, int max) {
 
 size_t cmd_winners(cmd_lang lang, const live *L, const eng_result *res,
                    const char *nobody, char *out, size_t cap) {
-  char names[400] = "";
+  char names[1024] = "";
   size_t o = 0;
   int winners = 0;
   if (cap)

@@ -4,7 +4,8 @@
  * goes through before any transport sees it: at most 25 fields, names of
  * one line within 256 bytes, values within 1024 and never empty, the
  * whole embed within 6000; values lose whole lines, the longest first,
- * and say so; the text gives way only when the values cannot.
+ * and say so (in the reader's language); the text gives way only when
+ * the values cannot.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -113,6 +114,24 @@ static void test_long_value(void **unused) {
   check_limits("t", text);
 }
 
+/* A value cut for a German reader says so in German, in the same room. */
+static void test_long_value_german(void **unused) {
+  (void)unused;
+  char value[3000] = "", text[] = "Warten auf bob.";
+  for (int i = 0; i < 40; i++)
+    snprintf(value + strlen(value), sizeof value - strlen(value),
+             "%s- Project number %02d: 100m of 900m (Mobs: Flak Gnomes)",
+             i ? "\n" : "", i);
+  cmd_field f[] = {{"alice: 0 points", value}};
+  cmd_fit_fields(&fit, CMD_LANG_DE, f, 1, "t", text);
+  assert_true(fit.cut[0]);
+  const char *end = strrchr(fit.f[0].value, '\n');
+  assert_non_null(end);
+  assert_string_equal(end + 1, "(mehr: /game status)");
+  assert_null(strstr(fit.f[0].value, CMD_FIELD_CUT));
+  check_limits("t", text);
+}
+
 /* Eight big areas and a long text: the values give way, the longest
  * first, and the text is kept whole. */
 static void test_embed_total(void **unused) {
@@ -168,6 +187,7 @@ int main(void) {
       cmocka_unit_test(test_small_table_unchanged),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_long_value),
+      cmocka_unit_test(test_long_value_german),
       cmocka_unit_test(test_embed_total),
       cmocka_unit_test(test_too_many),
   };
