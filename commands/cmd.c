@@ -68,8 +68,8 @@ static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
                 group);
     else
       cmd_reply(c, r, NULL,
-                "Unknown command '/%s %.40s'. The /%s commands are: %s.",
-                group, r->command ? r->command : "", group, list);
+                "Unknown command '/%s %.40s'. The /%s commands are: %s.", group,
+                r->command ? r->command : "", group, list);
     return false;
   }
   for (int i = 0; i < r->n_args; i++) {
@@ -92,8 +92,8 @@ static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
       if (strcmp(d->options[k].name, r->args[i].name) == 0)
         o = &d->options[k];
     if (!o) {
-      cmd_reply(c, r, NULL, "/%s %s has no option '%.40s'.", d->group,
-                d->name, r->args[i].name);
+      cmd_reply(c, r, NULL, "/%s %s has no option '%.40s'.", d->group, d->name,
+                r->args[i].name);
       return false;
     }
     for (int k = 0; k < i; k++)
@@ -109,8 +109,9 @@ static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
         char list[200] = "";
         size_t len = 0;
         for (k = o->choices; *k && len < sizeof list; k++)
-          len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-                                  k == o->choices ? "" : " or ", *k);
+          len +=
+              (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                               k == o->choices ? "" : T(c->lang, " or "), *k);
         cmd_reply(c, r, NULL,
                   "Option '%s' of /%s %s takes %s, not '%.40s'. Nothing "
                   "changed.",
@@ -138,7 +139,8 @@ static bool validate(cmd_ctx *c, cmd_request *r, const cmd_def **out) {
   for (int k = 0; k < d->n_options; k++)
     if (d->options[k].required && !cmd_arg_get(r, d->options[k].name)) {
       cmd_reply(c, r, NULL, "/%s %s needs the option '%s' (%s).", d->group,
-                d->name, d->options[k].name, d->options[k].description);
+                d->name, d->options[k].name,
+                cmd_tr(c->lang, d->options[k].description));
       return false;
     }
   if (d->mod_only && !r->is_mod) {
@@ -245,9 +247,9 @@ static bool answered_before(cmd_ctx *c, const cmd_request *r) {
     return false;
   /* The first answer may hold what only its sender may read. It is told
    * in one message: cut at a line's end when it is longer. */
-  static const char head[] = "That request was already handled. Its answer "
-                             "was:\n";
-  size_t room = CMD_TEXT_MAX - (sizeof head - 1) - 4;
+  const char *head =
+      T(c->lang, "That request was already handled. Its answer was:\n");
+  size_t room = CMD_TEXT_MAX - strlen(head) - 4;
   if (strlen(answer) > room) {
     answer[room] = '\0';
     char *nl = strrchr(answer, '\n');

@@ -300,7 +300,8 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
   char res[400], took[80];
   eng_result result;
   eng_game_result(L->g, &result);
-  size_t w = cmd_winners(L, &result, T(lang, "Nobody wins"), res, sizeof res);
+  size_t w =
+      cmd_winners(lang, L, &result, T(lang, "Nobody wins"), res, sizeof res);
   snprintf(res + w, sizeof res - w, T(lang, ", because %s."), result.reason);
   duration(lang, c->now - L->row.created, took, sizeof took);
   o = (size_t)snprintf(raw, cap,

@@ -21,58 +21,63 @@ static const char *const undo_modes[] = {"turn", "off", NULL};
 static const char *const thread_words[] = {"off", "on", "auto", NULL};
 static const char *const lang_words[] = {"auto", "en", "de", NULL};
 
-/* name, meaning, min, max, default, words (NULL: a number) */
+/* name, meaning (in English: cmd_tr where it is shown), min, max, default,
+ * words (NULL: a number) */
 static const cmd_setting_def defs[] = {
-    {"games_per_channel", "open games one channel may hold", 1, 20, 1, NULL},
-    {"games_per_member", "open games one member may sit in", 1, 50, 10, NULL},
-    {"reminder_hours", "hours before the first turn reminder", 1, 168, 4, NULL},
-    {"reminder_cap_hours", "the longest gap between reminders, in hours", 1,
+    {"games_per_channel", N_("open games one channel may hold"), 1, 20, 1,
+     NULL},
+    {"games_per_member", N_("open games one member may sit in"), 1, 50, 10,
+     NULL},
+    {"reminder_hours", N_("hours before the first turn reminder"), 1, 168, 4,
+     NULL},
+    {"reminder_cap_hours", N_("the longest gap between reminders, in hours"), 1,
      336, 24, NULL},
     {"deadline_hours",
-     "hours each player has per turn (0: no deadline); then the AI plays the "
-     "rest of their turn. The warning at half time waits out their quiet "
-     "hours, and is not sent when the deadline comes first",
+     N_("hours each player has per turn (0: no deadline); then the AI plays "
+        "the rest of their turn. The warning at half time waits out their "
+        "quiet hours, and is not sent when the deadline comes first"),
      0, 720, 0, NULL},
     {"miss_limit",
-     "missed turns in a row (deadlines passed without an own answer between "
-     "them) before miss_action (0: never)",
+     N_("missed turns in a row (deadlines passed without an own answer between "
+        "them) before miss_action (0: never)"),
      0, 20, 0, NULL},
     {"miss_action",
-     "at miss_limit: ai plays the seat to the end under the player's name, "
-     "or forfeit: the seat goes to the AI and the player can no longer win",
+     N_("at miss_limit: ai plays the seat to the end under the player's name, "
+        "or forfeit: the seat goes to the AI and the player can no longer win"),
      0, 1, 0, actions},
-    {"vacation_days", "days of vacation a player may take per game", 0, 60, 7,
+    {"vacation_days", N_("days of vacation a player may take per game"), 0, 60,
+     7, NULL},
+    {"lobby_hours", N_("hours an unstarted lobby stays open"), 1, 720, 72,
      NULL},
-    {"lobby_hours", "hours an unstarted lobby stays open", 1, 720, 72, NULL},
-    {"undo", "takeback: own answers of the current turn, or off", 0, 1, 0,
+    {"undo", N_("takeback: own answers of the current turn, or off"), 0, 1, 0,
      undo_modes},
     {"threads",
-     "a thread for each new game (Discord): auto where Lair may open one, "
-     "on always, off never",
+     N_("a thread for each new game (Discord): auto where Lair may open one, "
+        "on always, off never"),
      0, 2, 2, thread_words},
-    {"mod_role", "a role id whose members are moderators (0: none)", 0,
+    {"mod_role", N_("a role id whose members are moderators (0: none)"), 0,
      LONG_MAX, 0, NULL},
     {"language",
-     "the language of Lair's messages in this server's channels: auto (the "
-     "server's own Discord language), en or de; DMs and replies follow each "
-     "member's",
+     N_("the language of Lair's messages in this server's channels: auto (the "
+        "server's own Discord language), en or de; DMs and replies follow each "
+        "member's"),
      0, 2, 0, lang_words},
     {"leaderboard_rd",
-     "/game leaderboard ranks a rating only when its deviation (the ± part) "
-     "is below this",
+     N_("/game leaderboard ranks a rating only when its deviation (the ± part) "
+        "is below this"),
      30, 350, 110, NULL},
 };
 #define N_DEFS (sizeof defs / sizeof defs[0])
 
 /* Settings that are no more, and what took their place (a moderator may
- * still type them). */
+ * still type them; in English, cmd_tr where it is shown). */
 static const struct {
   const char *key, *note;
 } retired[] = {
     {"deadline_policy",
-     "deadline_policy is no more: when a player's time for a turn runs out "
-     "the AI plays the rest of that turn, and miss_limit missed turns in a "
-     "row lead to miss_action (ai or forfeit)."},
+     N_("deadline_policy is no more: when a player's time for a turn runs out "
+        "the AI plays the rest of that turn, and miss_limit missed turns in a "
+        "row lead to miss_action (ai or forfeit).")},
 };
 
 const char *cmd_setting_retired(const char *key) {

@@ -45,10 +45,10 @@ void cmd_forget(cmd_ctx *c) {
 
 /* ---- messages ------------------------------------------------------- */
 
-const char *cmd_status_name(int status) {
-  return status == STO_LOBBY     ? "lobby"
-         : status == STO_RUNNING ? "running"
-                                 : "finished";
+const char *cmd_status_name(cmd_lang lang, int status) {
+  return status == STO_LOBBY     ? T(lang, "lobby")
+         : status == STO_RUNNING ? T(lang, "running")
+                                 : T(lang, "finished");
 }
 
 /* ---- text ------------------------------------------------------------------
@@ -200,7 +200,7 @@ void cmd_hold_flush(cmd_ctx *c) {
     cmd_msg m = h->m;
     char text[CMD_TEXT_MAX + 1];
     cmd_pic_attach(c, &m, h->pic_ruleset, h->pic_view, h->pic_turn, h->pic_say,
-                   text, sizeof text);
+                   h->pic_lang, text, sizeof text);
     c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
   }
   cmd_hold_drop(c);
@@ -221,16 +221,16 @@ static void note_answer(cmd_ctx *c, const cmd_msg *m) {
 }
 
 /* Holds a copy of m, with where its picture comes from (view, taken
- * over; or NULL). */
+ * over; or NULL) and the language that says it was left out (say). */
 static void hold(cmd_ctx *c, const cmd_msg *m, json_t *view,
-                 const char *ruleset, int turn, bool say);
+                 const char *ruleset, int turn, bool say, cmd_lang lang);
 
 void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
   if (!c->holding) {
     c->cfg.sink.deliver(c->cfg.sink.ctx, m);
     return;
   }
-  hold(c, m, NULL, NULL, 0, false);
+  hold(c, m, NULL, NULL, 0, false, CMD_LANG_EN);
 }
 
 void cmd_deliver_pic(cmd_ctx *c, const cmd_msg *m, const live *L, bool say) {
@@ -250,20 +250,26 @@ void cmd_deliver_pic(cmd_ctx *c, const cmd_msg *m, const live *L, bool say) {
     json_array_append_new(names, json_string(L->seats[s].name));
   if (names)
     json_object_set_new(view, "names", names);
+  /* The language of m's reader, who may read that the picture is left
+   * out. */
+  cmd_lang lang = !say                      ? CMD_LANG_EN
+                  : m->to == CMD_TO_CHANNEL ? cmd_lang_game(c, L)
+                  : m->to == CMD_TO_DM      ? cmd_lang_user(c, m->user)
+                                            : c->lang;
   if (c->holding) {
-    hold(c, m, view, L->g->rs->id, L->g->prompt.turn, say);
+    hold(c, m, view, L->g->rs->id, L->g->prompt.turn, say, lang);
     return;
   }
   cmd_msg now = *m;
   char text[CMD_TEXT_MAX + 1];
-  cmd_pic_attach(c, &now, L->g->rs->id, view, L->g->prompt.turn, say, text,
-                 sizeof text);
+  cmd_pic_attach(c, &now, L->g->rs->id, view, L->g->prompt.turn, say, lang,
+                 text, sizeof text);
   json_decref(view);
   c->cfg.sink.deliver(c->cfg.sink.ctx, &now);
 }
 
 static void hold(cmd_ctx *c, const cmd_msg *m, json_t *view,
-                 const char *ruleset, int turn, bool say) {
+                 const char *ruleset, int turn, bool say, cmd_lang lang) {
   note_answer(c, m);
   if (c->n_held == c->cap_held) {
     int cap = c->cap_held ? c->cap_held * 2 : 16;
@@ -281,7 +287,8 @@ static void hold(cmd_ctx *c, const cmd_msg *m, json_t *view,
                    .pic_view = view,
                    .pic_ruleset = ruleset,
                    .pic_turn = turn,
-                   .pic_say = say};
+                   .pic_say = say,
+                   .pic_lang = lang};
   cmd_msg h = *m;
   h.user = dup_or_null(m->user, &nomem);
   h.user_name = dup_or_null(m->user_name, &nomem);
@@ -485,7 +492,8 @@ void cmd_send_end(cmd_ctx *c, const cmd_request *r, const live *L,
   /* In the channel a kept message of its own (edit key "end"), so that
    * it is posted where the game is, never as the answer to the last
    * move's interaction. */
-  snprintf(title, sizeof title, "%s - game #%" PRId64 ", summary",
+  snprintf(title, sizeof title,
+           T(cmd_lang_game(c, L), "%s - game #%" PRId64 ", summary"),
            cmd_game_name(L), L->row.id);
   const eng_ruleset *rs = eng_find(L->row.ruleset);
   cmd_msg m = {.to = CMD_TO_CHANNEL,
@@ -537,14 +545,15 @@ void cmd_send_end(cmd_ctx *c, const cmd_request *r, const live *L,
  * a cut one ends with a line that says so. */
 static size_t field_len(const cmd_fitted *t, int i) {
   size_t v = strlen(t->value[i]);
-  return strlen(t->name[i]) + (t->cut[i]
-                                   ? v + (v ? 1 : 0) + strlen(CMD_FIELD_CUT)
-                               : v ? v
-                                   : 1);
+  return strlen(t->name[i]) + (t->cut[i] ? v + (v ? 1 : 0) + strlen(t->more)
+                               : v       ? v
+                                         : 1);
 }
 
-void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n, const char *title,
-                    char *text) {
+void cmd_fit_fields(cmd_fitted *t, cmd_lang lang, const cmd_field *f, int n,
+                    const char *title, char *text) {
+  /* CMD_FIELD_CUT, written out to be found in the catalogue */
+  t->more = T(lang, "(more: /game status)");
   t->n = n < CMD_FIELDS_MAX ? n : CMD_FIELDS_MAX;
   size_t total = (title ? strlen(title) : 0) + strlen(text);
   for (int i = 0; i < t->n; i++) {
@@ -560,7 +569,7 @@ void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n, const char *title,
     while (vn > 0 && v[vn - 1] == '\n')
       vn--;
     if (vn > CMD_FIELD_VALUE_MAX) { /* whole lines, and room to say so */
-      size_t keep = CMD_FIELD_VALUE_MAX - strlen(CMD_FIELD_CUT) - 1;
+      size_t keep = CMD_FIELD_VALUE_MAX - strlen(t->more) - 1;
       while (keep > 0 && v[keep] != '\n')
         keep--;
       vn = keep;
@@ -591,7 +600,7 @@ void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n, const char *title,
     /* then the longest one-line value gives way to the word that it was
      * cut, */
     for (int i = 0; i < t->n; i++)
-      if (strlen(t->value[i]) > strlen(CMD_FIELD_CUT) &&
+      if (strlen(t->value[i]) > strlen(t->more) &&
           (longest < 0 || strlen(t->value[i]) > strlen(t->value[longest])))
         longest = i;
     if (longest >= 0) {
@@ -621,7 +630,7 @@ void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n, const char *title,
     size_t o = strlen(t->value[i]);
     if (t->cut[i])
       snprintf(t->value[i] + o, sizeof t->value[i] - o, "%s%s", o ? "\n" : "",
-               CMD_FIELD_CUT);
+               t->more);
     else if (!o)
       snprintf(t->value[i], sizeof t->value[i], "-");
     t->f[i].name = t->name[i];
@@ -647,7 +656,11 @@ static void send_table(cmd_ctx *c, cmd_to to, const sto_seat *who,
   if (n > 0) {
     t = malloc(sizeof *t);
     if (t)
-      cmd_fit_fields(t, f, n, title, piece);
+      cmd_fit_fields(t,
+                     to == CMD_TO_CHANNEL ? cmd_lang_game(c, L)
+                     : who                ? cmd_lang_user(c, who->user)
+                                          : c->lang,
+                     f, n, title, piece);
   }
   const eng_ruleset *rs = eng_find(L->row.ruleset);
   cmd_msg m = {.to = to,
@@ -844,18 +857,20 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
   eng_config cfg;
   int seats;
   if (!rs || rs->version != L->row.ruleset_version) {
-    snprintf(why, cap, "it was saved by rules this Lair does not have (%s v%d)",
-             L->row.ruleset, L->row.ruleset_version);
+    snprintf(
+        why, cap,
+        T(c->lang, "it was saved by rules this Lair does not have (%s v%d)"),
+        L->row.ruleset, L->row.ruleset_version);
     return false;
   }
   if (!cmd_parse_config(L->row.config, &cfg, &seats)) {
-    snprintf(why, cap, "its stored settings are malformed");
+    snprintf(why, cap, "%s", T(c->lang, "its stored settings are malformed"));
     return false;
   }
   move_list ml = {0};
   if (sto_move_list(c->cfg.db, L->row.id, 0, collect_move, &ml) || ml.nomem) {
     free(ml.m);
-    snprintf(why, cap, "its moves could not be read");
+    snprintf(why, cap, "%s", T(c->lang, "its moves could not be read"));
     return false;
   }
   eng_game *g = NULL;
@@ -887,12 +902,13 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
   free(snap);
   if (!g && eng_game_new(rs, &cfg, L->row.seed, &g) != ENG_OK) {
     free(ml.m);
-    snprintf(why, cap, "its rules could not set it up");
+    snprintf(why, cap, "%s", T(c->lang, "its rules could not set it up"));
     return false;
   }
   for (size_t k = from; k < ml.n; k++)
     if (cmd_apply_stored(g, &ml.m[k]) != ENG_OK) {
-      snprintf(why, cap, "its move %zu no longer fits the rules", k + 1);
+      snprintf(why, cap, T(c->lang, "its move %zu no longer fits the rules"),
+               k + 1);
       eng_game_free(g);
       free(ml.m);
       return false;
@@ -967,7 +983,8 @@ static sto_rc current_version(cmd_ctx *c, int64_t id, int64_t *version) {
 
 static void load_failed(cmd_ctx *c, sto_rc rc, char *why, size_t cap) {
   snprintf(why, cap, "%s",
-           rc == STO_NOT_FOUND ? "there is no such game" : sto_strerror(rc));
+           rc == STO_NOT_FOUND ? T(c->lang, "there is no such game")
+                               : sto_strerror(rc));
   if (rc == STO_BUSY)
     c->retry = true; /* a lock another process held, or a deadlock */
 }
@@ -1002,7 +1019,7 @@ live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap) {
   }
   live *L = calloc(1, sizeof *L);
   if (!L) {
-    snprintf(why, cap, "out of memory");
+    snprintf(why, cap, "%s", T(c->lang, "out of memory"));
     return NULL;
   }
   rc = sto_game_get(c->cfg.db, id, &L->row);
@@ -1070,7 +1087,8 @@ int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
   return take_ids(rc, &l, ids, max);
 }
 
-int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap) {
+int cmd_invited(cmd_ctx *c, cmd_lang lang, const live *L, char *buf,
+                size_t cap) {
   sto_seat inv[ENG_MAX_SEATS];
   int n = 0;
   buf[0] = '\0';
@@ -1081,7 +1099,7 @@ int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap) {
   for (int k = 0; k < n && o < cap; k++)
     o += (size_t)snprintf(buf + o, cap - o, "%s%s",
                           k == 0       ? ""
-                          : k == n - 1 ? " and "
+                          : k == n - 1 ? T(lang, " and ")
                                        : ", ",
                           inv[k].name);
   return n;
@@ -1103,51 +1121,60 @@ bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
  * command that moves things on, so someone who looks in once a day knows
  * what to type. */
 
-/* What the command called cmd can do next in a game in L's state. */
-static const char *next_step(const live *L, const char *cmd, bool paused) {
+/* What the command called cmd can do next in a game in L's state, in
+ * lang. */
+static const char *next_step(cmd_lang lang, const live *L, const char *cmd,
+                             bool paused) {
   bool is = false;
 #define IS(name) (is = is || strcmp(cmd, name) == 0)
   switch (L->row.status) {
   case STO_LOBBY:
     if (IS("join") || IS("start") || IS("leave") || IS("addai"))
-      return "Others join with /game join or AI players with /game addai, "
-             "and its opener starts it with /game start.";
-    return "Nothing is played before it starts: join with /game join, add "
-           "AI players with /game addai, and its opener starts it with "
-           "/game start.";
+      return T(lang,
+               "Others join with /game join or AI players with /game addai, "
+               "and its opener starts it with /game start.");
+    return T(lang,
+             "Nothing is played before it starts: join with /game join, add "
+             "AI players with /game addai, and its opener starts it with "
+             "/game start.");
   case STO_RUNNING:
     if (paused)
-      return "No moves count until a moderator lets it go on with /gamemod "
-             "resume; /game status shows the table meanwhile.";
+      return T(lang,
+               "No moves count until a moderator lets it go on with /gamemod "
+               "resume; /game status shows the table meanwhile.");
     if (IS("addai"))
-      return "/game addai only adds AI players to a lobby; a moderator can "
-             "hand a player's seat to the AI with /gamemod replace "
-             "user:<player>.";
+      return T(lang,
+               "/game addai only adds AI players to a lobby; a moderator can "
+               "hand a player's seat to the AI with /gamemod replace "
+               "user:<player>.");
     if (IS("join") || IS("start"))
-      return "It has started, so its seats are no longer open; a moderator "
-             "can give you a player's seat with /gamemod replace, or watch "
-             "with /game status.";
+      return T(lang,
+               "It has started, so its seats are no longer open; a moderator "
+               "can give you a player's seat with /gamemod replace, or watch "
+               "with /game status.");
     if (IS("rematch") || IS("export"))
-      return "A rematch and the record come once it ends; /game log shows "
-             "it so far.";
-    return "Play with /game move (choice:? lists your options), see the "
-           "table with /game status.";
+      return T(lang,
+               "A rematch and the record come once it ends; /game log shows "
+               "it so far.");
+    return T(lang,
+             "Play with /game move (choice:? lists your options), see the "
+             "table with /game status.");
   case STO_FINISHED:
-    return "Read how it went with /game log, keep its record with /game "
-           "export, or play again with /game rematch.";
+    return T(lang,
+             "Read how it went with /game log, keep its record with /game "
+             "export, or play again with /game rematch.");
   default:
     break;
   }
 #undef IS
   (void)is;
-  return "Open a new game with /game new kind:<game>.";
+  return T(lang, "Open a new game with /game new kind:<game>.");
 }
 
-void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap) {
-  size_t o = (size_t)snprintf(out, cap, "Game #%" PRId64 " (%s) ", L->row.id,
-                              cmd_game_name(L));
-  if (o >= cap)
-    return;
+void cmd_where(cmd_ctx *c, cmd_lang lang, const live *L, char *out,
+               size_t cap) {
+  int64_t id = L->row.id;
+  const char *name = cmd_game_name(L);
   switch (L->row.status) {
   case STO_LOBBY: {
     char who[300] = "";
@@ -1155,25 +1182,36 @@ void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap) {
     for (int i = 0; i < L->n_seats && w < sizeof who; i++)
       w += (size_t)snprintf(who + w, sizeof who - w, "%s%s", i ? ", " : "",
                             L->seats[i].name);
-    snprintf(out + o, cap - o, "is waiting for players (%s so far)",
-             L->n_seats ? who : "nobody");
+    snprintf(out, cap,
+             T(lang, "Game #%" PRId64 " (%s) is waiting for players (%s so "
+                     "far)"),
+             id, name, L->n_seats ? who : T(lang, "nobody"));
     break;
   }
   case STO_RUNNING:
     if (cmd_paused(c, L))
-      snprintf(out + o, cap - o, "is paused by a moderator");
+      snprintf(out, cap,
+               T(lang, "Game #%" PRId64 " (%s) is paused by a "
+                       "moderator"),
+               id, name);
     else if (L->g && L->g->prompt.player >= 0 &&
              L->g->prompt.player < L->n_seats)
-      snprintf(out + o, cap - o, "is running: turn %d, waiting for %s",
-               L->g->prompt.turn, L->seats[L->g->prompt.player].name);
+      snprintf(out, cap,
+               T(lang, "Game #%" PRId64 " (%s) is running: turn %d, waiting "
+                       "for %s"),
+               id, name, L->g->prompt.turn, L->seats[L->g->prompt.player].name);
     else
-      snprintf(out + o, cap - o, "is running");
+      snprintf(out, cap, T(lang, "Game #%" PRId64 " (%s) is running"), id,
+               name);
     break;
   case STO_FINISHED:
-    snprintf(out + o, cap - o, "is over");
+    snprintf(out, cap, T(lang, "Game #%" PRId64 " (%s) is over"), id, name);
     break;
   default:
-    snprintf(out + o, cap - o, "was ended by a moderator");
+    snprintf(out, cap,
+             T(lang, "Game #%" PRId64 " (%s) was ended by a "
+                     "moderator"),
+             id, name);
     break;
   }
 }
@@ -1181,9 +1219,10 @@ void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap) {
 void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
                      const char *lead, const char *next) {
   char state[500];
-  cmd_where(c, L, state, sizeof state);
+  cmd_where(c, c->lang, L, state, sizeof state);
   if (!next)
-    next = next_step(L, r->command ? r->command : "", cmd_paused(c, L));
+    next =
+        next_step(c->lang, L, r->command ? r->command : "", cmd_paused(c, L));
   cmd_reply(c, r, L, "%s%s%s.%s%s", lead ? lead : "", lead ? " " : "", state,
             next[0] ? " " : "", next);
 }
@@ -1312,31 +1351,33 @@ int cmd_options(const live *L, cmd_choice *out, int max) {
   return n;
 }
 
-size_t cmd_winners(const live *L, const eng_result *res, const char *nobody,
-                   char *out, size_t cap) {
+size_t cmd_winners(cmd_lang lang, const live *L, const eng_result *res,
+                   const char *nobody, char *out, size_t cap) {
+  char names[1024] = "";
   size_t o = 0;
   int winners = 0;
   if (cap)
     out[0] = '\0';
-  for (int s = 0; s < L->n_seats && o < cap; s++)
+  for (int s = 0; s < L->n_seats && o < sizeof names; s++)
     if (res->winners & (1u << s))
-      o += (size_t)snprintf(out + o, cap - o, "%s%s", winners++ ? " and " : "",
-                            L->seats[s].name);
-  if (o < cap)
-    o += (size_t)snprintf(out + o, cap - o, "%s",
-                          winners ? (winners > 1 ? " win" : " wins") : nobody);
+      o +=
+          (size_t)snprintf(names + o, sizeof names - o, "%s%s",
+                           winners++ ? T(lang, " and ") : "", L->seats[s].name);
+  /* Whole texts: a language's verb need not be a suffix of the names. */
+  int n = winners ? snprintf(out, cap,
+                             cmd_trn(lang, winners, "%s wins", "%s win"), names)
+                  : snprintf(out, cap, "%s", nobody);
+  o = n < 0 ? 0 : (size_t)n;
   return o < cap ? o : cap ? cap - 1 : 0;
 }
 
-void cmd_result_text(const live *L, char *out, size_t cap) {
+void cmd_result_text(cmd_lang lang, const live *L, char *out, size_t cap) {
   eng_result res;
+  char who[400];
   eng_game_result(L->g, &res);
-  size_t o =
-      (size_t)snprintf(out, cap, "**Game #%" PRId64 " is over.** ", L->row.id);
-  if (o < cap)
-    o += cmd_winners(L, &res, "Nobody wins", out + o, cap - o);
-  if (o < cap)
-    snprintf(out + o, cap - o, " (%s).", res.reason);
+  cmd_winners(lang, L, &res, T(lang, "Nobody wins"), who, sizeof who);
+  snprintf(out, cap, T(lang, "**Game #%" PRId64 " is over.** %s (%s)."),
+           L->row.id, who, res.reason);
 }
 
 /* ---- the turn's messages ---------------------------------------------
@@ -1377,17 +1418,20 @@ static int collect_line(void *ctx, const sto_line *l) {
 }
 
 /* The lines of turn of L that viewer may read (-1: the public ones), at
- * most cap bytes, names filled in; *n gets how many. */
-static void turn_lines(cmd_ctx *c, const live *L, int turn, int viewer,
-                       char *out, size_t cap, int *n) {
+ * most cap bytes, names filled in, what was left out said in lang; *n
+ * gets how many. */
+static void turn_lines(cmd_ctx *c, cmd_lang lang, const live *L, int turn,
+                       int viewer, char *out, size_t cap, int *n) {
   char raw[CMD_EDIT_MAX];
   text_buf t = {raw, cap < sizeof raw ? cap : sizeof raw, 0, 0, 0};
   raw[0] = '\0';
   sto_line_list(c->cfg.db, L->row.id, turn, turn, viewer, collect_line, &t);
   char head[80] = "";
   if (t.dropped)
-    snprintf(head, sizeof head, "(%d earlier line%s: /game log)\n", t.dropped,
-             t.dropped == 1 ? "" : "s");
+    snprintf(head, sizeof head,
+             cmd_trn(lang, t.dropped, "(%d earlier line: /game log)\n",
+                     "(%d earlier lines: /game log)\n"),
+             t.dropped);
   char joined[CMD_EDIT_MAX + 80];
   snprintf(joined, sizeof joined, "%s%s", head, raw);
   cmd_names(L, joined, out, cap);
@@ -1439,8 +1483,9 @@ static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
   cmd_field fields[ENG_MAX_SEATS];
   int n = 0, n_fields = 0;
   bool current = L->g->prompt.turn == turn || L->g->prompt.player < 0;
+  cmd_lang lang = cmd_lang_game(c, L);
   (void)r; /* a game's messages belong to its channel */
-  snprintf(title, sizeof title, "%s - game #%" PRId64 ", turn %d",
+  snprintf(title, sizeof title, T(lang, "%s - game #%" PRId64 ", turn %d"),
            cmd_game_name(L), L->row.id, turn);
   table[0] = end[0] = '\0';
   if (current) {
@@ -1450,12 +1495,12 @@ static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
     cmd_render(L, -1, n_fields ? ENG_RENDER_COMMON : ENG_RENDER_TABLE, table,
                sizeof table - 600);
     if (L->g->prompt.player < 0)
-      cmd_result_text(L, end, sizeof end);
+      cmd_result_text(lang, L, end, sizeof end);
     else
-      snprintf(end, sizeof end, "Waiting for %s.",
+      snprintf(end, sizeof end, T(lang, "Waiting for %s."),
                L->seats[L->g->prompt.player].name);
   } else if (L->g->prompt.player >= 0) {
-    snprintf(end, sizeof end, "Turn over; now %s.",
+    snprintf(end, sizeof end, T(lang, "Turn over; now %s."),
              L->seats[L->g->prompt.player].name);
   }
   /* The room for the turn's lines: what the table and the last line
@@ -1476,7 +1521,7 @@ static void turn_message(cmd_ctx *c, const cmd_request *r, const live *L,
     room = CMD_EMBED_MAX - embed_used;
   lines[0] = '\0';
   if (room > 80)
-    turn_lines(c, L, turn, -1, lines, room, &n);
+    turn_lines(c, lang, L, turn, -1, lines, room, &n);
   size_t o = (size_t)snprintf(text, sizeof text, "%s", lines);
   if (table[0] && o < sizeof text)
     o += (size_t)snprintf(text + o, sizeof text - o, "%s%s", o ? "\n" : "",
@@ -1503,6 +1548,7 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
   int n = 0, k = 0;
   const eng_prompt *p = &L->g->prompt;
   bool deciding = p->player == s && p->turn == turn;
+  cmd_lang lang = cmd_lang_user(c, who->user);
   char head[200] = "", since[CMD_TEXT_MAX / 2] = "";
   if (!fresh) /* send_msg heads a DM of its own */
     cmd_dm_header(cmd_lang_user(c, who->user), L, head, sizeof head);
@@ -1517,18 +1563,18 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
     o = sizeof text - 1;
   while (o > 0 && text[o - 1] == '\n')
     o--;
-  turn_lines(c, L, turn, s, lines, sizeof lines, &n);
+  turn_lines(c, lang, L, turn, s, lines, sizeof lines, &n);
   if (n)
-    o += (size_t)snprintf(text + o, sizeof text - o, "\n\n**This turn:**\n%s",
-                          lines);
+    o += (size_t)snprintf(text + o, sizeof text - o, "\n\n%s\n%s",
+                          T(lang, "**This turn:**"), lines);
   if (deciding) {
     char q[ENG_QUESTION_MAX], qn[ENG_QUESTION_MAX * 2];
     L->g->rs->question(L->g->state, p, q, sizeof q);
     cmd_names(L, q, qn, sizeof qn);
     k = cmd_options(L, opts, ENG_OPTIONS_MAX);
-    o += (size_t)snprintf(text + o, sizeof text - o,
-                          "\n\n**Your turn** in game #%" PRId64 ": %s\n",
-                          L->row.id, qn);
+    o += (size_t)snprintf(
+        text + o, sizeof text - o,
+        T(lang, "\n\n**Your turn** in game #%" PRId64 ": %s\n"), L->row.id, qn);
     for (int i = 0; i < k && o < sizeof text; i++)
       o += (size_t)snprintf(text + o, sizeof text - o, "- `%s` %s\n",
                             opts[i].id, opts[i].label);
@@ -1537,14 +1583,19 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
         o < sizeof text)
       o += (size_t)snprintf(text + o, sizeof text - o, "%s\n", hint);
     if (o < sizeof text)
-      snprintf(text + o, sizeof text - o,
-               "Answer with the buttons, or /game move choice:<id or "
-               "label>.");
+      snprintf(text + o, sizeof text - o, "%s",
+               T(lang, "Answer with the buttons, or /game move choice:<id or "
+                       "label>."));
+  } else if (p->player == s && o < sizeof text) {
+    snprintf(text + o, sizeof text - o,
+             T(lang, "\n\nNothing more for you this turn of game #%" PRId64
+                     ". Waiting for you."),
+             L->row.id);
   } else if (p->player >= 0 && o < sizeof text) {
     snprintf(text + o, sizeof text - o,
-             "\n\nNothing more for you this turn of game #%" PRId64
-             ". Waiting for %s.",
-             L->row.id, p->player == s ? "you" : L->seats[p->player].name);
+             T(lang, "\n\nNothing more for you this turn of game #%" PRId64
+                     ". Waiting for %s."),
+             L->row.id, L->seats[p->player].name);
   }
   if (fresh) { /* asked for again: a DM of its own, at the bottom */
     send_msg(c, r, CMD_TO_DM, who->user, who->name, L, text, opts, k, NULL,
@@ -1552,7 +1603,7 @@ static void turn_dm(cmd_ctx *c, const cmd_request *r, const live *L, int s,
     return;
   }
   snprintf(key, sizeof key, "turn:%d", turn);
-  snprintf(title, sizeof title, "%s - game #%" PRId64 ", turn %d",
+  snprintf(title, sizeof title, T(lang, "%s - game #%" PRId64 ", turn %d"),
            cmd_game_name(L), L->row.id, turn);
   cmd_send_edit(c, r, CMD_TO_DM, who, L, key, title, text, opts, k);
 }
@@ -1727,10 +1778,17 @@ bool cmd_channel_has_room(cmd_ctx *c, const cmd_request *r) {
     return false;
   }
   if (open >= limit) {
-    cmd_reply(c, r, NULL,
-              "This channel already has %ld open game%s (the limit is %ld). "
-              "Finish it, or ask a moderator to raise games_per_channel.",
-              open, open == 1 ? "" : "s", limit);
+    char text[300];
+    snprintf(text, sizeof text,
+             cmd_trn(c->lang, open,
+                     "This channel already has %ld open game (the limit is "
+                     "%ld). Finish it, or ask a moderator to raise "
+                     "games_per_channel.",
+                     "This channel already has %ld open games (the limit is "
+                     "%ld). Finish it, or ask a moderator to raise "
+                     "games_per_channel."),
+             open, limit);
+    cmd_reply(c, r, NULL, "%s", text);
     return false;
   }
   return true;

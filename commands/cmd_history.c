@@ -846,8 +846,8 @@ void cmd_h_export(cmd_ctx *c, const cmd_request *r) {
     eng_result res;
     eng_game_result(w->g, &res);
     if (res.over) {
-      size_t o =
-          cmd_winners(L, &res, T(c->lang, "nobody wins"), how, sizeof how);
+      size_t o = cmd_winners(c->lang, L, &res, T(c->lang, "nobody wins"), how,
+                             sizeof how);
       snprintf(how + o, sizeof how - o, " (%s)", res.reason);
     } else {
       cmd_copy(how, sizeof how, T(c->lang, "aborted before the end"));
@@ -1198,7 +1198,7 @@ static int list_row(void *ctx, const sto_game *g) {
               " moves, idle %s%s"),
       g->id, rs ? rs->name : g->ruleset,
       g->status == STO_ABORTED ? T(lang, "aborted")
-                               : T(lang, cmd_status_name(g->status)),
+                               : cmd_status_name(lang, g->status),
       l->discord ? "<#" : "#", g->channel, l->discord ? ">" : "", g->moves,
       idle, players);
   return 0;

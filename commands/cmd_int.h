@@ -54,7 +54,8 @@ typedef struct cmd_held {
   json_t *pic_view;
   const char *pic_ruleset; /* the ruleset's id (static) */
   int pic_turn;
-  bool pic_say; /* a picture left out is said so in its text */
+  bool pic_say;      /* a picture left out is said so in its text, */
+  cmd_lang pic_lang; /* in this language */
 } cmd_held;
 
 /* The last pictures drawn (cmd_pic.c), by game and state version. */
@@ -163,7 +164,8 @@ bool cmd_rate_game(cmd_ctx *c, live *L);
 void cmd_h_stats(cmd_ctx *c, const cmd_request *r);
 void cmd_h_leaderboard(cmd_ctx *c, const cmd_request *r);
 
-const char *cmd_status_name(int status);
+/* A game's status for people, in lang: "lobby", "running", "finished". */
+const char *cmd_status_name(cmd_lang lang, int status);
 void cmd_send(cmd_ctx *c, const cmd_request *r, cmd_to to, const char *user,
               const char *user_name, const live *L, const char *text,
               const cmd_choice *options, int n_options);
@@ -203,11 +205,13 @@ const eng_ruleset *cmd_ruleset_named(cmd_ctx *c, const cmd_request *r,
  * server's `threads` setting asks for one (named thread_name), and seats
  * the requester in seat 0. *threaded tells whether a thread was opened.
  * On failure replies or fails the command, naming `what` ("game",
- * "tutorial"), and returns false. */
+ * "tutorial game", in the requester's language: T(c->lang, "game")), and
+ * returns false. */
 bool cmd_place_game(cmd_ctx *c, const cmd_request *r, sto_game *g,
                     const char *thread_name, const char *what, int64_t *gid,
                     bool *threaded);
-/* Loads game id (cached after the first time); NULL with why on error.
+/* Loads game id (cached after the first time); NULL with why on error
+ * (in the requester's language, c->lang).
  * Inside a command's transaction it first locks the game against every
  * other writer (sto_game_lock) and drops a cached copy that another
  * process has changed since; outside one it compares the versions only.
@@ -227,11 +231,13 @@ int cmd_user_games(cmd_ctx *c, const char *user, unsigned statuses,
 /* The display name of L's game (its ruleset's, else the stored id);
  * static storage or L's own. */
 const char *cmd_game_name(const live *L);
-/* Writes where L stands for people ("Game #4 (Supervillain) is running:
- * turn 3, waiting for bob") into out. */
-void cmd_where(cmd_ctx *c, const live *L, char *out, size_t cap);
+/* Writes where L stands for people, in lang ("Game #4 (Supervillain) is
+ * running: turn 3, waiting for bob") into out. */
+void cmd_where(cmd_ctx *c, cmd_lang lang, const live *L, char *out, size_t cap);
 /* Replies to r (ephemeral) with lead (may be NULL), L's state and next, or
- * when next is NULL the next step for r's command in that state. */
+ * when next is NULL the next step for r's command in that state. lead and
+ * next are texts in the requester's language (c->lang), as the rest of
+ * the reply is. */
 void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
                      const char *lead, const char *next);
 /* The game a request means (its game option, or the one game of the
@@ -239,11 +245,13 @@ void cmd_reply_state(cmd_ctx *c, const cmd_request *r, const live *L,
  * when there is none or it is ambiguous. */
 live *cmd_find_game(cmd_ctx *c, const cmd_request *r, unsigned statuses);
 /* The members still invited to lobby L (a rematch's): their names
- * ("bob and carol") in buf; returns how many, or -1 when they cannot be
- * read. */
-int cmd_invited(cmd_ctx *c, const live *L, char *buf, size_t cap);
+ * ("bob and carol", in lang) in buf; returns how many, or -1 when they
+ * cannot be read. */
+int cmd_invited(cmd_ctx *c, cmd_lang lang, const live *L, char *buf,
+                size_t cap);
 /* Whether r comes from the player who opened L or a moderator; if not,
- * replies that only they can `what` ("start it") and returns false. */
+ * replies that only they can `what` ("start it", in the requester's
+ * language: T(c->lang, "start it")) and returns false. */
 bool cmd_opener_or_mod(cmd_ctx *c, const cmd_request *r, const live *L,
                        const char *what);
 /* cmd_catch.c. The line that heads every DM about L, in lang (its
@@ -271,12 +279,14 @@ void cmd_names(const live *L, const char *in, char *out, size_t cap);
 void cmd_render(const live *L, int viewer, int what, char *out, size_t cap);
 /* The current prompt's options with names put in; returns how many. */
 int cmd_options(const live *L, cmd_choice *out, int max);
-/* Writes who won res, a game of L, into out (cap bytes): "alice and bob
- * win", "alice wins", or nobody ("nobody wins") when no seat did. Returns
- * the length written. */
-size_t cmd_winners(const live *L, const eng_result *res, const char *nobody,
-                   char *out, size_t cap);
-void cmd_result_text(const live *L, char *out, size_t cap);
+/* Writes who won res, a game of L, into out (cap bytes), in lang: "alice
+ * and bob win", "alice wins", or nobody (a text in lang: "nobody wins")
+ * when no seat did. Returns the length written. */
+size_t cmd_winners(cmd_lang lang, const live *L, const eng_result *res,
+                   const char *nobody, char *out, size_t cap);
+/* The line that tells how L ended, in lang ("**Game #4 is over.** alice
+ * wins (...)."). */
+void cmd_result_text(cmd_lang lang, const live *L, char *out, size_t cap);
 /* DMs the deciding player their turn (hand, as cmd_render wrote it, or
  * NULL to render it here; this turn's lines; the question and options):
  * their turn's DM, kept up to date in place, or with fresh a DM of its
@@ -284,11 +294,12 @@ void cmd_result_text(const live *L, char *out, size_t cap);
 void cmd_prompt(cmd_ctx *c, const cmd_request *r, const live *L,
                 const char *hand, bool fresh);
 void cmd_hands(const live *L, char hands[][CMD_TEXT_MAX + 1]);
-/* A table's fields as they are sent: CMD_FIELD_CUT ends a value that
- * lost lines. */
+/* A table's fields as they are sent: CMD_FIELD_CUT (in the reader's
+ * language) ends a value that lost lines. */
 #define CMD_FIELD_CUT "(more: /game status)"
 typedef struct cmd_fitted {
   int n;
+  const char *more; /* CMD_FIELD_CUT in the fields' language */
   char name[CMD_FIELDS_MAX][CMD_FIELD_NAME_MAX + 1];
   char value[CMD_FIELDS_MAX][CMD_FIELD_VALUE_MAX + 1];
   bool cut[CMD_FIELDS_MAX];
@@ -301,9 +312,9 @@ typedef struct cmd_fitted {
  * fields exceed CMD_EMBED_MAX, the longest value of several lines loses
  * its last line; when none has a line to give, text (the caller's, in
  * place) loses its oldest lines. Values cut short end with
- * CMD_FIELD_CUT. Cannot fail. */
-void cmd_fit_fields(cmd_fitted *t, const cmd_field *f, int n, const char *title,
-                    char *text);
+ * CMD_FIELD_CUT in lang. Cannot fail. */
+void cmd_fit_fields(cmd_fitted *t, cmd_lang lang, const cmd_field *f, int n,
+                    const char *title, char *text);
 /* Delivers a message kept up to date in place (cmd_msg.edit): to the
  * channel, or to who by DM; text is cut to CMD_EDIT_MAX bytes (never
  * mid-character). */
@@ -473,12 +484,12 @@ bool cmd_pic_wanted(const cmd_ctx *c, const live *L);
 /* Puts in *m the picture of view (a game of ruleset at turn) for m's game
  * and version: the one kept from before, else drawn now if the budget
  * allows. Without one, m->image_name stays NULL and, with say, its text
- * is replaced by a copy in text (cap bytes) that says why. A failure to
- * draw is logged (cfg.log) once per reason. The image stays valid until
- * the next call. */
+ * is replaced by a copy in text (cap bytes) that says why, in lang (m's
+ * reader's language). A failure to draw is logged (cfg.log) once per
+ * reason. The image stays valid until the next call. */
 void cmd_pic_attach(cmd_ctx *c, cmd_msg *m, const char *ruleset,
-                    const json_t *view, int turn, bool say, char *text,
-                    size_t cap);
+                    const json_t *view, int turn, bool say, cmd_lang lang,
+                    char *text, size_t cap);
 /* Frees the pictures kept. */
 void cmd_pic_free(cmd_ctx *c);
 

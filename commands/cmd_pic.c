@@ -34,8 +34,8 @@ static void log_failure(cmd_ctx *c, int64_t game, const char *why) {
   cmd_copy(c->pic_logged, sizeof c->pic_logged, why);
   char line[320];
   snprintf(line, sizeof line,
-           "the picture of game #%" PRId64 " could not be drawn: %s "
-           "(messages go without it; this is said once)",
+           K_("the picture of game #%" PRId64 " could not be drawn: %s "
+              "(messages go without it; this is said once)"),
            game, why);
   if (c->cfg.log)
     c->cfg.log(c->cfg.log_ctx, line);
@@ -69,7 +69,7 @@ static cmd_pic_entry *kept(cmd_ctx *c, int64_t game, int64_t version) {
 }
 
 /* Draws view into the least recently used entry; NULL with why on
- * failure. */
+ * failure (in English, as the drawing's own reasons are: it is logged). */
 static cmd_pic_entry *draw(cmd_ctx *c, const cmd_msg *m, const char *ruleset,
                            const json_t *view, int turn, char *why,
                            size_t cap) {
@@ -84,7 +84,7 @@ static cmd_pic_entry *draw(cmd_ctx *c, const cmd_msg *m, const char *ruleset,
   if (c->cfg.picture_ms > 0)
     c->pic_budget -= (mono_now() - start) * 1000.0;
   if (!rc && e->png.len > CMD_FILE_MAX) { /* never, for a table */
-    snprintf(why, cap, "the picture came out larger than %u bytes",
+    snprintf(why, cap, K_("the picture came out larger than %u bytes"),
              CMD_FILE_MAX);
     pic_png_free(&e->png);
     rc = -1;
@@ -93,14 +93,15 @@ static cmd_pic_entry *draw(cmd_ctx *c, const cmd_msg *m, const char *ruleset,
     return NULL;
   e->game = m->game;
   e->version = m->version;
-  snprintf(e->name, sizeof e->name, "game-%" PRId64 "-turn-%d-v%" PRId64 ".png",
-           m->game, turn, m->version);
+  snprintf(e->name, sizeof e->name,
+           K_("game-%" PRId64 "-turn-%d-v%" PRId64 ".png"), m->game, turn,
+           m->version);
   return e;
 }
 
 void cmd_pic_attach(cmd_ctx *c, cmd_msg *m, const char *ruleset,
-                    const json_t *view, int turn, bool say, char *text,
-                    size_t cap) {
+                    const json_t *view, int turn, bool say, cmd_lang lang,
+                    char *text, size_t cap) {
   m->image_name = NULL;
   m->image_data = NULL;
   m->image_len = 0;
@@ -111,9 +112,9 @@ void cmd_pic_attach(cmd_ctx *c, cmd_msg *m, const char *ruleset,
     if (!e)
       log_failure(c, m->game, why);
   } else if (!e) {
-    snprintf(why, sizeof why,
-             "Lair is drawing many pictures just now; ask again in a few "
-             "seconds");
+    snprintf(why, sizeof why, "%s",
+             T(lang, "Lair is drawing many pictures just now; ask again in a "
+                     "few seconds"));
   }
   if (e) {
     e->used = ++c->pic_uses;
@@ -126,7 +127,8 @@ void cmd_pic_attach(cmd_ctx *c, cmd_msg *m, const char *ruleset,
     size_t n = strlen(why);
     while (n > 0 && why[n - 1] == '.')
       why[--n] = '\0';
-    snprintf(text, cap, "%s\n(No picture this time: %s.)", m->text, why);
+    snprintf(text, cap, T(lang, "%s\n(No picture this time: %s.)"), m->text,
+             why);
     cmd_utf8_repair(text);
     m->text = text;
   }

@@ -21,20 +21,21 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
   cmd_guild_scope(r->guild, scope, sizeof scope);
   if (!key) {
     char text[CMD_TEXT_MAX];
-    size_t o = (size_t)snprintf(text, sizeof text, "Settings of this server:");
+    size_t o = (size_t)snprintf(text, sizeof text, "%s",
+                                T(c->lang, "Settings of this server:"));
     const cmd_setting_def *d;
     for (size_t i = 0; (d = cmd_setting_at(i)) && o < sizeof text; i++) {
       bool found;
       show(d, cmd_setting_scoped(c, scope, d, &found), shown, sizeof shown);
       o += (size_t)snprintf(text + o, sizeof text - o, "\n- `%s` = %s: %s",
-                            d->key, shown, d->help);
+                            d->key, shown, cmd_tr(c->lang, d->help));
     }
     cmd_reply(c, r, NULL, "%s", text);
     return;
   }
   const cmd_setting_def *d = cmd_setting_find(key);
   if (!d && cmd_setting_retired(key)) {
-    cmd_reply(c, r, NULL, "%s", cmd_setting_retired(key));
+    cmd_reply(c, r, NULL, "%s", cmd_tr(c->lang, cmd_setting_retired(key)));
     return;
   }
   if (!d) {
@@ -57,7 +58,7 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
         o += (size_t)snprintf(list + o, sizeof list - o, "%s%s",
                               i == 0            ? ""
                               : d->words[i + 1] ? ", "
-                                                : " or ",
+                                                : T(c->lang, " or "),
                               d->words[i]);
       cmd_reply(c, r, NULL, "%s takes %s.", d->key, list);
     } else

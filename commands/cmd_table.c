@@ -508,7 +508,7 @@ static int invitations(cmd_ctx *c, const live *L, const char *user,
 static void invited_line(cmd_ctx *c, const live *L, cmd_lang lang,
                          bool answered, char *buf, size_t cap) {
   char names[400];
-  int n = cmd_invited(c, L, names, sizeof names);
+  int n = cmd_invited(c, cmd_lang_game(c, L), L, names, sizeof names);
   buf[0] = '\0';
   if (n > 0)
     snprintf(buf, cap, T(lang, " Still invited: %s."), names);
@@ -544,7 +544,8 @@ static void h_join(cmd_ctx *c, const cmd_request *r) {
   }
   if (L->n_seats >= seats || (!invited && L->n_seats + n_inv >= seats)) {
     char names[400];
-    if (n_inv > 0 && !invited && cmd_invited(c, L, names, sizeof names) > 0)
+    if (n_inv > 0 && !invited &&
+        cmd_invited(c, c->lang, L, names, sizeof names) > 0)
       cmd_reply(c, r, L,
                 "Game #%" PRId64 " is full: its other seats are kept for "
                 "%s, invited to it.",
@@ -621,7 +622,7 @@ static void h_leave(cmd_ctx *c, const cmd_request *r) {
     invited_line(c, L, cmd_lang_game(c, L), true, more, sizeof more);
     cmd_announce(c, r, L, "%s declined the invitation to game #%" PRId64 ".%s",
                  r->user_name, L->row.id, more);
-    if (cmd_invited(c, L, more, sizeof more) == 0)
+    if (cmd_invited(c, c->lang, L, more, sizeof more) == 0)
       close_if_empty(c, r, L);
     return;
   }
@@ -667,7 +668,7 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
   if (!cmd_opener_or_mod(c, r, L, T(c->lang, "start it")))
     return;
   char names[400];
-  int n_inv = cmd_invited(c, L, names, sizeof names);
+  int n_inv = cmd_invited(c, c->lang, L, names, sizeof names);
   if (n_inv != 0) {
     if (n_inv < 0)
       cmd_reply(c, r, L,
@@ -844,7 +845,7 @@ static void h_board(cmd_ctx *c, const cmd_request *r) {
     o += (size_t)snprintf(line + o, sizeof line - o, "%s",
                           T(lang, "the game is over; "));
     if (o < sizeof line) {
-      o += cmd_winners(L, &res, T(lang, "nobody wins"), line + o,
+      o += cmd_winners(lang, L, &res, T(lang, "nobody wins"), line + o,
                        sizeof line - o);
       snprintf(line + o, sizeof line - o, ".");
     }
@@ -1140,9 +1141,8 @@ static void h_list(cmd_ctx *c, const cmd_request *r) {
         text + o, sizeof text - o,
         T(c->lang, "- #%" PRId64 " %s%s: %s, %" PRId64 " moves; %s\n"),
         L->row.id, cmd_game_name(L), where,
-        T(c->lang, L->row.status == STO_ABORTED
-                       ? "aborted"
-                       : cmd_status_name(L->row.status)),
+        L->row.status == STO_ABORTED ? T(c->lang, "aborted")
+                                     : cmd_status_name(c->lang, L->row.status),
         L->row.moves, list);
   }
   long total = 0;
@@ -1277,7 +1277,7 @@ static void h_abort(cmd_ctx *c, const cmd_request *r) {
   if (!L)
     return;
   int64_t id = L->row.id;
-  const char *was = cmd_status_name(L->row.status);
+  const char *was = cmd_status_name(CMD_LANG_EN, L->row.status); /* audit */
   if (!end_game(c, r, L, ""))
     return;
   sto_timer_clear(c->cfg.db, id, NULL, -1);
@@ -1308,7 +1308,7 @@ static void h_kick(cmd_ctx *c, const cmd_request *r) {
               inv.name);
     cmd_announce(c, r, L, "%s withdrew %s's invitation to game #%" PRId64 ".%s",
                  r->user_name, inv.name, L->row.id, more);
-    if (cmd_invited(c, L, more, sizeof more) == 0)
+    if (cmd_invited(c, c->lang, L, more, sizeof more) == 0)
       close_if_empty(c, r, L);
     return;
   }

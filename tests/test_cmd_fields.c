@@ -4,7 +4,8 @@
  * goes through before any transport sees it: at most 25 fields, names of
  * one line within 256 bytes, values within 1024 and never empty, the
  * whole embed within 6000; values lose whole lines, the longest first,
- * and say so; the text gives way only when the values cannot.
+ * and say so (in the reader's language); the text gives way only when
+ * the values cannot.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,7 +71,8 @@ static void test_small_table_unchanged(void **unused) {
        "- Project Wormhole: 200m of 900m\n- Secret Facility Overtime HQ"},
       {"bob: 0 points, 4 cards in hand", ""},
   };
-  cmd_fit_fields(&fit, f, 2, "Supervillain - game #1, turn 3", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 2, "Supervillain - game #1, turn 3",
+                 text);
   assert_int_equal(fit.n, 2);
   assert_string_equal(fit.f[0].name, f[0].name);
   assert_string_equal(fit.f[0].value, f[0].value);
@@ -88,7 +90,7 @@ static void test_names(void **unused) {
   for (size_t o = 0; o + 3 < sizeof long_name; o += 3)
     memcpy(long_name + o, "\xc3\xa9x", 3); /* "éx" */
   cmd_field f[] = {{"two\nlines", "v"}, {long_name, "v"}, {"", "v"}};
-  cmd_fit_fields(&fit, f, 3, "t", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 3, "t", text);
   assert_string_equal(fit.f[0].name, "two lines");
   assert_true(strlen(fit.f[1].name) <= CMD_FIELD_NAME_MAX);
   assert_true(strlen(fit.f[1].name) >= CMD_FIELD_NAME_MAX - 3);
@@ -105,10 +107,28 @@ static void test_long_value(void **unused) {
              "%s- Project number %02d: 100m of 900m (Mobs: Flak Gnomes)",
              i ? "\n" : "", i);
   cmd_field f[] = {{"alice: 0 points", value}};
-  cmd_fit_fields(&fit, f, 1, "t", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 1, "t", text);
   assert_true(fit.cut[0]);
   assert_true(whole_lines_of(fit.f[0].value, value));
   assert_non_null(strstr(fit.f[0].value, "number 15"));
+  check_limits("t", text);
+}
+
+/* A value cut for a German reader says so in German, in the same room. */
+static void test_long_value_german(void **unused) {
+  (void)unused;
+  char value[3000] = "", text[] = "Warten auf bob.";
+  for (int i = 0; i < 40; i++)
+    snprintf(value + strlen(value), sizeof value - strlen(value),
+             "%s- Project number %02d: 100m of 900m (Mobs: Flak Gnomes)",
+             i ? "\n" : "", i);
+  cmd_field f[] = {{"alice: 0 points", value}};
+  cmd_fit_fields(&fit, CMD_LANG_DE, f, 1, "t", text);
+  assert_true(fit.cut[0]);
+  const char *end = strrchr(fit.f[0].value, '\n');
+  assert_non_null(end);
+  assert_string_equal(end + 1, "(mehr: /game status)");
+  assert_null(strstr(fit.f[0].value, CMD_FIELD_CUT));
   check_limits("t", text);
 }
 
@@ -134,7 +154,8 @@ static void test_embed_total(void **unused) {
     f[s].name = names[s];
     f[s].value = values[s];
   }
-  cmd_fit_fields(&fit, f, 8, "Supervillain - game #9, turn 99", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 8, "Supervillain - game #9, turn 99",
+                 text);
   assert_int_equal(fit.n, 8);
   assert_string_equal(text, kept);
   check_limits("Supervillain - game #9, turn 99", text);
@@ -156,7 +177,7 @@ static void test_too_many(void **unused) {
   cmd_field f[30];
   for (int i = 0; i < 30; i++)
     f[i] = (cmd_field){name, "a value that has no line to give away"};
-  cmd_fit_fields(&fit, f, 30, "t", text);
+  cmd_fit_fields(&fit, CMD_LANG_EN, f, 30, "t", text);
   assert_true(fit.n <= CMD_FIELDS_MAX && fit.n >= 20);
   check_limits("t", text);
 }
@@ -166,6 +187,7 @@ int main(void) {
       cmocka_unit_test(test_small_table_unchanged),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_long_value),
+      cmocka_unit_test(test_long_value_german),
       cmocka_unit_test(test_embed_total),
       cmocka_unit_test(test_too_many),
   };
