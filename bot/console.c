@@ -51,6 +51,7 @@ typedef struct console {
   char edited[128][96];
   int n_edited;
   const char *images; /* --images: where pictures are written, or NULL */
+  const char *locale; /* --locale: every user's and the table's, or NULL */
 } console;
 
 /* Whether m edits a message shown before; remembers it otherwise. */
@@ -220,10 +221,12 @@ static void deliver(void *ctx, const cmd_msg *m) {
     fprintf(k->out, "%*spicture %s NOT saved: %s\n", (int)strlen(tag) + 1, "",
             m->image_name, image);
   if (m->lobby)
-    fprintf(k->out, "%*s[Join] [Leave] [Start] [Add AI]\n",
-            (int)strlen(tag) + 1, "");
+    fprintf(k->out, "%*s[%s] [%s] [%s] [%s]\n", (int)strlen(tag) + 1, "",
+            cmd_tr(m->lang, "Join"), cmd_tr(m->lang, "Leave"),
+            cmd_tr(m->lang, "Start"), cmd_tr(m->lang, "Add AI"));
   if (m->ended)
-    fprintf(k->out, "%*s[Rematch] [Export]\n", (int)strlen(tag) + 1, "");
+    fprintf(k->out, "%*s[%s] [%s]\n", (int)strlen(tag) + 1, "",
+            cmd_tr(m->lang, "Rematch"), cmd_tr(m->lang, "Export"));
 }
 
 static uint64_t next_seed(void *ctx) {
@@ -385,6 +388,8 @@ static void handle_command(console *k, const char *request, const char *name,
                    .user = name,
                    .user_name = name,
                    .is_mod = is_mod(k, name),
+                   .locale = k->locale,
+                   .guild_locale = k->locale,
                    .group = g->name,
                    .command = sub};
   /* Options: key:value, the value running to the next option. */
@@ -584,14 +589,17 @@ static const char *const intro =
 
 void bot_usage_local(FILE *f) {
   fputs("  lair local [--db PATH] [--script FILE] [--json] [--mod NAME]...\n"
-        "           [--seed S] [--images DIR]\n"
+        "           [--seed S] [--images DIR] [--locale en|de]\n"
         "                 The console table: lines NAME> /game ... from\n"
         "                 stdin or FILE. The database defaults to $LAIR_DB,\n"
         "                 else ~/.local/share/lair/lair.db. --seed makes\n"
         "                 new games' seeds reproducible. --images writes\n"
         "                 the pictures of the table into DIR (made if\n"
         "                 need be), game-N-turn-T-vV.png, and names each\n"
-        "                 file in the message (--json: \"image\").\n",
+        "                 file in the message (--json: \"image\").\n"
+        "                 --locale de: every player and the table read\n"
+        "                 Lair in German (as Discord's locale de does);\n"
+        "                 /prefs set language: still chooses per player.\n",
         f);
 }
 
@@ -627,6 +635,7 @@ int bot_cmd_local(int argc, char **argv) {
       {"mod", required_argument, NULL, 'm'},
       {"seed", required_argument, NULL, 'S'},
       {"images", required_argument, NULL, 'i'},
+      {"locale", required_argument, NULL, 'l'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0},
   };
@@ -637,7 +646,7 @@ int bot_cmd_local(int argc, char **argv) {
   int c;
   optind = 0;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:s:jm:S:i:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":d:s:jm:S:i:l:h", opts, NULL)) != -1) {
     switch (c) {
     case 'd':
       db = optarg;
@@ -666,6 +675,14 @@ int bot_cmd_local(int argc, char **argv) {
         return BOT_EXIT_USAGE;
       }
       k.images = optarg;
+      break;
+    case 'l':
+      if (strcmp(optarg, cmd_lang_code(cmd_lang_of_locale(optarg))) != 0) {
+        fprintf(stderr, "lair local: --locale takes en or de, not '%.40s'\n",
+                optarg);
+        return BOT_EXIT_USAGE;
+      }
+      k.locale = optarg;
       break;
     case 'h':
       return bot_print_usage(bot_usage_local);

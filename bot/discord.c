@@ -614,6 +614,23 @@ static void *signal_thread(void *arg) {
 
 /* ---- start-up ---------------------------------------------------------- */
 
+/* Adds to o the description_localizations of its description: each
+ * language's form from the message catalogue, under the language's
+ * Discord locale ("de"). Names stay English: users type them, and every
+ * answer names commands the way they are typed. */
+static json_t *localized(json_t *o, const char *description) {
+  json_t *loc = json_object();
+  for (int l = 1; l < CMD_LANG_N; l++)
+    if (cmd_lang_has((cmd_lang)l, description))
+      json_object_set_new(loc, cmd_lang_code((cmd_lang)l),
+                          json_string(cmd_tr((cmd_lang)l, description)));
+  if (json_object_size(loc))
+    json_object_set_new(o, "description_localizations", loc);
+  else
+    json_decref(loc);
+  return o;
+}
+
 /* The subcommands of group as Discord's JSON, from the one command
  * table. */
 static json_t *subcommands_json(const char *group) {
@@ -628,9 +645,10 @@ static json_t *subcommands_json(const char *group) {
       int type = o->type == CMD_ARG_INTEGER ? 4
                  : o->type == CMD_ARG_USER  ? 6
                                             : 3;
-      json_t *jo =
-          json_pack("{sisssssb}", "type", type, "name", o->name, "description",
-                    o->description, "required", o->required);
+      json_t *jo = localized(json_pack("{sisssssb}", "type", type, "name",
+                                       o->name, "description", o->description,
+                                       "required", o->required),
+                             o->description);
       if (type == 3 && o->choices) {
         json_t *ch = json_array();
         for (const char *const *c = o->choices; *c; c++)
@@ -646,9 +664,11 @@ static json_t *subcommands_json(const char *group) {
       }
       json_array_append_new(opts, jo);
     }
-    json_array_append_new(subs, json_pack("{sissssso}", "type", 1, "name",
-                                          d->name, "description",
-                                          d->description, "options", opts));
+    json_array_append_new(
+        subs,
+        localized(json_pack("{sissssso}", "type", 1, "name", d->name,
+                            "description", d->description, "options", opts),
+                  d->description));
   }
   return subs;
 }
@@ -663,6 +683,7 @@ json_t *bot_discord_commands_json(void) {
                           "description", gd->description, "contexts", 0, 1,
                           "integration_types", 0, "options",
                           subcommands_json(gd->name));
+    localized(c, gd->description);
     if (gd->default_permissions >= 0)
       json_object_set_new(c, "default_member_permissions",
                           json_integer(gd->default_permissions));

@@ -29,7 +29,7 @@
 #define PER_PAGE 25
 #define MAX_MSGS 32
 #define LAIR_COLOUR 0x6a0dad /* an embed's colour when the game has none */
-#define EDIT_CACHE 512 /* messages kept up to date in place, remembered */
+#define EDIT_CACHE 512       /* messages kept up to date in place, remembered */
 /* Bytes of files the REST client may hold (waiting behind Discord's
  * limits, or on their way) before a new message goes without its
  * picture: a table's picture is 40-90 KB, so a dozen or more. */
@@ -46,10 +46,10 @@ typedef struct dc_files {
 
 /* A message Lair keeps up to date in place (discord_edit.c). */
 typedef struct edit_entry {
-  char key[112];    /* where and what: "c:<channel>:<game:key>", "d:<user>:.." */
-  char channel[32]; /* the channel it is in */
-  char id[24];      /* its message id, "" while its POST is under way */
-  bool saved;       /* id is recorded in the database (sto_kept_set) */
+  char key[112]; /* where and what: "c:<channel>:<game:key>", "d:<user>:.." */
+  char channel[32];    /* the channel it is in */
+  char id[24];         /* its message id, "" while its POST is under way */
+  bool saved;          /* id is recorded in the database (sto_kept_set) */
   bot_packed *pending; /* a newer body that waits for that id, packed */
   /* and its files (its picture), or NULL */
   dc_files *pending_files;
@@ -123,6 +123,7 @@ typedef struct out_msg {
   uint32_t colour; /* cmd_msg.colour (0: Lair's own, LAIR_COLOUR) */
   bool lobby;      /* cmd_msg.lobby: the lobby's buttons */
   bool ended;      /* cmd_msg.ended: a summary's Rematch and Export */
+  cmd_lang lang;   /* cmd_msg.lang: the buttons' labels */
   uint64_t gen;    /* counts messages (a text's pieces share it) */
 } out_msg;
 
@@ -153,9 +154,9 @@ struct bot_discord {
   pthread_mutex_t edit_mu; /* edits[] */
   edit_entry edits[EDIT_CACHE];
   int edit_pos;
-  bool edits_unsaved; /* an entry's id awaits bot_dc_edit_save (edit_mu) */
-  int64_t kept_pruned; /* when old kept-message keys were last forgotten */
-  out_msg msgs[MAX_MSGS];  /* worker only */
+  bool edits_unsaved;     /* an entry's id awaits bot_dc_edit_save (edit_mu) */
+  int64_t kept_pruned;    /* when old kept-message keys were last forgotten */
+  out_msg msgs[MAX_MSGS]; /* worker only */
   int n_msgs;
   uint64_t gen;      /* the last out_msg.gen (worker only) */
   char health[1100]; /* DB-alive, touched while Discord is heard from */
@@ -263,15 +264,16 @@ struct ack_gate;
 typedef struct ix {
   const char *id, *token, *channel, *guild;
   const char *user, *name;
+  const char *locale, *guild_locale; /* Discord's ("de", "en-US"), or NULL */
   bool is_mod, in_dm;
   int type;
   json_t *data;
   double received;
-  struct ack_gate *gate; /* NULL when out of memory: follow-ups go at once */
-  bool dms_here;         /* the requester's DMs come as ephemeral follow-ups */
-  const char *message;   /* a component's message id, or NULL */
+  struct ack_gate *gate;  /* NULL when out of memory: follow-ups go at once */
+  bool dms_here;          /* the requester's DMs come as ephemeral follow-ups */
+  const char *message;    /* a component's message id, or NULL */
   bool message_ephemeral; /* that message is an ephemeral one */
-  bool may_thread; /* Lair may open public threads in this server channel */
+  bool may_thread;  /* Lair may open public threads in this server channel */
   bool lobby_click; /* a lobby's button: its message shows the lobby anew */
   uint64_t http;    /* its HTTP request's handle, 0: it came by gateway */
 } ix;

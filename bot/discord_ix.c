@@ -652,7 +652,9 @@ static cmd_request request_of(const ix *x) {
                    .user_name = x->name,
                    .is_mod = x->is_mod,
                    .in_dm = x->in_dm,
-                   .may_thread = x->may_thread};
+                   .may_thread = x->may_thread,
+                   .locale = x->locale,
+                   .guild_locale = x->guild_locale};
   return r;
 }
 
@@ -892,6 +894,10 @@ bool bot_dc_read_interaction(json_t *d, ix *x) {
   x->type = (int)json_integer_value(json_object_get(d, "type"));
   x->channel = json_string_value(json_object_get(d, "channel_id"));
   x->guild = json_string_value(json_object_get(d, "guild_id"));
+  /* The user's client language, and the server's (Community servers'
+   * preferred locale): Lair answers in German to "de". */
+  x->locale = json_string_value(json_object_get(d, "locale"));
+  x->guild_locale = json_string_value(json_object_get(d, "guild_locale"));
   x->data = json_object_get(d, "data");
   json_t *member = json_object_get(d, "member");
   json_t *user =

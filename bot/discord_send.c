@@ -23,6 +23,7 @@ typedef struct dm_job {
   char user[32];
   char game_channel[32];
   int64_t game;
+  cmd_lang lang;      /* its reader's (out_msg.lang), for the notice */
   const char *latest; /* out_msg.latest, or "": in s */
   const char *edit;   /* bot_dc_edit_key, or "": in s */
   uint64_t gen;
@@ -192,14 +193,14 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
   else if (m->lobby && !ephemeral) {
     /* Join, Leave, Start and Add AI: each runs that command for whoever
      * clicks (custom_id "<kind>:<game>"; Lair checks who may). */
-    static const struct {
+    const struct {
       char kind;
       const char *label;
       int style;
-    } b[] = {{'j', "Join", 3},
-             {'l', "Leave", 2},
-             {'b', "Start", 1},
-             {'a', "Add AI", 2}};
+    } b[] = {{'j', cmd_tr(m->lang, "Join"), 3},
+             {'l', cmd_tr(m->lang, "Leave"), 2},
+             {'b', cmd_tr(m->lang, "Start"), 1},
+             {'a', cmd_tr(m->lang, "Add AI"), 2}};
     json_t *row = json_pack("{sis[]}", "type", 1, "components");
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
       char id[40];
@@ -216,10 +217,10 @@ json_t *bot_dc_message_body(const out_msg *m, bool ephemeral) {
     char r[40], x[40];
     snprintf(r, sizeof r, "r:%" PRId64, m->game);
     snprintf(x, sizeof x, "x:%" PRId64, m->game);
-    json_t *row =
-        json_pack("{sis[{sisissss}{sisissss}]}", "type", 1, "components",
-                  "type", 2, "style", 1, "label", "Rematch", "custom_id", r,
-                  "type", 2, "style", 2, "label", "Export", "custom_id", x);
+    json_t *row = json_pack(
+        "{sis[{sisissss}{sisissss}]}", "type", 1, "components", "type", 2,
+        "style", 1, "label", cmd_tr(m->lang, "Rematch"), "custom_id", r, "type",
+        2, "style", 2, "label", cmd_tr(m->lang, "Export"), "custom_id", x);
     json_object_set_new(o, "components", json_pack("[o]", row));
   }
   if (ephemeral)
@@ -298,16 +299,18 @@ static void dm_sent(void *ctx, const bot_rest_result *r) {
     }
     char text[300], id[64], path[80];
     snprintf(text, sizeof text,
-             "<@%s>, I cannot send you direct messages, so your hand and "
-             "turns wait behind the button below (only you will see them). "
-             "To get them by DM, allow direct messages from server members "
-             "in this server's privacy settings.",
+             cmd_tr(j->lang,
+                    "<@%s>, I cannot send you direct messages, so your hand "
+                    "and turns wait behind the button below (only you will "
+                    "see them). To get them by DM, allow direct messages "
+                    "from server members in this server's privacy "
+                    "settings."),
              j->user);
     snprintf(id, sizeof id, "h:%" PRId64, j->game);
-    json_t *o = json_pack("{sss{s[s]}s[{sis[{sisissss}]}]}", "content", text,
-                          "allowed_mentions", "users", j->user, "components",
-                          "type", 1, "components", "type", 2, "style", 1,
-                          "label", "Show my hand", "custom_id", id);
+    json_t *o = json_pack(
+        "{sss{s[s]}s[{sis[{sisissss}]}]}", "content", text, "allowed_mentions",
+        "users", j->user, "components", "type", 1, "components", "type", 2,
+        "style", 1, "label", cmd_tr(j->lang, "Show my hand"), "custom_id", id);
     snprintf(path, sizeof path, "/channels/%s/messages", j->game_channel);
     bot_dc_send_json(b, "POST", path, o, 0, NULL, NULL);
     json_decref(o);
@@ -661,6 +664,7 @@ void bot_dc_send_dm(bot_discord *b, const out_msg *m) {
   snprintf(j->game_channel, sizeof j->game_channel, "%s", m->channel);
   j->game = m->game;
   j->gen = m->gen;
+  j->lang = m->lang;
   /* A DM shows a seat's own things, never the table's picture (which no
    * DM is given: its files would have nowhere to wait). */
   out_msg plain = bot_dc_without_picture(m);
@@ -812,6 +816,7 @@ void bot_dc_collect(void *ctx, const cmd_msg *m) {
   bot_dc_embed_keep(o, m);
   o->lobby = m->lobby;
   o->ended = m->ended;
+  o->lang = m->lang;
   if (m->file_name && m->file_data) {
     o->file_data =
         copy_attachment(m->file_name, m->file_data, m->file_len, &o->file_name);

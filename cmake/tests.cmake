@@ -122,6 +122,13 @@ if(TARGET test_learn)
     "LAIR_RULES_DIR=\"${PROJECT_SOURCE_DIR}/docs/rules\"")
 endif()
 
+# test_lang checks the message catalogues embedded in lair_commands and
+# the German form of every slash command description; lang_check (below,
+# with Python) finds the texts of the source that lack their German form.
+if(TARGET test_lang)
+  target_link_libraries(test_lang PRIVATE lair_commands)
+endif()
+
 # test_cmd_fields checks how a table's fields are cut to Discord's embed
 # limits, inside the command layer.
 if(TARGET test_cmd_fields)
@@ -186,10 +193,13 @@ endforeach()
 # checks, Condition windows, bad input, the quick start and the pictures
 # written with --images. Each prints a one-line summary.
 find_program(LAIR_PYTHON3 python3 REQUIRED)
+add_test(NAME lang_check
+         COMMAND ${LAIR_PYTHON3} -B ${PROJECT_SOURCE_DIR}/tests/lang_check.py
+                 ${PROJECT_SOURCE_DIR})
 foreach(case IN ITEMS replay_restart kill privacy bad_input quickstart async
                      limits damaged recover text
                      history states commands deadline rematch windows
-                     pictures pg_tables learn ratings catchup)
+                     pictures pg_tables learn ratings catchup german)
   add_test(NAME local_${case}
            COMMAND ${LAIR_PYTHON3} -B
                    ${PROJECT_SOURCE_DIR}/tests/local/test_${case}.py
@@ -278,7 +288,7 @@ set_tests_properties(fake_discord_selftest PROPERTIES TIMEOUT 60)
 # leaves room for that and a failing run's waits. Like the self-test they
 # check every request against the committed openapi.json and fail
 # without it.
-foreach(case IN ITEMS game faults async villainous pictures learn)
+foreach(case IN ITEMS game faults async villainous pictures learn german)
   add_test(NAME discord_${case}
            COMMAND ${LAIR_DEBIAN_PYTHON} -B
                    ${PROJECT_SOURCE_DIR}/tests/discord/test_${case}.py
@@ -294,7 +304,7 @@ add_test(NAME discord_disorder
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_game discord_faults discord_async
                      discord_villainous discord_marvel discord_disorder
-                     discord_pictures discord_learn
+                     discord_pictures discord_learn discord_german
                      PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 300)
 # discord_game's second game is a Supervillain game from a seed of the

@@ -133,6 +133,10 @@ typedef struct cmd_msg {
   const char *image_name;
   const unsigned char *image_data;
   size_t image_len;
+  /* The language of its reader (the game's channel's, the DM's user's,
+   * the requester's), for the words a transport adds of its own (the
+   * buttons' labels, through cmd_tr). Set by the command layer. */
+  cmd_lang lang;
 } cmd_msg;
 
 #define CMD_FILE_MAX (8u << 20) /* bytes of one attachment */

@@ -409,7 +409,7 @@ void cmd_h_prefs(cmd_ctx *c, const cmd_request *r) {
                        "whatever you hold, a window waiting for you "
                        "now included")
           : T(c->lang, "every window is asked of you by DM, whatever you hold"),
-      v5, cmd_lang_code(c->lang));
+      v5[0] ? v5 : "auto", cmd_lang_code(c->lang));
   /* A window waiting on this person now is passed at once. */
   if (windows && strcmp(windows, "auto-pass") == 0)
     cmd_settle_user(c, r);

@@ -225,15 +225,34 @@ static void note_answer(cmd_ctx *c, const cmd_msg *m) {
 static void hold(cmd_ctx *c, const cmd_msg *m, json_t *view,
                  const char *ruleset, int turn, bool say, cmd_lang lang);
 
-void cmd_deliver(cmd_ctx *c, const cmd_msg *m) {
-  if (!c->holding) {
-    c->cfg.sink.deliver(c->cfg.sink.ctx, m);
-    return;
+/* m with the language of its reader (cmd_msg.lang). */
+static cmd_msg with_lang(cmd_ctx *c, const cmd_msg *m) {
+  cmd_msg out = *m;
+  if (m->to == CMD_TO_DM) {
+    out.lang = cmd_lang_user(c, m->user);
+  } else if (m->to == CMD_TO_EPHEMERAL) {
+    out.lang = c->lang;
+  } else {
+    const live *L = c->games;
+    while (L && L->row.id != m->game)
+      L = L->next;
+    out.lang = L ? cmd_lang_game(c, L) : cmd_lang_guild(c, m->guild);
   }
-  hold(c, m, NULL, NULL, 0, false, CMD_LANG_EN);
+  return out;
 }
 
-void cmd_deliver_pic(cmd_ctx *c, const cmd_msg *m, const live *L, bool say) {
+void cmd_deliver(cmd_ctx *c, const cmd_msg *msg) {
+  cmd_msg m = with_lang(c, msg);
+  if (!c->holding) {
+    c->cfg.sink.deliver(c->cfg.sink.ctx, &m);
+    return;
+  }
+  hold(c, &m, NULL, NULL, 0, false, CMD_LANG_EN);
+}
+
+void cmd_deliver_pic(cmd_ctx *c, const cmd_msg *msg, const live *L, bool say) {
+  cmd_msg lm = with_lang(c, msg);
+  const cmd_msg *m = &lm;
   if (!cmd_pic_wanted(c, L)) {
     cmd_deliver(c, m);
     return;

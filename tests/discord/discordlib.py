@@ -429,12 +429,17 @@ THREAD_APP_PERMISSIONS = str(562949953601536 | 1 << 35 | 1 << 38)
 
 def slash_payload(user, sub, opts=None, *, channel=CHANNEL, guild=GUILD,
                   dm=False, perms=PLAIN_PERMISSIONS, roles=(),
-                  app_perms=None):
+                  app_perms=None, locale=None, guild_locale=None):
     """An INTERACTION_CREATE for /game SUB, or for /gamemod or /prefs when
     SUB is one of theirs (GROUP_OF); app_perms: Lair's permissions there
-    (the fake's default when None)."""
+    (the fake's default when None); locale, guild_locale: the user's and
+    the server's Discord locales (the fake's en-US when None)."""
     p = {"type": 2, "data": {"name": GROUP_OF.get(sub, "game"), "options": [
         {"name": SUB_NAME.get(sub, sub), "options": opts or []}]}}
+    if locale:
+        p["locale"] = locale
+    if guild_locale:
+        p["guild_locale"] = guild_locale
     if app_perms is not None:
         p["app_permissions"] = app_perms
     if dm:

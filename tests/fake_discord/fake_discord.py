@@ -2214,9 +2214,9 @@ def build_interaction(fake, p):
                     "nsfw": False, "parent_id": None, "topic": None,
                     "last_message_id": None, "rate_limit_per_user": 0}
         payload.update({
-            "guild_id": gid, "guild": {"id": gid, "locale": "en-US",
-                                       "features": []},
-            "guild_locale": "en-US", "channel_id": cid,
+            "guild_id": gid, "guild": {"id": gid, "locale": p.get(
+                "guild_locale", "en-US"), "features": []},
+            "guild_locale": p.get("guild_locale", "en-US"), "channel_id": cid,
             "channel": chan,
             "member": {"user": user, "roles": list((member_p or {}).get(
                 "roles", [])), "premium_since": None,

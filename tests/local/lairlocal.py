@@ -148,8 +148,9 @@ def sanitizer_env():
 class Lair:
     """One `lair local --json` process on a database file."""
 
-    def __init__(self, binary, db, seed=None, mods=()):
+    def __init__(self, binary, db, seed=None, mods=(), locale=None):
         self.binary, self.db, self.seed, self.mods = binary, db, seed, mods
+        self.locale = locale
         self.proc = None
         self.start()
 
@@ -159,6 +160,8 @@ class Lair:
             argv += ["--seed", str(self.seed)]
         for m in self.mods:
             argv += ["--mod", m]
+        if self.locale:
+            argv += ["--locale", self.locale]
         self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
