@@ -77,6 +77,25 @@ static void cut_copy(char *dst, size_t cap, const char *src) {
     memcpy(dst + cap - 4, "...", 4);
 }
 
+/* cut_copy at a word's end, so that no name ("Villain 2", which
+ * cmd_names replaces) is cut. */
+static void cut_words(char *dst, size_t cap, const char *src) {
+  snprintf(dst, cap, "%s", src);
+  if (strlen(src) < cap || cap < 8)
+    return;
+  char *sp = dst + cap - 4;
+  for (int words = 0; words < 2; words++) {
+    while (sp > dst && *sp != ' ')
+      sp--;
+    if (sp - dst < 8 || strncmp(sp - 8, " Villain", 8) != 0)
+      break;
+    sp -= 8; /* "Villain" without its number */
+  }
+  if (sp == dst)
+    sp = dst + cap - 4;
+  memcpy(sp, "...", 4);
+}
+
 /* Lines come in order: each of the seat's own answers starts the count
  * again, and what comes before its first counts for nothing. */
 static int collect_since(void *ctx, const sto_line *l) {
@@ -109,6 +128,33 @@ static int collect_since(void *ctx, const sto_line *l) {
 }
 
 /* ---- since your last turn ------------------------------------------------ */
+
+/* "; points: Villain 2 +2 (5), Villain 1 -1 (3)" into out: the scores
+ * that changed since L's first `moves` moves (the game as it stood then,
+ * rebuilt; most often from the newest snapshot), or nothing when none
+ * changed (a game without points). Returns its length. */
+static size_t since_points(cmd_ctx *c, const live *L, int64_t moves,
+                           cmd_lang lang, char *out, size_t cap) {
+  if (!L->g || cap == 0)
+    return 0;
+  eng_result now, then;
+  eng_game_result(L->g, &now);
+  eng_game *g = cmd_game_at(c, L, moves);
+  if (!g)
+    return 0;
+  eng_game_result(g, &then);
+  eng_game_free(g);
+  size_t o = 0;
+  for (int s = 0; s < L->n_seats && s < ENG_MAX_SEATS && o < cap; s++) {
+    int d = now.score[s] - then.score[s];
+    if (d)
+      o += (size_t)snprintf(out + o, cap - o,
+                            o ? T(lang, ", Villain %d %+d (%d)")
+                              : T(lang, "; points: Villain %d %+d (%d)"),
+                            s + 1, d, now.score[s]);
+  }
+  return o < cap ? o : cap - 1;
+}
 
 void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
                     size_t cap) {
@@ -169,6 +215,8 @@ void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
     first = false;
   }
   if (o < sizeof raw)
+    o += since_points(c, L, x->last + 1, lang, raw + o, sizeof raw - o);
+  if (o < sizeof raw)
     snprintf(raw + o, sizeof raw - o, "%s",
              T(lang, ". All of it: /game log since:me"));
   cmd_names(L, raw, out, cap);
@@ -177,12 +225,56 @@ void cmd_since_text(cmd_ctx *c, const live *L, int seat, char *out,
 
 /* ---- the end of a game --------------------------------------------------- */
 
+#define GAINS_MAX 3 /* the rises of a seat's score the summary names */
+
+typedef struct gain {
+  int64_t seq; /* the move after which it came */
+  int points;
+  char text[120]; /* the line that tells it */
+} gain;
+
 typedef struct rise_ctx {
   eng_game *g;
   int last[ENG_MAX_SEATS]; /* each seat's score so far */
   int best[ENG_MAX_SEATS]; /* its greatest rise after one answer */
   int64_t best_seq[ENG_MAX_SEATS];
+  /* What scored: each seat's greatest rises, after anyone's move, with
+   * that move's first public line (filled by count_moment). */
+  int n_gains[ENG_MAX_SEATS];
+  gain gains[ENG_MAX_SEATS][GAINS_MAX];
 } rise_ctx;
+
+/* Notes that seat s's score rose by d after move seq: kept if it is among
+ * the seat's GAINS_MAX greatest. */
+static void add_gain(rise_ctx *x, int s, int64_t seq, int d) {
+  int n = x->n_gains[s], k = n;
+  if (n == GAINS_MAX) {
+    k = 0;
+    for (int i = 1; i < n; i++)
+      if (x->gains[s][i].points < x->gains[s][k].points)
+        k = i;
+    if (x->gains[s][k].points >= d)
+      return;
+  } else {
+    x->n_gains[s]++;
+  }
+  x->gains[s][k].seq = seq;
+  x->gains[s][k].points = d;
+  x->gains[s][k].text[0] = '\0';
+}
+
+/* A takeback that lowered seat s's score by d: its latest rises go with
+ * it, as far as they make up d. */
+static void drop_gains(rise_ctx *x, int s, int d) {
+  while (d > 0 && x->n_gains[s] > 0) {
+    int k = 0;
+    for (int i = 1; i < x->n_gains[s]; i++)
+      if (x->gains[s][i].seq > x->gains[s][k].seq)
+        k = i;
+    d -= x->gains[s][k].points;
+    x->gains[s][k] = x->gains[s][--x->n_gains[s]];
+  }
+}
 
 static int rise_move(void *ctx, const sto_move *m) {
   rise_ctx *x = ctx;
@@ -193,11 +285,15 @@ static int rise_move(void *ctx, const sto_move *m) {
   eng_result r;
   eng_game_result(x->g, &r);
   for (int s = 0; s < x->g->cfg.players && s < ENG_MAX_SEATS; s++) {
-    if (m->kind != STO_MOVE_TAKEBACK && m->seat == s &&
-        r.score[s] - x->last[s] > x->best[s]) {
-      x->best[s] = r.score[s] - x->last[s];
+    int d = r.score[s] - x->last[s];
+    if (m->kind != STO_MOVE_TAKEBACK && m->seat == s && d > x->best[s]) {
+      x->best[s] = d;
       x->best_seq[s] = m->seq;
     }
+    if (d > 0 && m->kind != STO_MOVE_TAKEBACK)
+      add_gain(x, s, m->seq, d);
+    else if (d < 0 && m->kind == STO_MOVE_TAKEBACK)
+      drop_gains(x, s, -d);
     x->last[s] = r.score[s];
   }
   return 0;
@@ -231,7 +327,7 @@ typedef struct moment_ctx {
   int best[ENG_MAX_SEATS];      /* each seat's most lines in one move */
   int64_t best_seq[ENG_MAX_SEATS];
   char best_text[ENG_MAX_SEATS][200];
-  const rise_ctx *rise;               /* the moves scores rose after */
+  rise_ctx *rise;                     /* the moves scores rose after */
   char rise_text[ENG_MAX_SEATS][200]; /* their first public lines */
 } moment_ctx;
 
@@ -249,14 +345,24 @@ static int count_moment(void *ctx, const sto_line *l) {
   moment_ctx *x = ctx;
   if (l->seq != x->seq) {
     moment_close(x);
-    for (int s = 0; s < ENG_MAX_SEATS; s++)
+    for (int s = 0; s < ENG_MAX_SEATS; s++) {
       if (x->rise->best_seq[s] == l->seq)
         cut_copy(x->rise_text[s], sizeof x->rise_text[0], l->text);
+    }
     x->seq = l->seq;
     x->mover = l->mover;
     x->lines = 0;
     cmd_copy(x->first, sizeof x->first, l->text);
   }
+  /* A gain is told by the move's last line that names its seat (where a
+   * game says what scored: "... now has 3 of 5 points"), else its
+   * first. */
+  for (int s = 0; s < ENG_MAX_SEATS; s++)
+    for (int k = 0; k < x->rise->n_gains[s]; k++) {
+      gain *gn = &x->rise->gains[s][k];
+      if (gn->seq == l->seq && (!gn->text[0] || names_seat(l->text, s)))
+        cut_copy(gn->text, sizeof gn->text, l->text);
+    }
   x->lines++;
   return 0;
 }
@@ -345,7 +451,42 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
   if (!sto_line_list(c->cfg.db, L->row.id, INT_MIN, INT_MAX, -1, count_moment,
                      x)) {
     moment_close(x);
+    /* What scored: each seat's greatest rises, in the order they came,
+     * while room is left for the moments below. */
     bool head = false;
+    for (int s = 0; s < L->n_seats && s < ENG_MAX_SEATS && o + 600 < cap; s++) {
+      int n = rise->n_gains[s], order[GAINS_MAX];
+      for (int k = 0; k < n; k++) {
+        int at = k;
+        while (at > 0 &&
+               rise->gains[s][order[at - 1]].seq > rise->gains[s][k].seq) {
+          order[at] = order[at - 1];
+          at--;
+        }
+        order[at] = k;
+      }
+      if (!n)
+        continue;
+      if (!head)
+        o += (size_t)snprintf(raw + o, cap - o, "%s",
+                              T(lang, "**What scored** (each player's "
+                                      "greatest gains, and the move "
+                                      "after which they came):\n"));
+      head = true;
+      if (o < cap)
+        o += (size_t)snprintf(raw + o, cap - o, "- Villain %d:", s + 1);
+      for (int k = 0; k < n && o < cap; k++) {
+        char what[80];
+        cut_words(what, sizeof what, rise->gains[s][order[k]].text);
+        o += (size_t)snprintf(raw + o, cap - o,
+                              T(lang, "%s +%d at move %" PRId64 " (%s)"),
+                              k ? ";" : "", rise->gains[s][order[k]].points,
+                              rise->gains[s][order[k]].seq + 1, what);
+      }
+      if (o < cap)
+        o += (size_t)snprintf(raw + o, cap - o, "\n");
+    }
+    head = false;
     for (int s = 0; s < L->n_seats && s < ENG_MAX_SEATS && o < cap; s++) {
       bool rose = rise->best_seq[s] >= 0 && x->rise_text[s][0];
       if (!rose && x->best_seq[s] < 0)

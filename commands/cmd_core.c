@@ -869,9 +869,12 @@ eng_rc cmd_apply_stored(eng_game *g, const sto_move *m) {
   return eng_game_answer(g, m->seat, m->option, NULL);
 }
 
-/* Builds the engine game of L from storage: the newest snapshot and the
- * moves after it, or every move from the start. */
-static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
+/* Builds the engine game of L from storage as it stood after its moves
+ * before `upto` (INT64_MAX: all of them) into *out: the newest snapshot
+ * (when it is not past upto) and the moves after it, or every move from
+ * the start. */
+static bool build_game(cmd_ctx *c, const live *L, int64_t upto, eng_game **out,
+                       char *why, size_t cap) {
   const eng_ruleset *rs = eng_find(L->row.ruleset);
   eng_config cfg;
   int seats;
@@ -892,6 +895,8 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
     snprintf(why, cap, "%s", T(c->lang, "its moves could not be read"));
     return false;
   }
+  if (upto >= 0 && (uint64_t)upto < ml.n)
+    ml.n = (size_t)upto;
   eng_game *g = NULL;
   int64_t snap_seq;
   char *snap = NULL;
@@ -933,8 +938,18 @@ static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
       return false;
     }
   free(ml.m);
-  L->g = g;
+  *out = g;
   return true;
+}
+
+static bool build_engine(cmd_ctx *c, live *L, char *why, size_t cap) {
+  return build_game(c, L, INT64_MAX, &L->g, why, cap);
+}
+
+eng_game *cmd_game_at(cmd_ctx *c, const live *L, int64_t moves) {
+  char why[200];
+  eng_game *g = NULL;
+  return build_game(c, L, moves, &g, why, sizeof why) ? g : NULL;
 }
 
 const eng_ruleset *cmd_ruleset_named(cmd_ctx *c, const cmd_request *r,

@@ -217,6 +217,10 @@ bool cmd_place_game(cmd_ctx *c, const cmd_request *r, sto_game *g,
  * process has changed since; outside one it compares the versions only.
  * Several Lair processes may share one database. */
 live *cmd_load(cmd_ctx *c, int64_t id, char *why, size_t cap);
+/* L's game as it stood after its first `moves` moves (from the newest
+ * snapshot not past them, else from the start), for the caller to free
+ * with eng_game_free; NULL when it cannot be rebuilt. */
+eng_game *cmd_game_at(cmd_ctx *c, const live *L, int64_t moves);
 /* At the end of a transaction: reads the version each game held in it
  * reached through the command's own writes (commit true) and lets go of
  * them. */

@@ -13,11 +13,15 @@ each with the seat that may read it, -1 for everyone) are the reference:
 - each turn DM of a player who answered before and whose opponents
   answered since opens with the two "since your last turn" lines: the
   lines naming that player first (or "nothing aimed at you"), then each
-  opponent's count of answers, as the stored lines give them.
+  opponent's count of answers, as the stored lines give them, and the
+  points that changed since (each seat's change and its points now, as
+  the turn tables showed them).
 - every DM about the game starts with the header naming it.
 - at the end, a summary in the channel with Rematch and Export buttons
   (the winner as announced, turns and answers as stored, a final table
-  line per seat, each seat's biggest moment: its own answer after which
+  line per seat, what scored: each seat's greatest rises of its points,
+  up to 3, in move order, each the rise the turn tables showed after
+  that move; each seat's biggest moment: its own answer after which
   its points, as the turn tables showed them, rose most), and the same
   summary by DM to each player.
 """
@@ -152,7 +156,14 @@ def check_catchup(lair, db, who, stats):
     stats["catchups"] += 1
 
 
-def check_since(db, out, stats):
+def points_at(state, seq):
+    """Each seat's points after move seq (0 first), as the tables showed
+    them: {seat: points}."""
+    known = [q for q in state["hist"] if q <= seq]
+    return state["hist"][max(known)] if known else {}
+
+
+def check_since(db, out, stats, state):
     """The "since your last turn" lines of the prompt DMs in out."""
     lines = raw_lines(db)
     for m in out:
@@ -192,6 +203,16 @@ def check_since(db, out, stats):
                  (who, got, counts, text[2]))
         ll.check(text[2].endswith(". All of it: /game log since:me") and
                  text[3] == "", "%s's summary line 2: %r" % (who, text[2:4]))
+        # the points that changed since the reader's last answer
+        then, now = points_at(state, max(mine)), state["points"]
+        want = {SEATS[p]: (now[p] - then.get(p, 0), now[p]) for p in now
+                if now[p] != then.get(p, 0)}
+        x = re.search(r"; points: (.*)\. All of it", text[2])
+        got = {n: (int(d), int(v)) for n, d, v in re.findall(
+            r"(\w+) ([+-]\d+) \((\d+)\)", x.group(1))} if x else {}
+        ll.check(got == want, "%s's summary points %r, want %r: %r" %
+                 (who, got, want, text[2]))
+        stats["points_since"] += bool(want)
         stats["since"] += 1
 
 
@@ -203,7 +224,47 @@ def check_headers(out, stats):
             stats["headers"] += 1
 
 
-def check_end(db, out, announced, stats):
+def check_scored(text, state, stats):
+    """The end summary's "What scored": each seat's greatest rises (up to
+    3, in move order), each the rise of its points after that move as the
+    tables showed them."""
+    rises = {}
+    seqs = sorted(state["hist"])
+    for i, q in enumerate(seqs):
+        before = state["hist"][seqs[i - 1]] if i else {}
+        for p, pts in state["hist"][q].items():
+            if pts > before.get(p, 0):
+                rises.setdefault(p, []).append((q, pts - before.get(p, 0)))
+    j = [k for k, x in enumerate(text) if x.startswith("**What scored**")]
+    ll.check(bool(j) == bool(rises), "what scored: %r, rises %r" %
+             (j and text[j[0]:j[0] + 5], rises))
+    if not j:
+        return
+    listed = {}
+    for line in text[j[0] + 1:]:
+        m = re.match(r"- (\w+):(.*)$", line)
+        if not m or m.group(1) not in SEATS:
+            break
+        listed[SEATS.index(m.group(1))] = [
+            (int(mv) - 1, int(pts)) for pts, mv in
+            re.findall(r"\+(\d+) at move (\d+) \(", m.group(2))]
+    for p, got in listed.items():
+        have = dict(rises.get(p, []))
+        for q, pts in got:
+            ll.check(have.get(q) == pts, "%s scored +%d at move %d, the "
+                     "tables say %r" % (SEATS[p], pts, q + 1, have.get(q)))
+        ll.check([q for q, _ in got] == sorted(q for q, _ in got),
+                 "%s's gains out of order: %r" % (SEATS[p], got))
+        top = sorted((pts for _, pts in rises.get(p, [])), reverse=True)[:3]
+        ll.check(sorted((pts for _, pts in got), reverse=True) == top,
+                 "%s's greatest gains %r, the tables' %r" %
+                 (SEATS[p], got, top))
+        stats["scored"] += len(got)
+    ll.check(set(listed) == set(rises), "what scored lists %r, seats that "
+             "scored: %r" % (sorted(listed), sorted(rises)))
+
+
+def check_end(db, out, announced, stats, state):
     summ = [m for m in out if "**Summary of game #1 " in m.get("text", "")]
     chan = [m for m in summ if m["to"] == "channel"]
     ll.check(len(chan) == 1, "%d channel summaries" % len(chan))
@@ -240,6 +301,7 @@ def check_end(db, out, announced, stats):
     for (q, mv), ts in sorted(count.items()):
         if mv not in best or len(ts) > len(count[(best[mv], mv)]):
             best[mv] = q
+    check_scored(text, state, stats)
     j = [k for k, x in enumerate(text) if x.startswith("**Biggest moments")]
     ll.check(j, "no biggest moments: %r" % text)
     for k, s in enumerate(sorted(best)):
@@ -274,8 +336,9 @@ def run(binary, tmp):
     rng = random.Random(ANSWERS)
     stats = {k: 0 for k in ("pages", "catchups", "own_private",
                             "hidden_kept", "since", "about_you", "headers",
-                            "summaries", "moments_by_points")}
-    state = {"announced": None, "points": {}}
+                            "summaries", "moments_by_points",
+                            "points_since", "scored")}
+    state = {"announced": None, "points": {}, "hist": {}}
     stats["rises"] = {}
 
     def on_line(line, out):
@@ -292,8 +355,9 @@ def run(binary, tmp):
                         rise > stats["rises"].get(s, (0, -1))[0]:
                     stats["rises"][s] = (rise, seq)
                 state["points"][s] = pts
+        state["hist"][seq] = dict(state["points"])
         check_headers(out, stats)
-        check_since(db, out, stats)
+        check_since(db, out, stats, state)
         for m in out:
             x = re.search(r"\*\*Game #1 is over\.\*\* ([^\n]*)\.",
                           m.get("text", ""))
@@ -301,7 +365,7 @@ def run(binary, tmp):
                 state["announced"] = x.group(1).replace(" (", ", because ",
                                                         1)[:-1]
         if ll.is_over(out):
-            check_end(db, out, state["announced"], stats)
+            check_end(db, out, state["announced"], stats, state)
         elif rng.random() < 0.15:
             check_catchup(lair, db, rng.choice(SEATS), stats)
 
@@ -327,15 +391,17 @@ def run(binary, tmp):
     ll.check(stats["catchups"] >= 10 and stats["own_private"] > 0 and
              stats["hidden_kept"] > 0 and stats["since"] > 20 and
              stats["about_you"] > 0 and stats["summaries"] == PLAYERS + 1 and
-             stats["moments_by_points"] > 0,
+             stats["moments_by_points"] > 0 and
+             stats["points_since"] > 0 and stats["scored"] > 0,
              "too little was checked: %r" % stats)
     return ("%d moves; %d catch-ups (up to %d pages; %d own private lines "
             "shown, %d other seats' kept out), %d turn summaries (%d about "
-            "their reader), %d DM headers, the end's summary in the channel "
-            "and %d DMs" % (len(moves), stats["catchups"], stats["pages"],
-                            stats["own_private"], stats["hidden_kept"],
-                            stats["since"], stats["about_you"],
-                            stats["headers"], stats["summaries"] - 1))
+            "their reader, %d with points), %d DM headers, the end's summary "
+            "(%d gains in what scored) in the channel and %d DMs" % (
+                len(moves), stats["catchups"], stats["pages"],
+                stats["own_private"], stats["hidden_kept"], stats["since"],
+                stats["about_you"], stats["points_since"], stats["headers"],
+                stats["scored"], stats["summaries"] - 1))
 
 
 if __name__ == "__main__":
