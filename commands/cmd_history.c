@@ -973,6 +973,11 @@ void cmd_h_rematch(cmd_ctx *c, const cmd_request *r) {
                 .updated = c->now};
   snprintf(g.ruleset, sizeof g.ruleset, "%s", rs->id);
   json_t *conf = json_pack("{sssi}", "mode", cfg.mode, "seats", max_seats);
+  /* A tutorial's rematch is a tutorial too: hints, and no rating. */
+  json_t *was = json_loads(L->row.config, 0, NULL);
+  if (conf && json_is_true(json_object_get(was, "learn")))
+    json_object_set_new(conf, "learn", json_true());
+  json_decref(was);
   char *text = conf ? json_dumps(conf, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
   json_decref(conf);
   snprintf(g.config, sizeof g.config, "%s", text ? text : "{}");

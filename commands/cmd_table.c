@@ -707,8 +707,20 @@ void cmd_h_start(cmd_ctx *c, const cmd_request *r) {
               L->row.id, L->n_seats, T(c->lang, eng_strerror(erc)));
     return;
   }
-  json_t *conf = json_pack("{sisssisi}", "players", cfg.players, "mode",
-                           cfg.mode, "first", cfg.first, "seats", seats);
+  /* The lobby's config with the table fixed; what else it says (a
+   * rematch of a tutorial is "learn": true) stays. */
+  json_t *conf = json_loads(L->row.config, 0, NULL);
+  if (!json_is_object(conf)) {
+    json_decref(conf);
+    conf = json_object();
+  }
+  json_t *fixed = json_pack("{sisssisi}", "players", cfg.players, "mode",
+                            cfg.mode, "first", cfg.first, "seats", seats);
+  if (json_object_update(conf, fixed) != 0) {
+    json_decref(conf);
+    conf = NULL;
+  }
+  json_decref(fixed);
   char *text = conf ? json_dumps(conf, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
   json_decref(conf);
   sto_rc rc =

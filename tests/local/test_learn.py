@@ -19,7 +19,9 @@ words as that option, and a reason that names no card; the hint is what
 the AI really answers: when the player leaves (the AI takes the seat),
 the AI's first answer is the hinted option. In Supervillain and
 Villainous the hint names only cards the player may see (the card
-model of lairlocal, as local_privacy checks every message).
+model of lairlocal, as local_privacy checks every message). Once the
+AI has played a Supervillain tutorial to its end, its rematch is a
+tutorial too (started at once, "learn": true, hints).
 """
 
 import json
@@ -240,8 +242,34 @@ def check_learn(binary, tmp, game, seed):
                      "%s: no prompt and no end after %s: %r" %
                      (game, o["id"], out))
             break
+    if game == "supervillain":
+        check_rematch(lair, db, game)
     lair.close()
     return hints
+
+
+def check_rematch(lair, db, game):
+    """Once the AI has played the tutorial to its end, alice's rematch is
+    a tutorial too: started at once against the AI seats, "learn": true,
+    its prompts with hints."""
+    ll.check(json.loads(lair.dump()).get("over"),
+             "%s: the tutorial did not end once the AI took alice's seat"
+             % game)
+    out = lair.send("alice> /game rematch")
+    ll.check(not any(m["to"] == "ephemeral" for m in out),
+             "%s: the tutorial's rematch was refused: %r" % (game, out))
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    row = con.execute("SELECT config, status FROM games WHERE id = 2") \
+        .fetchone()
+    con.close()
+    ll.check(row and json.loads(row[0]).get("learn") is True and
+             row[1] == 1,  # STO_RUNNING
+             "%s: the rematch is %r, not a running tutorial" % (game, row))
+    dms = [m for m in out if m["to"] == "dm" and m.get("options") and
+           m.get("game") == 2]
+    ll.check(dms and dms[0]["user"] == "alice" and
+             len(HINT.findall(dms[0]["text"])) == 1,
+             "%s: the rematch's first prompt has no hint: %r" % (game, out))
 
 
 def run(binary, tmp):
