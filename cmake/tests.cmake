@@ -359,3 +359,19 @@ add_test(NAME discord_shards
                  ${LAIR_OPENAPI} $<TARGET_FILE:lair>)
 set_tests_properties(discord_shards PROPERTIES
                      ENVIRONMENT "${LAIR_TEST_ENV}" TIMEOUT 180)
+
+# The longest first: a clean clone has no timings of an earlier run, and
+# ctest starts tests in the order of their COST (their seconds in a
+# loaded CI run), so that none of these starts last and holds the suite
+# up alone.
+foreach(pair IN ITEMS local_privacy:255 local_replay_restart:255
+                      local_kill:230 test_fuzz_state_marvel-villainous:120
+                      local_crash:120 discord_game:100 discord_marvel:90
+                      local_catchup:90 discord_villainous:80)
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 name)
+  list(GET pair 1 cost)
+  if(TEST ${name})
+    set_tests_properties(${name} PROPERTIES COST ${cost})
+  endif()
+endforeach()

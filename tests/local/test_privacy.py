@@ -125,7 +125,6 @@ import lairlocal as ll
 # (game, players, --seed, answer seed, mode (None: the game's default)[,
 # AI seats (the last ones), answers to play (None: to the end)])
 GAMES = [("supervillain", 2, 21, 201, None),
-         ("supervillain", 3, 22, 202, None),
          ("supervillain", 4, 23, 208, None),
          ("villainous", 2, 39, 309, None), ("villainous", 4, 41, 401, None),
          ("marvel-villainous", 2, 56, 567, None),
