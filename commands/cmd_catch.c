@@ -367,6 +367,16 @@ static int count_moment(void *ctx, const sto_line *l) {
   return 0;
 }
 
+/* Writes a section's heading at raw + o (up to cap) before its first
+ * line (*head false), and notes it; returns the new length. */
+static size_t heading_once(char *raw, size_t o, size_t cap, bool *head,
+                           const char *text) {
+  if (!*head && o < cap)
+    o += (size_t)snprintf(raw + o, cap - o, "%s", text);
+  *head = true;
+  return o;
+}
+
 /* "3 days 4 hours", "2 hours 5 minutes", "12 minutes", in lang. */
 static void duration(cmd_lang lang, int64_t secs, char *out, size_t cap) {
   if (secs < 0)
@@ -467,12 +477,10 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
       }
       if (!n)
         continue;
-      if (!head)
-        o += (size_t)snprintf(raw + o, cap - o, "%s",
-                              T(lang, "**What scored** (each player's "
-                                      "greatest gains, and the move "
-                                      "after which they came):\n"));
-      head = true;
+      o = heading_once(raw, o, cap, &head,
+                       T(lang, "**What scored** (each player's greatest "
+                               "gains, and the move after which they "
+                               "came):\n"));
       if (o < cap)
         o += (size_t)snprintf(raw + o, cap - o, "- Villain %d:", s + 1);
       for (int k = 0; k < n && o < cap; k++) {
@@ -491,12 +499,9 @@ void cmd_end_summary(cmd_ctx *c, const cmd_request *r, const live *L) {
       bool rose = rise->best_seq[s] >= 0 && x->rise_text[s][0];
       if (!rose && x->best_seq[s] < 0)
         continue;
-      if (!head)
-        o += (size_t)snprintf(raw + o, cap - o, "%s",
-                              T(lang, "**Biggest moments** (each player's "
-                                      "answer that raised their score "
-                                      "most):\n"));
-      head = true;
+      o = heading_once(raw, o, cap, &head,
+                       T(lang, "**Biggest moments** (each player's answer "
+                               "that raised their score most):\n"));
       if (o < cap)
         o += (size_t)snprintf(
             raw + o, cap - o, T(lang, "- Villain %d, move %" PRId64 "%s: %s\n"),

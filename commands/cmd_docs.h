@@ -1,6 +1,6 @@
 /*
  * cmd_docs.h: text files embedded into the binary at build time
- * (cmake/embed_docs.cmake writes the tables); nothing reads them at run
+ * (cmake/embed.cmake writes the tables); nothing reads them at run
  * time.
  */
 #ifndef LAIR_CMD_DOCS_H

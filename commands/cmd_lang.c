@@ -6,7 +6,7 @@
  * it), and looked up by that English text in the catalogue of the
  * reader's language: commands/locale/LANG/NAME.json, each a JSON object
  * {"English text": "its translation"}, embedded at build time
- * (cmake/embed_docs.cmake). The catalogue is our own rather than
+ * (cmake/embed.cmake). The catalogue is our own rather than
  * gettext's: gettext picks the language from the process's locale
  * (setlocale/uselocale, and a de_DE locale installed on the host), while
  * one Lair process answers each user in their own language, message by
@@ -257,24 +257,27 @@ static int stored(cmd_ctx *c, const char *scope, const char *key) {
   return -1;
 }
 
-cmd_lang cmd_lang_user(cmd_ctx *c, const char *user) {
-  if (!user || !user[0])
-    return CMD_LANG_EN;
-  char scope[64];
-  cmd_user_scope(user, scope, sizeof scope);
+/* The language scope chose ("language"), else the one "auto" found
+ * there ("locale"), else English. */
+static cmd_lang scope_lang(cmd_ctx *c, const char *scope) {
   int l = stored(c, scope, "language");
   if (l < 0)
     l = stored(c, scope, "locale");
   return l < 0 ? CMD_LANG_EN : (cmd_lang)l;
 }
 
+cmd_lang cmd_lang_user(cmd_ctx *c, const char *user) {
+  if (!user || !user[0])
+    return CMD_LANG_EN;
+  char scope[64];
+  cmd_user_scope(user, scope, sizeof scope);
+  return scope_lang(c, scope);
+}
+
 cmd_lang cmd_lang_guild(cmd_ctx *c, const char *guild) {
   char scope[64];
   cmd_guild_scope(guild, scope, sizeof scope);
-  int l = stored(c, scope, "language");
-  if (l < 0)
-    l = stored(c, scope, "locale");
-  return l < 0 ? CMD_LANG_EN : (cmd_lang)l;
+  return scope_lang(c, scope);
 }
 
 cmd_lang cmd_lang_game(cmd_ctx *c, const live *L) {

@@ -98,14 +98,20 @@ static void test_names(void **unused) {
   check_limits("t", text);
 }
 
+/* 40 lines of 60 bytes: more than a field holds. */
+static void long_value(char *value, size_t cap) {
+  value[0] = '\0';
+  for (int i = 0; i < 40; i++)
+    snprintf(value + strlen(value), cap - strlen(value),
+             "%s- Project number %02d: 100m of 900m (Mobs: Flak Gnomes)",
+             i ? "\n" : "", i);
+}
+
 /* A value longer than a field holds loses whole lines from its end. */
 static void test_long_value(void **unused) {
   (void)unused;
-  char value[3000] = "", text[] = "Waiting for bob.";
-  for (int i = 0; i < 40; i++) /* 40 lines of 60 bytes */
-    snprintf(value + strlen(value), sizeof value - strlen(value),
-             "%s- Project number %02d: 100m of 900m (Mobs: Flak Gnomes)",
-             i ? "\n" : "", i);
+  char value[3000], text[] = "Waiting for bob.";
+  long_value(value, sizeof value);
   cmd_field f[] = {{"alice: 0 points", value}};
   cmd_fit_fields(&fit, CMD_LANG_EN, f, 1, "t", text);
   assert_true(fit.cut[0]);
@@ -117,11 +123,8 @@ static void test_long_value(void **unused) {
 /* A value cut for a German reader says so in German, in the same room. */
 static void test_long_value_german(void **unused) {
   (void)unused;
-  char value[3000] = "", text[] = "Warten auf bob.";
-  for (int i = 0; i < 40; i++)
-    snprintf(value + strlen(value), sizeof value - strlen(value),
-             "%s- Project number %02d: 100m of 900m (Mobs: Flak Gnomes)",
-             i ? "\n" : "", i);
+  char value[3000], text[] = "Warten auf bob.";
+  long_value(value, sizeof value);
   cmd_field f[] = {{"alice: 0 points", value}};
   cmd_fit_fields(&fit, CMD_LANG_DE, f, 1, "t", text);
   assert_true(fit.cut[0]);

@@ -16,37 +16,10 @@
 - every interaction is answered within 3 s; no violations.
 """
 
-import glob
-import json
-import os
-import re
-
 import discordlib as dl
 from discordlib import check
 
-CONV = re.compile(r"%(?:\d+\$)?[-+ #0']*\d*(?:\.\d*)?[hljztL]*"
-                  r"[diouxXeEfgGcspaA%]")
 GERMAN_CH = "1187000000000000240"
-
-
-def pieces(text):
-    out = []
-    for part in CONV.split(text):
-        for line in part.split("\n"):
-            line = line.strip()
-            if len(line) >= 20 and len(line.split()) >= 2:
-                out.append(line)
-    return out
-
-
-def catalogue():
-    cat = []
-    for path in sorted(glob.glob(os.path.join(
-            dl.ROOT, "commands", "locale", "de", "*.json"))):
-        with open(path, encoding="utf-8") as f:
-            for en, de in json.load(f).items():
-                cat.append((pieces(en), pieces(de)))
-    return cat
 
 
 def languages(cat, text):
@@ -97,7 +70,7 @@ def check_commands(fake):
 
 
 def run(binary, openapi, tmp):
-    cat = catalogue()
+    cat = [(en, de) for en, de, _ in dl.ll.catalogue()]
     with dl.processes(binary, openapi, tmp) as (fake, bot, db, local):
         n_desc = check_commands(fake)
         de = {"locale": "de", "guild_locale": "de", "channel": GERMAN_CH}

@@ -901,3 +901,33 @@ def main(name, fn):
             return 1
     print("%s: %s" % (name, summary))
     return 0
+
+
+# ---- the message catalogue (commands/locale/de/*.json) -------------------
+_CONV = re.compile(r"%(?:\d+\$)?[-+ #0']*\d*(?:\.\d*)?[hljztL]*"
+                   r"[diouxXeEfgGcspaA%]")
+
+
+def text_pieces(text, least=20):
+    """The fixed pieces of a catalogue text: between its printf
+    conversions and line ends, of `least` characters or more and at least
+    two words (short ones are too often the same in both languages)."""
+    out = []
+    for part in _CONV.split(text):
+        for line in part.split("\n"):
+            line = line.strip()
+            if len(line) >= least and len(line.split()) >= 2:
+                out.append(line)
+    return out
+
+
+def catalogue(lang="de"):
+    """[(English pieces, translated pieces, English text)] of every entry
+    of lang's catalogue."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "commands", "locale",
+                                              lang, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            for en, tr in json.load(f).items():
+                out.append((text_pieces(en), text_pieces(tr), en))
+    return out

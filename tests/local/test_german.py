@@ -22,40 +22,10 @@ the card texts do.
 """
 
 import collections
-import glob
-import json
 import os
 import random
-import re
 
 import lairlocal as ll
-
-CONV = re.compile(r"%(?:\d+\$)?[-+ #0']*\d*(?:\.\d*)?[hljztL]*"
-                  r"[diouxXeEfgGcspaA%]")
-MIN_PIECE = 20
-
-
-def catalogue():
-    """[(english pieces, german pieces)] of every entry."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(
-            ll.ROOT, "commands", "locale", "de", "*.json"))):
-        with open(path, encoding="utf-8") as f:
-            for en, de in json.load(f).items():
-                out.append((pieces(en), pieces(de), en))
-    return out
-
-
-def pieces(text):
-    """The fixed pieces of a format: between conversions and line ends,
-    of MIN_PIECE characters or more and at least two words."""
-    out = []
-    for part in CONV.split(text):
-        for line in part.split("\n"):
-            line = line.strip()
-            if len(line) >= MIN_PIECE and len(line.split()) >= 2:
-                out.append(line)
-    return out
 
 
 class Seen:
@@ -131,7 +101,7 @@ def session(binary, tmp, locale, seen, name):
 
 
 def run(binary, tmp):
-    cat = catalogue()
+    cat = ll.catalogue()
     ll.check(len(cat) > 300, "only %d catalogue entries" % len(cat))
 
     # English: no German anywhere.
