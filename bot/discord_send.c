@@ -772,11 +772,12 @@ static char *table_link(bot_discord *b, const cmd_msg *m) {
   const char *nl = strchr(m->text, '\n');
   size_t len = strlen(m->text), cap = m->title ? 4000 : CMD_TEXT_MAX;
   char link[200];
-  int n = found
-              ? snprintf(link, sizeof link,
-                         " - the table: https://discord.com/channels/%s/%s/%s",
-                         m->guild, m->channel, id)
-              : 0;
+  int n =
+      found ? snprintf(link, sizeof link,
+                       cmd_tr(m->lang, " - the table: "
+                                       "https://discord.com/channels/%s/%s/%s"),
+                       m->guild, m->channel, id)
+            : 0;
   if (!found || !nl || n <= 0 || len + (size_t)n > cap)
     return strdup(m->text);
   char *t = malloc(len + (size_t)n + 1);

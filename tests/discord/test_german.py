@@ -12,9 +12,12 @@
 - the channel speaks the server's language (guild_locale "de"), also
   for the English player's commands; each player's DMs speak their own
   language, also when another player's command causes them;
-- the lobby's buttons are labelled in the channel's language;
+- the lobby's buttons are labelled in the channel's language, and the
+  DMs' link to the table post in each reader's;
 - every interaction is answered within 3 s; no violations.
 """
+
+import re
 
 import discordlib as dl
 from discordlib import check
@@ -128,6 +131,31 @@ def run(binary, openapi, tmp):
         info = dl.slash(fake, "bob", "move", dl.options(choice="nonesuch"),
                         **en)
         english(cat, dl.answer_text(info), "bob's bad move")
+        # The DMs' link to the table, in each reader's words: a few
+        # answers by whoever decides (the turn's end where offered).
+        for _ in range(12):
+            links = {u: [dl.message_text(m) for m in fake.dms(u)]
+                     for u in ("alice", "bob")}
+            if any(" - der Tisch: https://discord.com/channels/" in t
+                   for t in links["alice"]) and \
+                    any(" - the table: https://discord.com/channels/" in t
+                        for t in links["bob"]):
+                break
+            st = dl.answer_text(dl.slash(fake, "bob", "status", **en))
+            who = re.search(r"Waiting for (\w+)\.", st)
+            check(who, "bob's /game status: %r" % st[:200])
+            kw = de if who.group(1) == "alice" else en
+            ch = dl.autocomplete(fake, who.group(1), "move", "choice", "end",
+                                 **kw) or dl.autocomplete(
+                fake, who.group(1), "move", "choice", "", **kw)
+            dl.slash(fake, who.group(1), "move",
+                     dl.options(choice=ch[0]["value"]), **kw)
+        else:
+            raise dl.Fail("no DM linked the table in its reader's words: "
+                          "%r" % {u: t[-1][:200] for u, t in links.items()})
+        check(not any(" - the table: " in t for t in links["alice"]) and
+              not any(" - der Tisch: " in t for t in links["bob"]),
+              "a DM's link in the other language")
         # /prefs set language: overrides the client's locale.
         info = dl.slash(fake, "bob", "prefs", dl.options(language="de"),
                         **en)
