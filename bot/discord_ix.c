@@ -766,13 +766,19 @@ bool bot_dc_parse_custom(const char *id, char *kind, int64_t *game,
   return true;
 }
 
+/* The language of x's user, for the few answers the transport words
+ * itself (a stale or foreign button): their Discord client's. */
+static cmd_lang ix_lang(const ix *x) { return cmd_lang_of_locale(x->locale); }
+
 static void handle_component(bot_discord *b, const ix *x) {
   const char *cid = json_string_value(json_object_get(x->data, "custom_id"));
   char kind;
   int64_t game, version;
   const char *rest;
   if (!bot_dc_parse_custom(cid, &kind, &game, &version, &rest)) {
-    reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
+    reply_ephemeral(
+        b, x,
+        cmd_tr(ix_lang(x), "This button is not one of Lair's current ones."));
     return;
   }
   char gtext[24];
@@ -821,10 +827,12 @@ static void handle_component(bot_discord *b, const ix *x) {
   int64_t current = cmd_game_version(b->cmd, game);
   if (current != version) {
     reply_ephemeral(b, x,
-                    current < 0 ? "That game no longer exists."
-                                : "These buttons are out of date: the game "
-                                  "has moved on. Use the newest message, or "
-                                  "/game move.");
+                    current < 0
+                        ? cmd_tr(ix_lang(x), "That game no longer exists.")
+                        : cmd_tr(ix_lang(x),
+                                 "These buttons are out of date: the game has "
+                                 "moved on. Use the newest message, or /game "
+                                 "move."));
     return;
   }
   if (kind == 'p') {
@@ -833,7 +841,8 @@ static void handle_component(bot_discord *b, const ix *x) {
     int n = cmd_user_prompt(b->cmd, game, x->user, opts, ENG_OPTIONS_MAX, q,
                             sizeof q);
     if (n < 0) {
-      reply_ephemeral(b, x, "This is not your decision to make.");
+      reply_ephemeral(b, x,
+                      cmd_tr(ix_lang(x), "This is not your decision to make."));
       return;
     }
     long page = strtol(rest, NULL, 10);
@@ -853,7 +862,9 @@ static void handle_component(bot_discord *b, const ix *x) {
                                          json_object_get(x->data, "values"), 0))
                                    : rest;
   if (!choice || !*choice || (kind != 'm' && kind != 's')) {
-    reply_ephemeral(b, x, "This button is not one of Lair's current ones.");
+    reply_ephemeral(
+        b, x,
+        cmd_tr(ix_lang(x), "This button is not one of Lair's current ones."));
     return;
   }
   r.command = "move";
@@ -970,8 +981,9 @@ static int handle_interaction(bot_discord *b, json_t *d, double received,
     if (!name || !cmd_find_group(name)) {
       if (x.type == 2)
         reply_ephemeral(b, &x,
-                        "Lair knows /game, /prefs and /gamemod; this "
-                        "command is not one of them.");
+                        cmd_tr(ix_lang(&x),
+                               "Lair knows /game, /prefs and /gamemod; this "
+                               "command is not one of them."));
     } else {
       handle_command(b, &x, x.type == 4);
     }

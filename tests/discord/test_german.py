@@ -12,8 +12,9 @@
 - the channel speaks the server's language (guild_locale "de"), also
   for the English player's commands; each player's DMs speak their own
   language, also when another player's command causes them;
-- the lobby's buttons are labelled in the channel's language, and the
-  DMs' link to the table post in each reader's;
+- the lobby's buttons are labelled in the channel's language, the DMs'
+  link to the table post in each reader's, and a stale button is
+  refused in the clicker's;
 - every interaction is answered within 3 s; no violations.
 """
 
@@ -156,6 +157,17 @@ def run(binary, openapi, tmp):
         check(not any(" - the table: " in t for t in links["alice"]) and
               not any(" - der Tisch: " in t for t in links["bob"]),
               "a DM's link in the other language")
+        # A stale button, in the clicker's language.
+        for loc, want in (("de", "Dieses Spiel gibt es nicht mehr."),
+                          ("en-US", "That game no longer exists.")):
+            r = fake.interaction({"type": 3, "locale": loc,
+                                  "data": {"custom_id": "m:99:1:end"},
+                                  "user": {"id": dl.USERS["alice"],
+                                           "username": "alice"},
+                                  "force": True})
+            info = fake.wait(r["id"])
+            check(dl.answer_text(info) == want, "a stale click (%s): %r" %
+                  (loc, dl.answer_text(info)))
         # /prefs set language: overrides the client's locale.
         info = dl.slash(fake, "bob", "prefs", dl.options(language="de"),
                         **en)
