@@ -45,12 +45,12 @@ import lairlocal as ll
 # kills, mode (None: the game's default)[, AI seats, the last ones: their
 # answers follow the line that leads to them, with request ids of their
 # own])
-GAMES = [("supervillain", 2, 31, 301, None, 60, None),
-         ("supervillain", 4, 32, 302, 200, 30, None),
-         ("villainous", 3, 34, 343, None, 40, None),
-         ("marvel-villainous", 2, 52, 523, None, 30, None),
-         ("disorder", 2, 96, 966, None, 40, None),
-         ("galactic", 2, 51, 511, None, 40, None, 1)]
+GAMES = [("supervillain", 2, 31, 301, None, 40, None),
+         ("supervillain", 4, 32, 302, 200, 20, None),
+         ("villainous", 3, 34, 343, None, 30, None),
+         ("marvel-villainous", 2, 52, 523, None, 25, None),
+         ("disorder", 2, 96, 966, None, 30, None),
+         ("galactic", 2, 51, 511, None, 30, None, 1)]
 # Chances of a /game undo instead of an answer: Disorder's answers can
 # seldom be taken back (an opponent's window follows almost every step),
 # so its script asks more often to hold a few.

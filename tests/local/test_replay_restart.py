@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """local_replay_restart: games survive !restart bit for bit.
 
-Plays complete 2- and 4-player Supervillain games, a complete
-2-player Villainous game and the first 150 and 100 moves of a 4- and a
+Plays a complete 2-player Supervillain game and the first 300 moves of
+a 4-player one, a complete 2-player Villainous game and the first 150 and 100 moves of a 4- and a
 6-player one, a complete 2-player Marvel Villainous game (its default
 mode, inevitable) and the first 150 moves of a 4-player one in mode
 undying (villains chosen at random too; whole 4- and 6-player games
@@ -41,7 +41,7 @@ import lairlocal as ll
 # play (None: to the end), mode (None: the game's default)[, AI seats,
 # the last ones])
 GAMES = [("supervillain", 2, 11, 101, 0.04, None, None),
-         ("supervillain", 4, 13, 103, 0.015, None, None),
+         ("supervillain", 4, 13, 103, 0.03, 300, None),
          ("villainous", 2, 64, 604, 0.04, None, None),
          ("villainous", 4, 85, 805, 0.03, 150, None),
          ("villainous", 6, 16, 106, 0.04, 100, None),
