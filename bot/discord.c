@@ -300,6 +300,54 @@ static void queue_event(bot_discord *b, json_t *d, double received,
   pthread_mutex_unlock(&b->mu);
 }
 
+struct guild_name {
+  char id[24];
+  char *name;
+};
+
+void bot_dc_guild_named(bot_discord *b, const char *id, const char *name) {
+  if (!bot_dc_snowflake_ok(id))
+    return;
+  char *copy = strndup(name, 400); /* Discord: 100 characters */
+  if (!copy)
+    return;
+  pthread_mutex_lock(&b->guild_mu);
+  size_t i = 0;
+  while (i < b->n_guilds && strcmp(b->guilds[i].id, id) != 0)
+    i++;
+  if (i == b->n_guilds && b->n_guilds == b->cap_guilds) {
+    size_t cap = b->cap_guilds ? b->cap_guilds * 2 : 16;
+    struct guild_name *g = realloc(b->guilds, cap * sizeof *g);
+    if (g) {
+      b->guilds = g;
+      b->cap_guilds = cap;
+    }
+  }
+  if (i < b->n_guilds) {
+    free(b->guilds[i].name);
+    b->guilds[i].name = copy;
+  } else if (b->n_guilds < b->cap_guilds) {
+    snprintf(b->guilds[i].id, sizeof b->guilds[i].id, "%s", id);
+    b->guilds[i].name = copy;
+    b->n_guilds++;
+  } else {
+    free(copy); /* out of memory: the DMs go without the name */
+  }
+  pthread_mutex_unlock(&b->guild_mu);
+}
+
+bool bot_dc_guild_name(bot_discord *b, const char *id, char *out, size_t cap) {
+  bool found = false;
+  pthread_mutex_lock(&b->guild_mu);
+  for (size_t i = 0; i < b->n_guilds && !found; i++)
+    if (strcmp(b->guilds[i].id, id) == 0) {
+      snprintf(out, cap, "%s", b->guilds[i].name);
+      found = true;
+    }
+  pthread_mutex_unlock(&b->guild_mu);
+  return found;
+}
+
 /* Every shard's events come here; INTERACTION_CREATE from any shard goes
  * to the one worker (a guild's always come on the same shard, DMs on
  * shard 0, and the database is shared by every process). */
@@ -314,6 +362,13 @@ static void on_event(void *ctx, int shard, const char *type, json_t *d) {
       bot_dc_log(b, LOG_INFO, "connected (shard %d)", shard);
     else
       bot_dc_log(b, LOG_INFO, "connected");
+    return;
+  }
+  if (strcmp(type, "GUILD_CREATE") == 0 || strcmp(type, "GUILD_UPDATE") == 0) {
+    const char *id = json_string_value(json_object_get(d, "id"));
+    const char *name = json_string_value(json_object_get(d, "name"));
+    if (id && name) /* an unavailable server comes without its name */
+      bot_dc_guild_named(b, id, name);
     return;
   }
   if (strcmp(type, "INTERACTION_CREATE") != 0)
@@ -909,6 +964,7 @@ int bot_discord_run(const bot_discord_config *cfg, const char *db_path) {
   pthread_mutex_init(&b->dm_mu, NULL);
   pthread_mutex_init(&b->gate_mu, NULL);
   pthread_mutex_init(&b->edit_mu, NULL);
+  pthread_mutex_init(&b->guild_mu, NULL);
   int status = BOT_EXIT_FAIL;
   char err[300] = "";
   char db_name[1024]; /* a URL's password is never logged */
@@ -1015,6 +1071,10 @@ out:
   pthread_mutex_destroy(&b->dm_mu);
   pthread_mutex_destroy(&b->gate_mu);
   pthread_mutex_destroy(&b->edit_mu);
+  pthread_mutex_destroy(&b->guild_mu);
+  for (size_t i = 0; i < b->n_guilds; i++)
+    free(b->guilds[i].name);
+  free(b->guilds);
   for (int i = 0; i < EDIT_CACHE; i++)
     free(b->edits[i].pending);
   free(b);

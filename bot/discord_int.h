@@ -152,6 +152,11 @@ struct bot_discord {
   struct dm_job *opening;  /* DMs whose channel is being opened (dm_mu) */
   pthread_mutex_t gate_mu; /* every ack_gate's state, refs and list */
   pthread_mutex_t edit_mu; /* edits[] */
+  /* The servers' names, from the gateway's GUILD_CREATE and GUILD_UPDATE
+   * (guild_mu): a DM names the server of its game. */
+  pthread_mutex_t guild_mu;
+  struct guild_name *guilds;
+  size_t n_guilds, cap_guilds;
   edit_entry edits[EDIT_CACHE];
   int edit_pos;
   bool edits_unsaved;     /* an entry's id awaits bot_dc_edit_save (edit_mu) */
@@ -164,6 +169,14 @@ struct bot_discord {
   bool health_warned;
   bot_discord_stats stats;
 };
+
+/* Keeps (or renames) the name of server id, as a GUILD_CREATE or
+ * GUILD_UPDATE gave it. */
+void bot_dc_guild_named(bot_discord *b, const char *id, const char *name);
+/* Copies the name of server id into out (cap bytes); false when Lair
+ * has not heard it (before the gateway's GUILD_CREATE, or with
+ * interactions over HTTP, where no gateway runs). */
+bool bot_dc_guild_name(bot_discord *b, const char *id, char *out, size_t cap);
 
 /* Whether s is a Discord id (a snowflake: 1-20 digits). */
 bool bot_dc_snowflake_ok(const char *s);

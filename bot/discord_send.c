@@ -754,38 +754,56 @@ static bool table_turn(const char *key, int *turn) {
   return true;
 }
 
-/* m's text, malloc'd; a DM about a game gets, after its first line (the
- * game's header), a link to the game's latest table post in its channel:
- * the message of m->table's turn, or of the turn before while the new
- * turn's message is still being posted (it is posted with this DM). */
+/* name with Markdown's marks escaped, so that a server called "*x*"
+ * reads as it is called. */
+static void plain_name(const char *name, char *out, size_t cap) {
+  size_t o = 0;
+  for (const char *p = name; *p && o + 2 < cap; p++) {
+    if (strchr("\\*_~`|>", *p))
+      out[o++] = '\\';
+    out[o++] = *p;
+  }
+  out[o] = '\0';
+}
+
+/* m's text, malloc'd; a DM about a game gets, at the end of its first
+ * line (the game's header), the name of the game's server, where Lair
+ * has heard it, and a link to the game's latest table post in its
+ * channel: the message of m->table's turn, or of the turn before while
+ * the new turn's message is still being posted (it is posted with this
+ * DM). */
 static char *table_link(bot_discord *b, const cmd_msg *m) {
   char id[32] = "", key[200], edit[64];
   int turn = 0;
-  bool found = false;
-  if (m->to == CMD_TO_DM && m->piece == 0 && m->game && m->guild &&
-      m->guild[0] && m->table && m->channel && table_turn(m->table, &turn))
+  bool found = false, about_game = m->to == CMD_TO_DM && m->piece == 0 &&
+                                   m->game && m->guild && m->guild[0];
+  if (about_game && m->table && m->channel && table_turn(m->table, &turn))
     for (int t = turn; t >= turn - 1 && t >= 0 && !found; t--) {
       snprintf(edit, sizeof edit, "%" PRId64 ":turn:%d", m->game, t);
       snprintf(key, sizeof key, "c:%s:%s", m->channel, edit);
       found = bot_dc_edit_id(b, key, id, sizeof id);
     }
+  char name[400], plain[820], add[1100] = "";
+  int n = 0;
+  if (about_game && bot_dc_guild_name(b, m->guild, name, sizeof name)) {
+    plain_name(name, plain, sizeof plain);
+    n = snprintf(add, sizeof add, cmd_tr(m->lang, " on %s"), plain);
+  }
+  if (found && n >= 0 && (size_t)n < sizeof add)
+    n += snprintf(add + n, sizeof add - (size_t)n,
+                  cmd_tr(m->lang, " - the table: "
+                                  "https://discord.com/channels/%s/%s/%s"),
+                  m->guild, m->channel, id);
   const char *nl = strchr(m->text, '\n');
   size_t len = strlen(m->text), cap = m->title ? 4000 : CMD_TEXT_MAX;
-  char link[200];
-  int n =
-      found ? snprintf(link, sizeof link,
-                       cmd_tr(m->lang, " - the table: "
-                                       "https://discord.com/channels/%s/%s/%s"),
-                       m->guild, m->channel, id)
-            : 0;
-  if (!found || !nl || n <= 0 || len + (size_t)n > cap)
+  if (!nl || n <= 0 || (size_t)n >= sizeof add || len + (size_t)n > cap)
     return strdup(m->text);
   char *t = malloc(len + (size_t)n + 1);
   if (!t)
     return strdup(m->text);
   size_t head = (size_t)(nl - m->text);
   memcpy(t, m->text, head);
-  memcpy(t + head, link, (size_t)n);
+  memcpy(t + head, add, (size_t)n);
   memcpy(t + head + (size_t)n, nl, len - head + 1);
   return t;
 }

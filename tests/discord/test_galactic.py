@@ -130,7 +130,8 @@ NOTHING = re.compile(r"^Nothing more for you this turn of game #1\. "
                      r"Waiting for .+\.$")
 SUMMARY = "**Summary of game #"
 SINCE = "**Since your last turn:**"
-DM_HEADER = re.compile(r"^_Game #\d+ \(.+\) in <#\d+>_( - the table: "
+DM_HEADER = re.compile(r"^_Game #\d+ \(.+\) in <#\d+>_ on Lair Test Server"
+                       r"( - the table: "
                        r"https://discord\.com/channels/\d+/\d+/\d+)?$")
 EARLIER = re.compile(r"^\(\d+ earlier lines?: /game log\)$")
 TITLE_LINE = re.compile(r"^Galactic Domination - game #1, turn \d+$")

@@ -743,8 +743,9 @@ def check_summary(t):
             text = dl.message_text(d)
             if "Game #2" not in text.split("\n")[0]:
                 continue
-            check(text.startswith(head), "a DM to %s begins %r" %
-                  (p, text[:160]))
+            check(text.startswith(head + " on Lair Test Server"),
+                  "a DM to %s begins %r (the game, its channel and its "
+                  "server)" % (p, text[:160]))
             for g, ch, mid in LINK.findall(text.split("\n")[0]):
                 check(g == dl.GUILD and ch == dl.CHANNEL and mid in turns,
                       "a DM to %s links to %s/%s/%s, not a turn message of "

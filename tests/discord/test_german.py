@@ -110,14 +110,17 @@ def run(binary, openapi, tmp):
         # The DMs of the start: each in its reader's language (their
         # header names the game; the hand itself is the game's text,
         # English).
-        for user, head in (("alice", "_Spiel #1 ("), ("bob", "_Game #1 (")):
+        for user, head, server in (
+                ("alice", "_Spiel #1 (", "_ auf Lair Test Server"),
+                ("bob", "_Game #1 (", "_ on Lair Test Server")):
             dms = dl.wait_until(
                 lambda: fake.dms(user)[before[user]:] or None, 15,
                 "%s's DMs after the start" % user)
             for m in dms:
                 text = dl.message_text(m)
-                check(text.startswith(head), "%s's DM after the start: %r"
-                      % (user, text[:200]))
+                check(text.startswith(head) and
+                      server in text.split("\n")[0],
+                      "%s's DM after the start: %r" % (user, text[:200]))
         info = dl.slash(fake, "bob", "status", **en)
         check(dl.answer_text(info).startswith("Game #1: "),
               "bob's /game status: %r" % dl.answer_text(info)[:200])
