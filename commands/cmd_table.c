@@ -452,8 +452,15 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
     return;
   char why[200];
   live *L = cmd_load(c, gid, why, sizeof why);
+  if (!L) { /* out of memory, or storage failing: nothing is kept */
+    cmd_fail(c,
+             "The new game could not be read back (%s). Nothing changed; "
+             "send /game new again.",
+             why);
+    return;
+  }
   long ai = 0;
-  if (L && cmd_arg_get(r, "ai") &&
+  if (cmd_arg_get(r, "ai") &&
       cmd_parse_int(cmd_arg_get(r, "ai"), 1, seats - 1, &ai)) {
     for (long k = 0; k < ai; k++) {
       sto_seat bot;
@@ -463,8 +470,7 @@ static void h_new(cmd_ctx *c, const cmd_request *r) {
       L->seats[L->n_seats++] = bot;
     }
   }
-  if (L)
-    cmd_arm_lobby(c, L);
+  cmd_arm_lobby(c, L);
   if (threaded)
     cmd_announce(c, r, NULL, "%s opened game #%" PRId64 " in <#%s>.",
                  r->user_name, gid, g.channel);

@@ -32,7 +32,7 @@
 
 #define BASE_STATES 36  /* per ruleset, spread over its player counts */
 #define DAMAGES 24      /* damaged copies of each */
-#define PLAY_ON 120     /* answers played from an accepted copy */
+#define PLAY_ON 60      /* answers played from an accepted copy */
 #define LEAVES_MAX 4096 /* places in one state's JSON */
 #define RENDER_CAP 8192
 

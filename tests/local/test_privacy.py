@@ -2,7 +2,8 @@
 """local_privacy: hidden cards never reach the wrong eyes.
 
 Plays a whole 2-player Supervillain game and the first 300 answers of a
-4-player one, whole Villainous games and whole Marvel
+4-player one, a whole 2-player Villainous game and the first 250
+answers of a 4-player one, whole Marvel
 Villainous games (2 players in the default mode, 4 in mode undying)
 through `lair local --json` with seeded random answers (and, now and
 then, /game undo, hand, status and log, and in both Villainous games a
@@ -127,7 +128,7 @@ import lairlocal as ll
 # AI seats (the last ones), answers to play (None: to the end)])
 GAMES = [("supervillain", 2, 21, 201, None),
          ("supervillain", 4, 23, 208, None, 0, 300),
-         ("villainous", 2, 39, 309, None), ("villainous", 4, 41, 401, None),
+         ("villainous", 2, 39, 309, None), ("villainous", 4, 41, 401, None, 0, 250),
          ("marvel-villainous", 2, 56, 567, None),
          ("marvel-villainous", 4, 81, 817, "undying"),
          ("disorder", 2, 95, 951, None), ("disorder", 2, 96, 961, "random"),
