@@ -3,7 +3,7 @@
 
 A scripted game (seeded random answers and a few /game undo, recorded
 from an uninterrupted reference run, every line carrying a request id
-`@mvN`; a whole 2-player and 200 lines of a 4-player Supervillain game,
+`@mvN`; a whole 2-player and 120 lines of a 4-player Supervillain game,
 a whole 3-player Villainous game with its villains chosen in its first
 lines, a whole 2-player Marvel Villainous game, which must show an
 Event, a Stone and an invading Ally coming into play, and a whole
@@ -46,7 +46,7 @@ import lairlocal as ll
 # answers follow the line that leads to them, with request ids of their
 # own])
 GAMES = [("supervillain", 2, 31, 301, None, 40, None),
-         ("supervillain", 4, 32, 302, 200, 20, None),
+         ("supervillain", 4, 32, 302, 120, 15, None),
          ("villainous", 3, 34, 343, None, 30, None),
          ("marvel-villainous", 2, 52, 523, None, 25, None),
          ("disorder", 2, 96, 966, None, 30, None),

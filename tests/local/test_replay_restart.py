@@ -2,7 +2,7 @@
 """local_replay_restart: games survive !restart bit for bit.
 
 Plays a complete 2-player Supervillain game and the first 300 moves of
-a 4-player one, a complete 2-player Villainous game and the first 150 and 100 moves of a 4- and a
+a 4-player one, a complete 2-player Villainous game and the first 150 and 60 moves of a 4- and a
 6-player one, a complete 2-player Marvel Villainous game (its default
 mode, inevitable) and the first 150 moves of a 4-player one in mode
 undying (villains chosen at random too; whole 4- and 6-player games
@@ -12,7 +12,7 @@ Villains games (2 players: mode standard, its deck designs and Villains
 drafted in the first answers, restarted through the draft too, and mode
 random) and two Galactic Domination games (a complete one of alice
 against the lobby's AI seat, whose answers follow hers in both
-processes, and the first 250 answers of one between two players:
+processes, and the first 150 answers of one between two players:
 random play between two players reaches the round limit or a destroyed
 fleet only after about 500) through `lair local --json` with seeded
 random answers taken from the options the bot sends (Galactic
@@ -44,13 +44,13 @@ GAMES = [("supervillain", 2, 11, 101, 0.04, None, None),
          ("supervillain", 4, 13, 103, 0.03, 300, None),
          ("villainous", 2, 64, 604, 0.04, None, None),
          ("villainous", 4, 85, 805, 0.03, 150, None),
-         ("villainous", 6, 16, 106, 0.04, 100, None),
+         ("villainous", 6, 16, 106, 0.06, 60, None),
          ("marvel-villainous", 2, 72, 722, 0.03, None, None),
          ("marvel-villainous", 4, 74, 704, 0.03, 150, "undying"),
          ("disorder", 2, 91, 911, 0.06, None, None),
          ("disorder", 2, 92, 922, 0.05, None, "random"),
          ("galactic", 2, 41, 411, 0.06, None, None, 1),
-         ("galactic", 2, 42, 421, 0.03, 250, None)]
+         ("galactic", 2, 42, 421, 0.05, 150, None)]
 # Games whose signs are counted (lairlocal's SIGNS, those of
 # REQUIRED_SIGNS required).
 SIGNED = ("marvel-villainous", "disorder", "galactic")
