@@ -9,8 +9,9 @@ is prepared up to just before the command and copied; an uninterrupted
 run of the command on one copy gives the after-state. Then the command is run again and again on fresh copies by
 a `lair local` built with the fault hook (LAIR_FAULTS) and started with
 LAIR_FAULT_AFTER=N, which kills the process with SIGKILL right after its
-Nth write (or BEGIN/COMMIT), for N = 1, 2, ... until the command runs to
-its end. After each kill a plain process is started on the database
+Nth write (or BEGIN/COMMIT), for N = 1, 2, ... 30, then every fifth,
+and the last few writes (the COMMIT among them), until the command runs
+to its end. After each kill a plain process is started on the database
 (it catches up on AI seats and due timers before any command) and
 closed; the database must then hold exactly the before-state or the
 after-state: every row of every table, apart from wall-clock times.
@@ -48,7 +49,7 @@ EXPECT = {
     "rematch": ("invites", "invite bob back",
                 lambda rows: [(r[0], r[1]) for r in rows] == [(2, "bob")]),
 }
-EVERY_N_UP_TO = 60  # every N up to here, then a sample, then the last ones
+EVERY_N_UP_TO = 30  # every N up to here, then a sample, then the last ones
 STEP_AFTER = 5
 
 
