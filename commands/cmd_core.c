@@ -152,6 +152,7 @@ static void held_free(cmd_held *h) {
 
 void cmd_hold_begin(cmd_ctx *c, const cmd_request *r) {
   cmd_hold_drop(c);
+  cmd_lang_forget(c); /* another process may have changed one since */
   c->holding = true;
   c->failed = false;
   c->fail_text[0] = '\0';

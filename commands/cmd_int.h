@@ -71,6 +71,15 @@ struct cmd_ctx {
   cmd_config cfg;
   int64_t now;
   cmd_lang lang; /* the requester's language (cmd_lang_request) */
+  /* The languages read from storage during this command, by scope
+   * ("user:ID", "guild:ID"; cmd_lang.c), so that a command's many
+   * messages to one reader read its settings once; forgotten when a
+   * command begins and when it writes a language. */
+  struct {
+    char scope[64];
+    cmd_lang lang;
+  } langs[8];
+  int n_langs;
   live *games;
   bool settling; /* AI seats are answering (cmd_settle) */
   /* The command in progress (cmd.c's transaction): its messages, held
@@ -127,6 +136,9 @@ cmd_lang cmd_lang_request(cmd_ctx *c, const cmd_request *r);
 /* Keeps the languages r's locales name, where they changed (inside the
  * command's transaction; fails the command when it cannot). */
 void cmd_lang_note(cmd_ctx *c, const cmd_request *r);
+/* Forgets the languages read so far (cmd_ctx.langs): a command begins,
+ * or a language setting was written. */
+void cmd_lang_forget(cmd_ctx *c);
 
 /* ---- the command in progress (cmd_core.c) ---- */
 /* Starts holding messages for request r (cmd.c's transaction). */

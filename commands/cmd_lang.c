@@ -257,13 +257,23 @@ static int stored(cmd_ctx *c, const char *scope, const char *key) {
   return -1;
 }
 
+void cmd_lang_forget(cmd_ctx *c) { c->n_langs = 0; }
+
 /* The language scope chose ("language"), else the one "auto" found
- * there ("locale"), else English. */
+ * there ("locale"), else English; read once a command (cmd_ctx.langs). */
 static cmd_lang scope_lang(cmd_ctx *c, const char *scope) {
+  int n = c->n_langs < 8 ? c->n_langs : 8;
+  for (int i = 0; i < n; i++)
+    if (strcmp(c->langs[i].scope, scope) == 0)
+      return c->langs[i].lang;
   int l = stored(c, scope, "language");
   if (l < 0)
     l = stored(c, scope, "locale");
-  return l < 0 ? CMD_LANG_EN : (cmd_lang)l;
+  cmd_lang lang = l < 0 ? CMD_LANG_EN : (cmd_lang)l;
+  int k = c->n_langs++ % 8; /* the oldest make room */
+  snprintf(c->langs[k].scope, sizeof c->langs[k].scope, "%s", scope);
+  c->langs[k].lang = lang;
+  return lang;
 }
 
 cmd_lang cmd_lang_user(cmd_ctx *c, const char *user) {
@@ -295,6 +305,7 @@ static void note(cmd_ctx *c, const char *scope, const char *locale) {
   if (l == (was < 0 ? CMD_LANG_EN : was))
     return;
   sto_rc rc = sto_setting_set(c->cfg.db, scope, "locale", codes[l]);
+  cmd_lang_forget(c);
   if (rc)
     cmd_fail(c,
              "Lair could not save your language (%s). Nothing changed; "
@@ -315,6 +326,7 @@ void cmd_lang_note(cmd_ctx *c, const cmd_request *r) {
 }
 
 cmd_lang cmd_lang_request(cmd_ctx *c, const cmd_request *r) {
+  cmd_lang_forget(c); /* a request begins: read afresh */
   if (!r->user || !r->user[0])
     return CMD_LANG_EN;
   char scope[64];
@@ -324,5 +336,6 @@ cmd_lang cmd_lang_request(cmd_ctx *c, const cmd_request *r) {
     return (cmd_lang)l;
   if (r->locale && r->locale[0])
     return cmd_lang_of_locale(r->locale);
-  return cmd_lang_user(c, r->user);
+  l = stored(c, scope, "locale");
+  return l < 0 ? CMD_LANG_EN : (cmd_lang)l;
 }

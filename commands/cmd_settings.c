@@ -68,6 +68,7 @@ void cmd_h_settings(cmd_ctx *c, const cmd_request *r) {
   }
   show(d, v, shown, sizeof shown);
   sto_rc rc = sto_setting_set(c->cfg.db, scope, d->key, shown);
+  cmd_lang_forget(c); /* the announcement below reads the new language */
   if (rc) {
     cmd_fail(c, "The setting could not be saved: %s", sto_strerror(rc));
     return;
