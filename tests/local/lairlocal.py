@@ -903,6 +903,27 @@ def main(name, fn):
     return 0
 
 
+def channel(out):
+    """The texts of the channel's messages in out."""
+    return [m["text"] for m in out if m["to"] == "channel"]
+
+
+def reply(out, user, what):
+    """The text of out, which must be one reply to user alone."""
+    check(len(out) == 1 and out[0]["to"] == "ephemeral" and
+          out[0]["user"] == user, "%s: %r" % (what, out))
+    return out[0]["text"]
+
+
+def send_ok(lair, line):
+    """lair.send(line), which must not be refused (no reply to its sender
+    alone)."""
+    out = lair.send(line)
+    check(not any(m["to"] == "ephemeral" for m in out),
+          "%r was refused: %r" % (line, out))
+    return out
+
+
 # ---- the message catalogue (commands/locale/de/*.json) -------------------
 _CONV = re.compile(r"%(?:\d+\$)?[-+ #0']*\d*(?:\.\d*)?[hljztL]*"
                    r"[diouxXeEfgGcspaA%]")

@@ -32,6 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lairlocal as ll  # noqa: E402
+from lairlocal import send_ok  # noqa: E402
 
 
 def texts(out, to="channel"):
@@ -68,13 +69,6 @@ def waiting(lair):
     m = re.search(r"Waiting for (\w+)\.", text)
     ll.check(m, "nobody decides: %r" % out)
     return m.group(1)
-
-
-def send_ok(lair, line):
-    out = lair.send(line)
-    ll.check(not any(m["to"] == "ephemeral" for m in out),
-             "%r was refused: %r" % (line, out))
-    return out
 
 
 def setup(binary, tmp, name, seed, settings, align=False):

@@ -27,6 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lairlocal as ll  # noqa: E402
+from lairlocal import channel, reply, send_ok  # noqa: E402
 
 SCALE = 173.7178
 TAU = 0.5
@@ -104,23 +105,6 @@ class Model:
 
 def player_of(name):
     return "ai:heuristic" if name.startswith("AI ") else name
-
-
-def channel(out):
-    return [m["text"] for m in out if m["to"] == "channel"]
-
-
-def reply(out, user, what):
-    ll.check(len(out) == 1 and out[0]["to"] == "ephemeral" and
-             out[0]["user"] == user, "%s: %r" % (what, out))
-    return out[0]["text"]
-
-
-def send_ok(lair, line):
-    out = lair.send(line)
-    ll.check(not any(m["to"] == "ephemeral" for m in out),
-             "%r was refused: %r" % (line, out))
-    return out
 
 
 def play(lair, rng, kind, mode, opener, other, moves=None, hook=None,

@@ -20,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lairlocal as ll  # noqa: E402
+from lairlocal import channel, reply, send_ok  # noqa: E402
 
 
 def rows(db, sql, args=()):
@@ -28,23 +29,6 @@ def rows(db, sql, args=()):
         return con.execute(sql, args).fetchall()
     finally:
         con.close()
-
-
-def channel(out):
-    return [m["text"] for m in out if m["to"] == "channel"]
-
-
-def reply(out, user, what):
-    ll.check(len(out) == 1 and out[0]["to"] == "ephemeral" and
-             out[0]["user"] == user, "%s: %r" % (what, out))
-    return out[0]["text"]
-
-
-def send_ok(lair, line):
-    out = lair.send(line)
-    ll.check(not any(m["to"] == "ephemeral" for m in out),
-             "%r was refused: %r" % (line, out))
-    return out
 
 
 def seats(db, game):
